@@ -1,0 +1,145 @@
+//! The hardware catalog: embedded data files, plus the spec's `catalog:` sections and
+//! `--catalog DIR`. Later entries override earlier ones by name.
+
+pub(crate) mod types;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use types::*;
+
+use crate::diag::Diags;
+use crate::source::Sources;
+use crate::spec::Spec;
+use crate::spec::load::{Limits, Loader};
+use crate::yaml::decode::{Named, Sp};
+
+/// The catalog files compiled into the binary, by display name.
+pub(crate) const EMBEDDED: &[(&str, &str)] = &[
+    ("catalog/physics.yaml", include_str!("../../catalog/physics.yaml")),
+    ("catalog/switches.yaml", include_str!("../../catalog/switches.yaml")),
+    ("catalog/nics.yaml", include_str!("../../catalog/nics.yaml")),
+    ("catalog/cpus.yaml", include_str!("../../catalog/cpus.yaml")),
+    ("catalog/chassis.yaml", include_str!("../../catalog/chassis.yaml")),
+    ("catalog/drives.yaml", include_str!("../../catalog/drives.yaml")),
+    ("catalog/optics.yaml", include_str!("../../catalog/optics.yaml")),
+];
+
+/// Models by name, each with the span of its name (for "defined here" labels).
+#[derive(Debug)]
+pub struct Table<T> {
+    by_name: HashMap<String, (Sp<String>, T)>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table { by_name: HashMap::new() }
+    }
+}
+
+impl<T> Table<T> {
+    fn absorb(&mut self, named: Option<Named<T>>) {
+        for (k, v) in named.map(|n| n.entries).unwrap_or_default() {
+            self.by_name.insert(k.value.clone(), (k, v));
+        }
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&T> {
+        self.by_name.get(name).map(|(_, v)| v)
+    }
+
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> + Clone {
+        self.by_name.keys().map(String::as_str)
+    }
+
+    /// Entries sorted by name, for deterministic listings.
+    pub(crate) fn sorted(&self) -> Vec<(&str, &T)> {
+        let mut v: Vec<(&str, &T)> = self.by_name.iter().map(|(k, (_, t))| (k.as_str(), t)).collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.by_name.len()
+    }
+}
+
+/// Every model democ knows about for one compilation.
+#[derive(Debug, Default)]
+pub struct Db {
+    pub(crate) switches: Table<SwitchModel>,
+    pub(crate) nics: Table<NicModel>,
+    pub(crate) cpus: Table<CpuModel>,
+    pub(crate) chassis: Table<ChassisModel>,
+    pub(crate) drives: Table<DriveModel>,
+    pub(crate) optics: Table<OpticModel>,
+    pub(crate) pcie: Table<PcieGen>,
+    pub(crate) pcie_switches: Table<PcieSwitchChip>,
+    pub(crate) otn: Table<OtnSignal>,
+    pub(crate) physics: Option<Physics>,
+}
+
+impl Db {
+    pub(crate) fn absorb(&mut self, c: Catalog) {
+        self.switches.absorb(c.switches);
+        self.nics.absorb(c.nics);
+        self.cpus.absorb(c.cpus);
+        self.chassis.absorb(c.chassis);
+        self.drives.absorb(c.drives);
+        self.optics.absorb(c.optics);
+        self.pcie.absorb(c.pcie);
+        self.pcie_switches.absorb(c.pcie_switches);
+        self.otn.absorb(c.otn);
+        if c.physics.is_some() {
+            self.physics = c.physics;
+        }
+    }
+}
+
+/// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into `spec.catalogs`
+/// ahead of the spec's own `catalog:` sections (which therefore win).
+pub(crate) fn load(
+    sources: &mut Sources,
+    diags: &mut Diags,
+    extra_dir: Option<&Path>,
+) -> Result<Vec<Catalog>, String> {
+    let mut base = Spec::default();
+    let mut loader = Loader::new(sources, diags, Limits::default());
+    for (name, text) in EMBEDDED {
+        loader.load_catalog(name, text.as_bytes(), &mut base);
+    }
+    if let Some(dir) = extra_dir {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read catalog folder `{}`: {e}", dir.display()))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+            .collect();
+        files.sort();
+        for f in files {
+            let bytes = std::fs::read(&f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?;
+            loader.load_catalog(&f.to_string_lossy(), &bytes, &mut base);
+        }
+    }
+    Ok(base.catalogs)
+}
+
+
+/// A plain-text listing of the catalog, one model per line.
+pub(crate) fn listing(db: &Db) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let mut section = |title: &str, rows: Vec<(String, String)>| {
+        let _ = writeln!(out, "{title} ({}):", rows.len());
+        for (k, v) in rows {
+            let _ = writeln!(out, "  {k:<28} {v}");
+        }
+    };
+    section("switches", db.switches.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    section("nics", db.nics.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    section("cpus", db.cpus.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    section("chassis", db.chassis.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    section("drives", db.drives.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    section("optics", db.optics.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    out
+}

@@ -1,0 +1,268 @@
+//! The hardware catalog's data format. The figures live in YAML files under
+//! `catalog/` (embedded in the binary) and may be extended by the spec's `catalog:`
+//! section or `--catalog DIR`. Every entry names its source.
+
+use super::super::spec::macros::spec_struct;
+use crate::spec::name::Pattern;
+use crate::spec::switch::Os;
+use crate::spec::units::Rate;
+use crate::spec::wan::Fiber;
+use crate::yaml::decode::{Named, Sp, keyword_enum};
+
+keyword_enum! {
+    /// How far a figure can be trusted: confirmed in a source, derived by arithmetic,
+    /// or an unconfirmed common value.
+    pub enum Confidence ("confidence") { Confirmed = "confirmed", Derived = "derived", Unconfirmed = "unconfirmed" }
+}
+
+spec_struct! {
+    /// A catalog document; every section is optional.
+    pub struct Catalog ("catalog") {
+        switches: Option<Named<SwitchModel>> = opt,
+        nics: Option<Named<NicModel>> = opt,
+        cpus: Option<Named<CpuModel>> = opt,
+        chassis: Option<Named<ChassisModel>> = opt,
+        drives: Option<Named<DriveModel>> = opt,
+        optics: Option<Named<OpticModel>> = opt,
+        pcie: Option<Named<PcieGen>> = opt,
+        pcie_switches: Option<Named<PcieSwitchChip>> = opt,
+        otn: Option<Named<OtnSignal>> = opt,
+        physics: Option<Physics> = opt,
+    }
+}
+
+spec_struct! {
+    /// A switch model.
+    pub struct SwitchModel ("switch model") {
+        vendor: Sp<String> = req,
+        title: String = req,
+        /// OS flavours the model runs; the first is the default.
+        os: Vec<Sp<Os>> = req,
+        ports: Vec<Sp<PortGroup>> = req,
+        /// Largest L2 frame the ports accept, bytes.
+        max_mtu: Sp<u32> = req,
+        openflow: Option<OpenflowCaps> = opt,
+        /// Store-and-forward / cut-through latency per hop, microseconds.
+        latency_us: Option<f64> = opt,
+        /// Shared packet buffer, MB.
+        buffer_mb: Option<f64> = opt,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// Ports of one kind on a switch: names (a range), speeds and breakout modes.
+    pub struct PortGroup ("port group") {
+        /// `1/[1-32]`: the canonical port names.
+        names: Sp<Pattern> = req,
+        /// Cage: qsfp28, qsfp+, sfp28, sfp+, rj45.
+        form: String = req,
+        /// Speeds without breakout; the first is the default.
+        speeds: Vec<Sp<Rate>> = req,
+        /// Breakout modes `NxSPEED` (subports `port:1`..`port:N`).
+        breakout: Option<Vec<Sp<String>>> = opt,
+    }
+}
+
+spec_struct! {
+    /// OpenFlow support of a switch model.
+    pub struct OpenflowCaps ("OpenFlow capabilities") {
+        versions: Vec<String> = req,
+        /// Independent OpenFlow instances (0 = unlimited).
+        instances: u32 = req,
+        /// Flow-table entries available to OpenFlow.
+        table_size: u32 = req,
+        /// OS flavours that implement OpenFlow on this model (default all).
+        os: Option<Vec<Os>> = opt,
+    }
+}
+
+spec_struct! {
+    /// A network interface card.
+    pub struct NicModel ("NIC model") {
+        vendor: String = req,
+        title: String = req,
+        ports: u32 = req,
+        /// Port speeds; the first is the default.
+        speeds: Vec<Sp<Rate>> = req,
+        pcie: PcieLink = req,
+        rdma: Option<bool> = opt,
+        /// Largest MTU the NIC accepts.
+        max_mtu: Option<u32> = opt,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A PCIe link: generation and width.
+    pub struct PcieLink ("PCIe link") {
+        generation as "gen": Sp<u8> = req,
+        width: Sp<u8> = req,
+    }
+}
+
+spec_struct! {
+    /// A CPU model (per socket).
+    pub struct CpuModel ("CPU model") {
+        vendor: String = req,
+        title: String = req,
+        cores: u32 = req,
+        base_ghz: f64 = req,
+        turbo_ghz: Option<f64> = opt,
+        pcie_lanes: u32 = req,
+        pcie_gen: u8 = req,
+        /// Memory channels per socket.
+        memory_channels: Option<u32> = opt,
+        /// Sustained single-stream TCP rate one core of this CPU drives, Gbit/s.
+        tcp_stream_gbps: f64 = req,
+        /// Source of the per-stream figure (a measurement or a derivation).
+        tcp_stream_source: String = req,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A server chassis: sockets and its PCIe slot tree.
+    pub struct ChassisModel ("chassis model") {
+        vendor: String = req,
+        title: String = req,
+        sockets: u8 = req,
+        /// PCIe switch chips on the board, by name.
+        switches: Option<Named<ChassisSwitch>> = opt,
+        /// Slots by name.
+        slots: Named<ChassisSlot> = req,
+        /// Drive bays wired to a PCIe switch or socket (U.2 NVMe).
+        bays: Option<Named<ChassisBays>> = opt,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A PCIe switch on a board: its chip and where its uplink goes.
+    pub struct ChassisSwitch ("chassis PCIe switch") {
+        chip: Option<String> = opt,
+        /// Socket the uplink reaches (when attached to a CPU).
+        socket: Option<u8> = opt,
+        /// Another switch the uplink reaches (cascades).
+        via: Option<String> = opt,
+        uplink: PcieLink = req,
+    }
+}
+
+spec_struct! {
+    /// A slot: electrical link and what it hangs off (a socket or a PCIe switch).
+    pub struct ChassisSlot ("chassis slot") {
+        socket: Option<u8> = opt,
+        via: Option<String> = opt,
+        generation as "gen": u8 = req,
+        /// Electrical width (a x16 connector wired x8 is width 8).
+        width: u8 = req,
+    }
+}
+
+spec_struct! {
+    /// A group of drive bays.
+    pub struct ChassisBays ("drive bays") {
+        count: u32 = req,
+        socket: Option<u8> = opt,
+        via: Option<String> = opt,
+        /// Link per bay (U.2: gen 3 x4).
+        link: PcieLink = req,
+    }
+}
+
+spec_struct! {
+    /// An NVMe drive.
+    pub struct DriveModel ("drive model") {
+        vendor: String = req,
+        title: String = req,
+        /// Sequential read, GB/s.
+        read_gbyte_s: f64 = req,
+        /// Sequential write, GB/s.
+        write_gbyte_s: f64 = req,
+        pcie: PcieLink = req,
+        /// aic, u2, m2.
+        form: String = req,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A pluggable optic (per-lane power figures).
+    pub struct OpticModel ("optic model") {
+        title: String = req,
+        rate: Sp<Rate> = req,
+        form: String = req,
+        fiber: Fiber = req,
+        wavelength_nm: f64 = req,
+        reach_km: f64 = req,
+        /// Minimum average launch power per lane, dBm.
+        tx_min_dbm: Option<f64> = opt,
+        /// Receiver sensitivity per lane, dBm.
+        rx_sensitivity_dbm: Option<f64> = opt,
+        /// Maximum channel insertion loss when launch/sensitivity are not published, dB.
+        max_loss_db: Option<f64> = opt,
+        /// Needs host RS-FEC to reach its rated distance.
+        needs_fec: Option<bool> = opt,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A PCIe generation.
+    pub struct PcieGen ("PCIe generation") {
+        gt_per_s: f64 = req,
+        /// Line-encoding efficiency: 0.8 for 8b/10b, 128/130 for 128b/130b.
+        encoding_efficiency: f64 = req,
+        source: String = req,
+    }
+}
+
+spec_struct! {
+    /// A PCIe switch chip.
+    pub struct PcieSwitchChip ("PCIe switch chip") {
+        lanes: u32 = req,
+        generation as "gen": u8 = req,
+        source: String = req,
+    }
+}
+
+spec_struct! {
+    /// An OTN line signal.
+    pub struct OtnSignal ("OTN signal") {
+        /// Client carried, e.g. 100GE.
+        client: String = req,
+        client_rate: Sp<Rate> = req,
+        line_gbps: f64 = req,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// Constants of the physics democ models: fiber plant loss, propagation, PCIe
+    /// transaction overhead, kernel socket-buffer ceiling.
+    pub struct Physics ("physics") {
+        /// dB/km by band: smf_1310, smf_1550, mmf_850, mmf_1300.
+        attenuation_db_per_km: Named<f64> = req,
+        /// Loss per mated connector pair, dB.
+        connector_db: f64 = req,
+        /// Loss per fusion splice, dB.
+        splice_db: f64 = req,
+        /// Required optical margin when the spec does not set one, dB.
+        default_margin_db: f64 = req,
+        /// One-way propagation delay in fiber, microseconds per km.
+        fiber_us_per_km: f64 = req,
+        /// PCIe transaction-layer overhead per TLP, bytes (framing, sequence, header, LCRC).
+        tlp_overhead_bytes: f64 = req,
+        /// Largest Linux socket buffer (net.core.rmem_max ceiling), bytes.
+        max_socket_buffer_bytes: f64 = req,
+        source: String = req,
+    }
+}

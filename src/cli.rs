@@ -1,0 +1,182 @@
+//! Command line: parses arguments, runs the pipeline, renders, picks the exit code
+//! (0 clean, 1 spec errors, 2 usage or I/O problems).
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::compile::{self, Input, Options, Session};
+use crate::diag::{Severity, codes, plural, render};
+
+#[derive(Parser, Debug)]
+#[command(name = "democ", version, about = "Declarative demo-network compiler: one YAML show spec to checked, vendor-ready configs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check a spec: syntax, references, ports, addressing, feasibility.
+    Check(Common),
+    /// Explain a diagnostic code (`E0101` or `unknown-reference`).
+    Explain {
+        code: String,
+    },
+    /// Print the JSON Schema of spec files.
+    Schema,
+    /// List the hardware catalog.
+    Catalog {
+        /// Extra catalog folder.
+        #[arg(long)]
+        catalog: Option<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct Common {
+    /// The show's main YAML file (default: the embedded examples/sc16 show).
+    spec: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Extra catalog folder (YAML files with catalog sections).
+    #[arg(long)]
+    catalog: Option<PathBuf>,
+    /// Treat warnings as errors: `--deny warnings`.
+    #[arg(long, value_name = "warnings")]
+    deny: Option<Deny>,
+    /// Colour in diagnostics: auto, always, never.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Deny {
+    Warnings,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+impl Common {
+    fn options(&self) -> Options {
+        Options { catalog_dir: self.catalog.clone(), deny_warnings: self.deny.is_some(), ..Options::default() }
+    }
+
+    fn input(&self) -> Input<'_> {
+        self.spec.as_deref().map_or(Input::Embedded, Input::Path)
+    }
+
+    fn color(&self) -> bool {
+        match self.color {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+}
+
+/// Prints a session's diagnostics in the chosen format; returns the exit code they imply.
+fn report(s: &mut Session, c: &Common, json_to_stdout: bool) -> i32 {
+    s.diags.sort();
+    let items = s.diags.items();
+    if c.format == Format::Json && json_to_stdout {
+        println!("{}", render::to_json(&s.sources, items));
+    } else if !items.is_empty() {
+        let text = render::to_text(&s.sources, items, c.color());
+        let errors = s.diags.count(Severity::Error);
+        let warnings = s.diags.count(Severity::Warning);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{text}");
+        let _ = writeln!(err, "{}: {} and {}", if errors > 0 { "failed" } else { "checked" }, plural(errors, "error"), plural(warnings, "warning"));
+    }
+    i32::from(s.diags.has_errors())
+}
+
+fn check(c: &Common) -> i32 {
+    let mut s = Session::default();
+    match compile::front(c.input(), &c.options(), &mut s) {
+        Err(e) => usage(&e),
+        Ok(front) => {
+            let code = report(&mut s, c, true);
+            if code == 0 && c.format == Format::Text {
+                if let Some(f) = front {
+                    eprintln!(
+                        "ok: {} ({}, {}, {}, {})",
+                        f.model.settings.name,
+                        plural(f.model.switches.len(), "switch"),
+                        plural(f.model.hosts.len(), "host"),
+                        plural(f.model.links.len(), "link"),
+                        plural(f.model.flows.len(), "flow")
+                    );
+                }
+            }
+            code
+        }
+    }
+}
+
+fn usage(message: &str) -> i32 {
+    eprintln!("error: {message}");
+    2
+}
+
+fn explain(code: &str) -> i32 {
+    match codes::find(code) {
+        Some(c) => {
+            println!("{} ({}), {:?} by default\n\n{}", c.id, c.name, c.severity(), c.explain);
+            0
+        }
+        None => usage(&format!("no diagnostic code `{code}`; codes look like `E0101` or `unknown-reference`")),
+    }
+}
+
+fn catalog(dir: Option<PathBuf>) -> i32 {
+    let mut s = Session::default();
+    let cats = match crate::catalog::load(&mut s.sources, &mut s.diags, dir.as_deref()) {
+        Ok(c) => c,
+        Err(e) => return usage(&e),
+    };
+    if s.diags.has_errors() {
+        eprint!("{}", render::to_text(&s.sources, s.diags.items(), false));
+        return 1;
+    }
+    let mut db = crate::catalog::Db::default();
+    cats.into_iter().for_each(|c| db.absorb(c));
+    print!("{}", crate::catalog::listing(&db));
+    0
+}
+
+/// Runs democ with the given arguments and returns the process exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Check(c) => check(&c),
+        Command::Explain { code } => explain(&code),
+        Command::Schema => {
+            print!("{}", crate::spec::json_schema());
+            0
+        }
+        Command::Catalog { catalog: dir } => catalog(dir),
+    }
+}

@@ -1,0 +1,78 @@
+//! The pipeline as one function per command stage. The library never prints:
+//! callers render the session's diagnostics.
+
+use std::path::{Path, PathBuf};
+
+use crate::catalog::{self, Db};
+use crate::diag::Diags;
+use crate::resolve::model::Model;
+use crate::source::Sources;
+use crate::spec::Spec;
+use crate::spec::load::{Limits, Loader};
+
+/// Files of examples/sc16, compiled in so `democ check` with no argument has a show to work on.
+pub(crate) const EMBEDDED_SC16: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/embedded_sc16.rs"));
+pub(crate) const EMBEDDED_SC16_MAIN: &str = "examples/sc16/show.yaml";
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub catalog_dir: Option<PathBuf>,
+    pub deny_warnings: bool,
+    pub limits: Limits,
+}
+
+/// Everything read and reported during one compilation.
+#[derive(Debug, Default)]
+pub struct Session {
+    pub sources: Sources,
+    pub diags: Diags,
+}
+
+/// What a successful front end produces.
+pub(crate) struct Front {
+    pub(crate) db: Db,
+    pub(crate) model: Model,
+}
+
+/// Where the spec comes from.
+pub enum Input<'a> {
+    Path(&'a Path),
+    /// The embedded examples/sc16 show.
+    Embedded,
+}
+
+/// Parse + resolve + derive + check. `Err` is a usage/IO problem (exit 2);
+/// spec problems are diagnostics in the session.
+pub(crate) fn front(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
+    let mut spec = Spec::default();
+    let base = catalog::load(&mut s.sources, &mut s.diags, opts.catalog_dir.as_deref())?;
+    {
+        let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
+        match input {
+            Input::Path(p) => loader.load_main(p, &mut spec)?,
+            Input::Embedded => {
+                loader.embedded = Some(EMBEDDED_SC16);
+                loader.load_main(Path::new(EMBEDDED_SC16_MAIN), &mut spec)?;
+            }
+        }
+    }
+    if s.diags.has_errors() {
+        return Ok(None);
+    }
+    let mut db = Db::default();
+    for c in base.into_iter().chain(std::mem::take(&mut spec.catalogs)) {
+        db.absorb(c);
+    }
+    let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else { return Ok(None) };
+    if s.diags.has_errors() {
+        return Ok(None);
+    }
+    crate::derive::addressing::assign(&mut model, &mut s.diags);
+    if opts.deny_warnings {
+        s.diags.deny_warnings();
+    }
+    if s.diags.has_errors() {
+        return Ok(None);
+    }
+    Ok(Some(Front { db, model }))
+}

@@ -1,0 +1,237 @@
+//! Address pools: overlap checks, static addresses validated, the rest allocated in
+//! declaration order (deterministic). One pass over the ports: linear in the show.
+
+use std::collections::HashMap;
+use std::net::Ipv4Addr;
+
+use crate::diag::{Diagnostic, Diags, codes, plural};
+use crate::resolve::model::{End, LinkKind, Model, NodeId};
+use crate::source::Span;
+use crate::spec::addr::Prefix;
+use crate::spec::link::PortMode;
+use crate::yaml::decode::Sp;
+
+/// Hands out addresses from one pool, skipping ones already taken.
+pub(crate) struct Pool {
+    prefix: Prefix,
+    next: u64,
+    /// Network and broadcast are skipped unless the pool is a /31 or /32.
+    first: u64,
+    last: u64,
+}
+
+impl Pool {
+    pub(crate) fn new(prefix: Prefix) -> Pool {
+        let net = u64::from(prefix.network());
+        let last = u64::from(prefix.last());
+        let (first, last) = if prefix.len >= 31 { (net, last) } else { (net + 1, last - 1) };
+        Pool { prefix, next: first, first, last }
+    }
+
+    /// Usable addresses in the pool.
+    pub(crate) fn capacity(&self) -> u64 {
+        self.last + 1 - self.first
+    }
+
+    /// The next address not in `used`.
+    pub(crate) fn take(&mut self, used: &HashMap<Ipv4Addr, Span>) -> Option<Ipv4Addr> {
+        while self.next <= self.last {
+            let a = Ipv4Addr::from(self.next as u32);
+            self.next += 1;
+            if !used.contains_key(&a) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// The next aligned /31 whose two addresses are free.
+    pub(crate) fn take_pair(&mut self, used: &HashMap<Ipv4Addr, Span>) -> Option<(Ipv4Addr, Ipv4Addr)> {
+        let mut n = u64::from(self.prefix.network()).max(self.next);
+        if n % 2 == 1 {
+            n += 1;
+        }
+        let end = u64::from(self.prefix.last());
+        while n + 1 <= end {
+            let (a, b) = (Ipv4Addr::from(n as u32), Ipv4Addr::from(n as u32 + 1));
+            n += 2;
+            if !used.contains_key(&a) && !used.contains_key(&b) {
+                self.next = n;
+                return Some((a, b));
+            }
+        }
+        self.next = n;
+        None
+    }
+}
+
+struct Ax<'a> {
+    diags: &'a mut Diags,
+    used: HashMap<Ipv4Addr, Span>,
+}
+
+impl Ax<'_> {
+    /// Records a static address: inside its pool, not used twice.
+    fn claim(&mut self, addr: Ipv4Addr, span: Span, pool: Option<&Sp<Prefix>>, what: &str) {
+        if let Some(p) = pool {
+            if !p.contains(addr) {
+                self.diags.push(
+                    Diagnostic::new(codes::ADDRESS_OUTSIDE_POOL, span, format!("{addr} is outside the {what} pool {}", p.value))
+                        .label("outside the pool")
+                        .also(p.span, "pool declared here")
+                        .help(format!("use an address inside {}, or widen the pool", p.value)),
+                );
+            }
+        }
+        if let Some(&first) = self.used.get(&addr) {
+            self.diags.push(
+                Diagnostic::new(codes::DUPLICATE_ADDRESS, span, format!("{addr} is assigned twice"))
+                    .label("second use")
+                    .also(first, "first use")
+                    .help("give each interface its own address"),
+            );
+        } else {
+            self.used.insert(addr, span);
+        }
+    }
+}
+
+fn overlaps(m: &Model, diags: &mut Diags) {
+    let p = &m.settings.pools;
+    let pools: Vec<(&str, &Sp<Prefix>)> = [("dtn", &p.dtn), ("p2p", &p.p2p), ("mgmt", &p.mgmt), ("loopback", &p.loopback)]
+        .into_iter()
+        .filter_map(|(n, p)| p.as_ref().map(|p| (n, p)))
+        .collect();
+    for (i, (na, a)) in pools.iter().enumerate() {
+        for (nb, b) in &pools[i + 1..] {
+            if a.overlaps(b.value) {
+                diags.push(
+                    Diagnostic::new(codes::POOL_OVERLAP, b.span, format!("the {nb} pool {} overlaps the {na} pool {}", b.value, a.value))
+                        .label("overlapping pool")
+                        .also(a.span, format!("{na} pool"))
+                        .help("give each pool its own address range"),
+                );
+            }
+        }
+    }
+}
+
+fn exhausted(diags: &mut Diags, pool: &Sp<Prefix>, what: &str, need: usize, have: u64) {
+    diags.push(
+        Diagnostic::new(codes::POOL_EXHAUSTED, pool.span, format!("the {what} pool {} is exhausted", pool.value))
+            .label(format!("{} usable", plural(have as usize, "address")))
+            .help(format!("{} more needed: widen the pool (a shorter prefix) or give static addresses", need)),
+    );
+}
+
+fn is_routed(m: &Model, l: &crate::resolve::model::Link) -> bool {
+    let both_switches = matches!(l.a.node, NodeId::Switch(_)) && matches!(l.b.node, NodeId::Switch(_));
+    let bgp = matches!(l.kind, LinkKind::Wan(w) if m.wans[w].peer_asn.is_some());
+    both_switches && (l.mode == Some(PortMode::Routed) || l.subnet.is_some() || bgp) && l.lag.is_none()
+}
+
+/// Validates static addresses and allocates the rest.
+pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
+    overlaps(m, diags);
+    let pools = &m.settings.pools;
+    let (dtn_pool, mgmt_pool, p2p_pool) = (pools.dtn.clone(), pools.mgmt.clone(), pools.p2p.clone());
+    let mut ax = Ax { diags, used: HashMap::new() };
+    // Static addresses first, so allocation skips them.
+    for s in &m.switches {
+        if let Some(a) = &s.mgmt {
+            ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");
+        }
+    }
+    for h in &m.hosts {
+        if let Some(a) = &h.mgmt {
+            ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");
+        }
+        let mut statics: Vec<(&usize, &Sp<Prefix>)> = h.addresses.iter().collect();
+        statics.sort_by_key(|(i, _)| **i);
+        for (_, p) in statics {
+            ax.claim(p.addr, p.span, dtn_pool.as_ref(), "dtn");
+        }
+    }
+    for l in &m.links {
+        if let Some(s) = &l.subnet {
+            ax.claim(s.addr, s.span, p2p_pool.as_ref(), "p2p");
+        }
+    }
+    // DTN interfaces.
+    if let Some(pool) = &dtn_pool {
+        let mut alloc = Pool::new(pool.value);
+        let mut missing = 0;
+        for h in 0..m.hosts.len() {
+            for p in 0..m.hosts[h].ports.len() {
+                let host = &mut m.hosts[h];
+                if let Some(s) = host.addresses.get(&p) {
+                    host.ports[p].address = Some(Prefix { addr: s.addr, len: s.len });
+                    continue;
+                }
+                if host.ports[p].link.is_none() {
+                    continue;
+                }
+                match alloc.take(&ax.used) {
+                    Some(a) => {
+                        ax.used.insert(a, pool.span);
+                        host.ports[p].address = Some(Prefix { addr: a, len: pool.len });
+                    }
+                    None => missing += 1,
+                }
+            }
+        }
+        if missing > 0 {
+            exhausted(ax.diags, pool, "dtn", missing, alloc.capacity());
+        }
+    }
+    // Routed point-to-point links.
+    let mut p2p = p2p_pool.as_ref().map(|p| Pool::new(p.value));
+    let mut missing = 0;
+    for i in 0..m.links.len() {
+        if !is_routed(m, &m.links[i]) {
+            continue;
+        }
+        let (a, b) = (m.links[i].a, m.links[i].b);
+        let pair = match (&m.links[i].subnet, p2p.as_mut()) {
+            (Some(s), _) => {
+                let base = s.network();
+                Some((Ipv4Addr::from(base), Ipv4Addr::from(base + 1)))
+            }
+            (None, Some(pool)) => pool.take_pair(&ax.used),
+            (None, None) => continue,
+        };
+        let Some((x, y)) = pair else {
+            missing += 1;
+            continue;
+        };
+        let len = m.links[i].subnet.as_ref().map_or(31, |s| s.len);
+        set(m, a, x, len);
+        set(m, b, y, len);
+    }
+    if let (Some(pool), true) = (&p2p_pool, missing > 0) {
+        exhausted(ax.diags, pool, "p2p", missing * 2, Pool::new(pool.value).capacity());
+    }
+    // Management addresses for switches without a static one.
+    if let Some(pool) = &mgmt_pool {
+        let mut alloc = Pool::new(pool.value);
+        let mut missing = 0;
+        for s in &mut m.switches {
+            if s.mgmt.is_none() {
+                match alloc.take(&ax.used) {
+                    Some(a) => {
+                        ax.used.insert(a, pool.span);
+                        s.mgmt = Some(Sp::new(a, pool.span));
+                    }
+                    None => missing += 1,
+                }
+            }
+        }
+        if missing > 0 {
+            exhausted(ax.diags, pool, "mgmt", missing, alloc.capacity());
+        }
+    }
+}
+
+fn set(m: &mut Model, e: End, a: Ipv4Addr, len: u8) {
+    m.port_mut(e).address = Some(Prefix { addr: a, len });
+}

@@ -1,0 +1,17 @@
+//! democ: a declarative demo-network compiler.
+//!
+//! The pipeline (see ARCHITECTURE.md): parse -> resolve -> derive -> check -> lower ->
+//! render -> write. Each pass collects every diagnostic it finds and the pipeline stops
+//! at the end of a pass that reported an error. The library never prints.
+
+pub(crate) mod catalog;
+pub mod cli;
+pub(crate) mod compile;
+pub(crate) mod derive;
+pub mod diag;
+pub(crate) mod resolve;
+pub mod source;
+pub(crate) mod spec;
+pub(crate) mod yaml;
+
+pub use cli::run;

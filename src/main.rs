@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(democ::run(std::env::args_os()));
+}

@@ -1,0 +1,149 @@
+//! Flows and NVMe fabrics: host ranges paired up, explicit paths resolved.
+
+use super::Rx;
+use super::model::{Fabric, Flow, HostId, Model, NodeId};
+use crate::diag::{Diagnostic, codes};
+use crate::source::Span;
+use crate::spec::Spec;
+use crate::spec::flow::Store;
+use crate::spec::name::Pattern;
+use crate::yaml::decode::Sp;
+
+fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
+    let mut out = Vec::new();
+    for name in p.expand() {
+        match rx.nodes.get(&name) {
+            Some(&(NodeId::Host(h), _)) => out.push(h),
+            Some(&(NodeId::Switch(_), _)) => {
+                rx.diags.push(
+                    Diagnostic::new(codes::UNKNOWN_REF, p.span, format!("`{name}` is a switch, not a host"))
+                        .label("flows and fabrics connect hosts")
+                        .help("name the DTNs at each end"),
+                );
+                return None;
+            }
+            None => {
+                let hosts: Vec<String> = rx.nodes.iter().filter(|(_, (id, _))| matches!(id, NodeId::Host(_))).map(|(k, _)| k.clone()).collect();
+                rx.unknown(p.span, "host", &name, hosts.iter().map(String::as_str));
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn pairs(rx: &mut Rx, f: &crate::spec::flow::Flow, from: Vec<HostId>, to: Vec<HostId>) -> Option<Vec<(HostId, HostId)>> {
+    let out: Vec<(HostId, HostId)> = match (from.len(), to.len()) {
+        (1, _) => to.iter().map(|&t| (from[0], t)).collect(),
+        (_, 1) => from.iter().map(|&s| (s, to[0])).collect(),
+        (a, b) if a == b => from.into_iter().zip(to).collect(),
+        (a, b) => {
+            rx.diags.push(
+                Diagnostic::new(codes::INVALID_VALUE, f.to.span, format!("`from` names {a} hosts and `to` names {b}"))
+                    .label("cannot pair these up")
+                    .also(f.from.span, "sources")
+                    .help("use ranges of the same length (paired one to one) or a single host on one side"),
+            );
+            return None;
+        }
+    };
+    if let Some(&(s, _)) = out.iter().find(|(s, t)| s == t) {
+        let _ = s;
+        rx.diags.push(
+            Diagnostic::new(codes::SELF_LINK, f.to.span, "a flow goes from a host to itself")
+                .label("same host at both ends")
+                .also(f.from.span, "source")
+                .help("a flow needs two different hosts"),
+        );
+        return None;
+    }
+    Some(out)
+}
+
+fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>>>> {
+    let Some(p) = &f.path else { return Some(None) };
+    let mut out = Vec::new();
+    for hop in p {
+        match rx.nodes.get(hop.as_str()) {
+            Some(&(NodeId::Switch(s), _)) => out.push(Sp::new(s, hop.span)),
+            _ => {
+                let sw: Vec<String> = rx.nodes.iter().filter(|(_, (id, _))| matches!(id, NodeId::Switch(_))).map(|(k, _)| k.clone()).collect();
+                rx.unknown(hop.span, "switch", hop, sw.iter().map(String::as_str));
+                return None;
+            }
+        }
+    }
+    Some(Some(out))
+}
+
+pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
+    let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+    for f in &spec.flows {
+        let valid = {
+            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            crate::spec::name::check_name(&mut cx, &f.name)
+        };
+        if let Some(&first) = seen.get(f.name.as_str()) {
+            rx.duplicate(f.name.span, first, "flow", &f.name);
+        }
+        seen.insert(f.name.value.clone(), f.name.span);
+        let from = hosts_of(rx, &f.from);
+        let to = hosts_of(rx, &f.to);
+        let path = path(rx, f);
+        if let Some(s) = &f.streams {
+            if s.value == 0 {
+                rx.diags.push(Diagnostic::new(codes::INVALID_VALUE, s.span, "a flow needs at least one stream").label("zero").help("set `streams: 1` or more, or leave it out"));
+            }
+        }
+        let (Some(from), Some(to), Some(path), true) = (from, to, path, valid) else { continue };
+        let Some(pairs) = pairs(rx, f, from, to) else { continue };
+        m.flows.push(Flow {
+            name: f.name.clone(),
+            pairs,
+            rate: f.rate.clone(),
+            protocol: f.protocol.clone(),
+            streams: f.streams.clone(),
+            source: f.source.as_ref().map_or(Store::Memory, |s| s.value),
+            sink: f.sink.as_ref().map_or(Store::Memory, |s| s.value),
+            path,
+            routing: f.routing.as_ref().map_or(m.settings.routing, |r| r.value),
+            bidirectional: f.bidirectional.as_ref().is_some_and(|b| b.value),
+            span: f.span,
+            from_span: f.from.span,
+            to_span: f.to.span,
+        });
+    }
+    let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+    for fab in &spec.fabrics {
+        if let Some(&first) = seen.get(fab.name.as_str()) {
+            rx.duplicate(fab.name.span, first, "NVMe fabric", &fab.name);
+        }
+        seen.insert(fab.name.value.clone(), fab.name.span);
+        let target = hosts_of(rx, &Sp::new(Pattern { prefix: fab.target.value.clone(), range: None, suffix: String::new() }, fab.target.span));
+        let mut initiators = Vec::new();
+        for i in &fab.initiators {
+            initiators.extend(hosts_of(rx, i).unwrap_or_default());
+        }
+        let Some(target) = target.and_then(|t| t.first().copied()) else { continue };
+        if m.hosts[target].nvme.is_empty() {
+            rx.diags.push(
+                Diagnostic::new(codes::CAPABILITY, fab.target.span, format!("target `{}` has no NVMe drives", fab.target.value))
+                    .label("nothing to export")
+                    .help("add `nvme:` to the target host or pick another target"),
+            );
+        }
+        if let Some(&i) = initiators.iter().find(|&&i| i == target) {
+            let _ = i;
+            rx.diags.push(Diagnostic::new(codes::SELF_LINK, fab.span, "the target is also listed as an initiator").label("target and initiator are the same host").help("remove the target from `initiators`"));
+        }
+        m.fabrics.push(Fabric {
+            name: fab.name.clone(),
+            transport: fab.transport.value,
+            target,
+            drives: fab.drives.clone(),
+            initiators,
+            port: fab.port.as_ref().map_or(4420, |p| p.value),
+            span: fab.span,
+        });
+    }
+}

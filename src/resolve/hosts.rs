@@ -1,0 +1,227 @@
+//! Hosts (DTNs): chassis, CPU, NICs in slots, NVMe drives; host ranges expand here.
+
+use std::collections::HashMap;
+
+use super::Rx;
+use super::model::{Host, Model, Nic, NodeId, NvmeGroup, Port};
+use super::switches::claim;
+use crate::catalog::types::ChassisModel;
+use crate::diag::{Diagnostic, codes, suggest};
+use crate::source::Span;
+use crate::spec::Spec;
+use crate::spec::name::parse_pattern;
+use crate::yaml::decode::Sp;
+
+fn slot_names(ch: &ChassisModel) -> Vec<&str> {
+    ch.slots.iter().map(|(k, _)| k.as_str()).collect()
+}
+
+fn behind_names(ch: &ChassisModel) -> Vec<&str> {
+    let sw = ch.switches.iter().flat_map(|s| s.iter().map(|(k, _)| k.as_str()));
+    let bays = ch.bays.iter().flat_map(|b| b.iter().map(|(k, _)| k.as_str()));
+    sw.chain(bays).collect()
+}
+
+fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, host: &mut Host) {
+    let mut used_slots: HashMap<String, Span> = HashMap::new();
+    for nic in h.nics.iter().flatten() {
+        let model = rx.db.nics.get(&nic.model);
+        if model.is_none() {
+            rx.unknown_model(nic.model.span, "NIC", &nic.model, rx.db.nics.names());
+        }
+        if let Some(ch) = ch {
+            if !ch.slots.iter().any(|(k, _)| k.value == nic.slot.value) {
+                let names = slot_names(ch);
+                rx.diags.push(
+                    Diagnostic::new(codes::UNKNOWN_REF, nic.slot.span, format!("chassis `{}` has no slot `{}`", h.chassis.value, nic.slot.value))
+                        .label("no such slot")
+                        .help(suggest(&nic.slot, names.iter().copied())),
+                );
+            }
+        }
+        if let Some(&first) = used_slots.get(nic.slot.as_str()) {
+            rx.diags.push(
+                Diagnostic::new(codes::PORT_REUSED, nic.slot.span, format!("slot `{}` holds two cards", nic.slot.value))
+                    .label("second card")
+                    .also(first, "first card in this slot")
+                    .help("put each card in its own slot"),
+            );
+        }
+        used_slots.insert(nic.slot.value.clone(), nic.slot.span);
+        let nports = model.map_or(u32::MAX, |m| m.ports) as usize;
+        if nic.ports.len() > nports {
+            rx.diags.push(
+                Diagnostic::new(codes::UNKNOWN_PORT, nic.ports[nports].span, format!("NIC `{}` has {nports} port(s), {} are named", nic.model.value, nic.ports.len()))
+                    .label("one port too many")
+                    .help(format!("name at most {nports} port(s) on this card")),
+            );
+        }
+        let speeds: Vec<crate::spec::units::Rate> = model.map(|m| m.speeds.iter().map(|s| s.value).collect()).unwrap_or_default();
+        let mut idx = Vec::new();
+        for p in nic.ports.iter().take(nports) {
+            let valid = {
+                let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+                crate::spec::name::check_name(&mut cx, p)
+            };
+            if !valid {
+                continue;
+            }
+            if host.port_index.contains_key(p.as_str()) {
+                rx.diags.push(
+                    Diagnostic::new(codes::DUPLICATE_NAME, p.span, format!("host `{}` already has a port `{}`", host.name.value, p.value))
+                        .label("second port of this name")
+                        .help("give every NIC port of a host its own name"),
+                );
+                continue;
+            }
+            host.port_index.insert(p.value.clone(), host.ports.len());
+            idx.push(host.ports.len());
+            host.ports.push(Port {
+                name: p.value.clone(),
+                speed: speeds.first().copied().unwrap_or_default(),
+                speeds: speeds.clone(),
+                parent: None,
+                form: "nic".into(),
+                fec: None,
+                mtu: None,
+                description: None,
+                shutdown: false,
+                span: Some(p.span),
+                nic: Some(host.nics.len()),
+                link: None,
+                address: None,
+            });
+        }
+        for (pname, addr) in nic.addresses.iter().flatten() {
+            match host.port_index.get(pname) {
+                Some(&i) if idx.contains(&i) => {
+                    host.addresses.insert(i, addr.clone());
+                }
+                _ => rx.diags.push(
+                    Diagnostic::new(codes::UNKNOWN_PORT, addr.span, format!("this NIC has no port `{pname}`"))
+                        .label("address for an unknown port")
+                        .help(suggest(pname, nic.ports.iter().map(|p| p.as_str()))),
+                ),
+            }
+        }
+        host.nics.push(Nic { model: nic.model.clone(), slot: nic.slot.clone(), ports: idx, span: nic.span });
+    }
+}
+
+fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, host: &mut Host) {
+    for g in h.nvme.iter().flatten() {
+        if rx.db.drives.get(&g.model).is_none() {
+            rx.unknown_model(g.model.span, "drive", &g.model, rx.db.drives.names());
+        }
+        let count = g.count.as_ref().map_or(1, |c| c.value);
+        if count == 0 {
+            let span = g.count.as_ref().map_or(g.span, |c| c.span);
+            rx.diags.push(Diagnostic::new(codes::INVALID_VALUE, span, "a drive group needs at least one drive").label("zero").help("remove the group or set `count: 1` or more"));
+        }
+        if let Some(ch) = ch {
+            if let Some(slot) = &g.slot {
+                if !ch.slots.iter().any(|(k, _)| k.value == slot.value) {
+                    let names = slot_names(ch);
+                    rx.diags.push(
+                        Diagnostic::new(codes::UNKNOWN_REF, slot.span, format!("chassis `{}` has no slot `{}`", h.chassis.value, slot.value))
+                            .label("no such slot")
+                            .help(suggest(slot, names.iter().copied())),
+                    );
+                }
+            }
+            if let Some(b) = &g.behind {
+                let names = behind_names(ch);
+                if !names.contains(&b.as_str()) {
+                    rx.diags.push(
+                        Diagnostic::new(codes::UNKNOWN_REF, b.span, format!("chassis `{}` has no PCIe switch or bay group `{}`", h.chassis.value, b.value))
+                            .label("not on this board")
+                            .help(suggest(b, names.iter().copied())),
+                    );
+                }
+            }
+            if g.slot.is_none() && g.behind.is_none() {
+                rx.diags.push(
+                    Diagnostic::new(codes::MISSING_FIELD, g.span, "a drive group needs `slot:` or `behind:`")
+                        .label("where do these drives attach?")
+                        .help("add `slot: <slot>` for add-in cards or `behind: <switch or bays>` for U.2 bays"),
+                );
+            }
+        }
+        host.nvme.push(NvmeGroup { model: g.model.clone(), count, slot: g.slot.clone(), behind: g.behind.clone(), span: g.span });
+    }
+}
+
+pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
+    for (key, h) in &spec.hosts {
+        let names = match parse_pattern(key, false) {
+            Ok(p) => p.expand(),
+            Err((msg, help)) => {
+                let code = if msg.contains("above the limit") { codes::LIMIT } else { codes::BAD_NAME };
+                let help = if help.is_empty() { "use only letters, digits, `-`, `_` and `.`".into() } else { help };
+                rx.diags.push(Diagnostic::new(code, key.span, msg).label("this host name").help(help));
+                continue;
+            }
+        };
+        let site = rx.site(&h.site);
+        let ch = rx.db.chassis.get(&h.chassis);
+        if ch.is_none() {
+            rx.unknown_model(h.chassis.span, "chassis", &h.chassis, rx.db.chassis.names());
+        }
+        if rx.db.cpus.get(&h.cpu).is_none() {
+            rx.unknown_model(h.cpu.span, "CPU", &h.cpu, rx.db.cpus.names());
+        }
+        let max_sockets = ch.map_or(2, |c| c.sockets);
+        let sockets = match &h.sockets {
+            Some(s) if s.value == 0 || s.value > max_sockets => {
+                rx.diags.push(
+                    Diagnostic::new(codes::CAPABILITY, s.span, format!("chassis `{}` has {max_sockets} socket(s)", h.chassis.value))
+                        .label("impossible socket count")
+                        .help(format!("use 1 to {max_sockets}")),
+                );
+                max_sockets
+            }
+            Some(s) => s.value,
+            None => max_sockets,
+        };
+        let mtu = h.mtu.clone().unwrap_or_else(|| m.settings.host_mtu.clone());
+        for (i, name) in names.into_iter().enumerate() {
+            let sp = Sp::new(name, key.span);
+            if !claim(rx, &sp, NodeId::Host(m.hosts.len()), "host") {
+                continue;
+            }
+            let mut host = Host {
+                name: sp,
+                site: site.unwrap_or(0),
+                chassis: h.chassis.clone(),
+                cpu: h.cpu.clone(),
+                sockets,
+                memory_gb: h.memory_gb.clone(),
+                os: h.os.clone(),
+                mtu: mtu.clone(),
+                mgmt: h.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
+                nics: Vec::new(),
+                nvme: Vec::new(),
+                ports: Vec::new(),
+                port_index: HashMap::new(),
+                addresses: HashMap::new(),
+            };
+            // Errors in a range's shared body are reported once, for its first host.
+            let mut scratch = crate::diag::Diags::default();
+            if i > 0 {
+                std::mem::swap(rx.diags, &mut scratch);
+            }
+            nics(rx, h, ch, &mut host);
+            nvme(rx, h, ch, &mut host);
+            if i > 0 {
+                std::mem::swap(rx.diags, &mut scratch);
+                if i > 0 && host.mgmt.is_some() {
+                    host.mgmt = None; // a static mgmt address cannot be shared by a range
+                }
+                if !host.addresses.is_empty() {
+                    host.addresses.clear();
+                }
+            }
+            m.hosts.push(host);
+        }
+    }
+}

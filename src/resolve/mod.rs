@@ -1,0 +1,98 @@
+//! Pass 2: resolve names to ids, attach catalog entries, expand ranges and
+//! breakouts, and report every dangling reference, duplicate and impossible port.
+
+mod flows;
+mod hosts;
+mod links;
+pub(crate) mod model;
+mod settings;
+mod switches;
+
+use std::collections::HashMap;
+
+use crate::catalog::Db;
+use crate::diag::{Diagnostic, Diags, codes, suggest};
+use crate::source::Span;
+use crate::spec::Spec;
+use model::*;
+
+/// Shared state while resolving.
+pub(crate) struct Rx<'a> {
+    pub(crate) db: &'a Db,
+    pub(crate) diags: &'a mut Diags,
+    pub(crate) sites: HashMap<String, SiteId>,
+    pub(crate) nodes: HashMap<String, (NodeId, Span)>,
+}
+
+impl Rx<'_> {
+    /// Reports an unknown name with a did-you-mean over `candidates`.
+    pub(crate) fn unknown<'c>(
+        &mut self,
+        span: Span,
+        what: &str,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str> + Clone,
+    ) {
+        self.diags.push(
+            Diagnostic::new(codes::UNKNOWN_REF, span, format!("unknown {what} `{name}`"))
+                .label(format!("no {what} of this name is declared"))
+                .help(suggest(name, candidates)),
+        );
+    }
+
+    pub(crate) fn unknown_model<'c>(
+        &mut self,
+        span: Span,
+        what: &str,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str> + Clone,
+    ) {
+        let hint = suggest(name, candidates);
+        self.diags.push(
+            Diagnostic::new(codes::UNKNOWN_MODEL, span, format!("unknown {what} model `{name}`"))
+                .label("not in the catalog")
+                .help(format!("{hint}; `democ catalog` lists the models, `catalog:` in the spec adds one")),
+        );
+    }
+
+    pub(crate) fn duplicate(&mut self, span: Span, first: Span, what: &str, name: &str) {
+        self.diags.push(
+            Diagnostic::new(codes::DUPLICATE_NAME, span, format!("{what} `{name}` is declared twice"))
+                .label("second declaration")
+                .also(first, "first declared here")
+                .help("rename one of them; names must be unique"),
+        );
+    }
+
+    pub(crate) fn site(&mut self, name: &crate::yaml::decode::Sp<String>) -> Option<SiteId> {
+        if let Some(&id) = self.sites.get(name.as_str()) {
+            return Some(id);
+        }
+        let names: Vec<String> = self.sites.keys().cloned().collect();
+        self.unknown(name.span, "site", name, names.iter().map(String::as_str));
+        None
+    }
+}
+
+/// Resolves a merged spec against the catalog.
+pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> {
+    let settings = settings::settings(spec, diags)?;
+    let mut rx = Rx { db, diags, sites: HashMap::new(), nodes: HashMap::new() };
+    let sites = settings::sites(spec, &mut rx);
+    let mut m = Model {
+        settings,
+        sites,
+        switches: Vec::new(),
+        hosts: Vec::new(),
+        links: Vec::new(),
+        lags: Vec::new(),
+        wans: Vec::new(),
+        fabrics: Vec::new(),
+        flows: Vec::new(),
+    };
+    switches::resolve(spec, &mut rx, &mut m);
+    hosts::resolve(spec, &mut rx, &mut m);
+    links::resolve(spec, &mut rx, &mut m);
+    flows::resolve(spec, &mut rx, &mut m);
+    Some(m)
+}

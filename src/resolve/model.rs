@@ -1,0 +1,309 @@
+//! Pass 2 output: names turned into typed ids, catalog entries attached.
+//! Everything later (derive, check, lower) reads this, never the spec.
+
+use std::collections::HashMap;
+use std::net::Ipv4Addr;
+
+use crate::source::Span;
+use crate::spec::addr::{Controller, Prefix};
+use crate::spec::fabric::Transport;
+use crate::spec::flow::{Protocol, Store};
+use crate::spec::link::{Lacp, Media, PortMode};
+use crate::spec::show::Routing;
+use crate::spec::site::SiteKind;
+use crate::spec::switch::{Fec, OfMode, Os};
+use crate::spec::units::Rate;
+use crate::spec::wan::{Fiber, Provisioning, WanKind};
+use crate::yaml::decode::Sp;
+
+pub(crate) type SiteId = usize;
+pub(crate) type SwitchId = usize;
+pub(crate) type HostId = usize;
+pub(crate) type LinkId = usize;
+pub(crate) type WanId = usize;
+pub(crate) type LagId = usize;
+
+/// A switch or a host: anything with cabled ports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub(crate) enum NodeId {
+    Switch(SwitchId),
+    Host(HostId),
+}
+
+/// One end of a link: a node and the index of its port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct End {
+    pub(crate) node: NodeId,
+    pub(crate) port: usize,
+}
+
+/// Show-wide settings after defaults are applied.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    pub(crate) name: String,
+    pub(crate) title: String,
+    pub(crate) venue: String,
+    pub(crate) host_mtu: Sp<u32>,
+    pub(crate) switch_mtu: Option<Sp<u32>>,
+    pub(crate) controller: Option<Sp<Controller>>,
+    pub(crate) of_version: Sp<String>,
+    pub(crate) margin_db: Sp<f64>,
+    pub(crate) warn_utilization: f64,
+    pub(crate) routing: Routing,
+    pub(crate) dtn_vlan: u16,
+    pub(crate) pfc_priority: u8,
+    pub(crate) pcie_mps: u32,
+    pub(crate) hop_latency_us: f64,
+    pub(crate) pools: Pools,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Pools {
+    pub(crate) dtn: Option<Sp<Prefix>>,
+    pub(crate) p2p: Option<Sp<Prefix>>,
+    pub(crate) mgmt: Option<Sp<Prefix>>,
+    pub(crate) loopback: Option<Sp<Prefix>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Site {
+    pub(crate) name: Sp<String>,
+    pub(crate) kind: SiteKind,
+    pub(crate) booth: Option<String>,
+    pub(crate) location: Option<String>,
+}
+
+/// A port of a switch or a host NIC, after breakout.
+#[derive(Debug, Clone)]
+pub(crate) struct Port {
+    /// Canonical name: `1/17`, `1/17:2` after breakout, or the NIC port name on hosts.
+    pub(crate) name: String,
+    /// Configured speed.
+    pub(crate) speed: Rate,
+    /// Speeds the hardware can run.
+    pub(crate) speeds: Vec<Rate>,
+    /// Breakout parent (`1/17` for `1/17:2`).
+    pub(crate) parent: Option<String>,
+    pub(crate) form: String,
+    pub(crate) fec: Option<Fec>,
+    pub(crate) mtu: Option<u32>,
+    pub(crate) description: Option<String>,
+    pub(crate) shutdown: bool,
+    /// The override that configured this port, if any.
+    pub(crate) span: Option<Span>,
+    /// Host ports: the NIC (index into the host's nics).
+    pub(crate) nic: Option<usize>,
+    pub(crate) link: Option<LinkId>,
+    /// Interface address (derived from pools or static).
+    pub(crate) address: Option<Prefix>,
+}
+
+#[derive(Debug)]
+pub(crate) struct OpenflowCfg {
+    pub(crate) mode: OfMode,
+    pub(crate) instance: u8,
+    pub(crate) controller: Option<Controller>,
+    pub(crate) version: String,
+    pub(crate) dpid: Option<String>,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct Switch {
+    pub(crate) name: Sp<String>,
+    pub(crate) site: SiteId,
+    /// Catalog key.
+    pub(crate) model: Sp<String>,
+    pub(crate) vendor: String,
+    pub(crate) os: Os,
+    pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
+    pub(crate) asn: Option<u32>,
+    pub(crate) router_id: Option<Ipv4Addr>,
+    pub(crate) openflow: Option<OpenflowCfg>,
+    pub(crate) ports: Vec<Port>,
+    pub(crate) port_index: HashMap<String, usize>,
+    pub(crate) max_mtu: u32,
+    pub(crate) description: Option<String>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Nic {
+    pub(crate) model: Sp<String>,
+    pub(crate) slot: Sp<String>,
+    /// Indices into the host's ports.
+    pub(crate) ports: Vec<usize>,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct NvmeGroup {
+    pub(crate) model: Sp<String>,
+    pub(crate) count: u32,
+    pub(crate) slot: Option<Sp<String>>,
+    pub(crate) behind: Option<Sp<String>>,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct Host {
+    pub(crate) name: Sp<String>,
+    pub(crate) site: SiteId,
+    pub(crate) chassis: Sp<String>,
+    pub(crate) cpu: Sp<String>,
+    pub(crate) sockets: u8,
+    pub(crate) memory_gb: Option<Sp<u32>>,
+    pub(crate) os: Option<String>,
+    pub(crate) mtu: Sp<u32>,
+    pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
+    pub(crate) nics: Vec<Nic>,
+    pub(crate) nvme: Vec<NvmeGroup>,
+    pub(crate) ports: Vec<Port>,
+    pub(crate) port_index: HashMap<String, usize>,
+    /// Static interface addresses by port index.
+    pub(crate) addresses: HashMap<usize, Sp<Prefix>>,
+}
+
+/// What a link is part of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LinkKind {
+    Lan,
+    Wan(WanId),
+}
+
+/// One physical connection (a cable, an OTN client, a circuit).
+#[derive(Debug)]
+pub(crate) struct Link {
+    pub(crate) a: End,
+    pub(crate) b: End,
+    pub(crate) kind: LinkKind,
+    /// Capacity per direction.
+    pub(crate) capacity: Rate,
+    pub(crate) media: Option<Media>,
+    pub(crate) optic_a: Option<Sp<String>>,
+    pub(crate) optic_b: Option<Sp<String>>,
+    pub(crate) length_km: f64,
+    pub(crate) connectors: u32,
+    pub(crate) splices: u32,
+    pub(crate) lag: Option<LagId>,
+    pub(crate) mode: Option<PortMode>,
+    pub(crate) vlan: Option<u16>,
+    pub(crate) vlans: Vec<u16>,
+    pub(crate) subnet: Option<Sp<Prefix>>,
+    pub(crate) mtu: Option<Sp<u32>>,
+    /// Extra one-way latency beyond propagation (circuits: rtt/2), microseconds.
+    pub(crate) extra_latency_us: f64,
+    pub(crate) description: Option<String>,
+    /// Span of the `a:` and `b:` values.
+    pub(crate) span_a: Span,
+    pub(crate) span_b: Span,
+    /// Span of the whole link entry.
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct Lag {
+    pub(crate) id: u16,
+    pub(crate) lacp: Lacp,
+    pub(crate) members: Vec<LinkId>,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct Wan {
+    pub(crate) name: Sp<String>,
+    pub(crate) kind: WanKind,
+    pub(crate) links: Vec<LinkId>,
+    pub(crate) client: Option<Sp<String>>,
+    pub(crate) optic: Option<Sp<String>>,
+    pub(crate) length_km: Option<Sp<f64>>,
+    pub(crate) fiber: Fiber,
+    pub(crate) splices: u32,
+    pub(crate) connectors: u32,
+    pub(crate) capacity: Option<Sp<Rate>>,
+    pub(crate) vlan: Option<u16>,
+    pub(crate) rtt_ms: Option<Sp<f64>>,
+    pub(crate) mtu: Option<Sp<u32>>,
+    pub(crate) provisioning: Option<Provisioning>,
+    pub(crate) peer_asn: Option<u32>,
+    pub(crate) description: Option<String>,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct Fabric {
+    pub(crate) name: Sp<String>,
+    pub(crate) transport: Transport,
+    pub(crate) target: HostId,
+    pub(crate) drives: Option<Sp<u32>>,
+    pub(crate) initiators: Vec<HostId>,
+    pub(crate) port: u16,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug)]
+pub(crate) struct Flow {
+    pub(crate) name: Sp<String>,
+    /// (source, sink) host pairs.
+    pub(crate) pairs: Vec<(HostId, HostId)>,
+    /// Aggregate demand over all pairs.
+    pub(crate) rate: Sp<Rate>,
+    pub(crate) protocol: Sp<Protocol>,
+    pub(crate) streams: Option<Sp<u32>>,
+    pub(crate) source: Store,
+    pub(crate) sink: Store,
+    pub(crate) path: Option<Vec<Sp<SwitchId>>>,
+    pub(crate) routing: Routing,
+    pub(crate) bidirectional: bool,
+    pub(crate) span: Span,
+    pub(crate) from_span: Span,
+    pub(crate) to_span: Span,
+}
+
+impl Flow {
+    /// Demand of one pair.
+    pub(crate) fn pair_rate(&self) -> Rate {
+        Rate(self.rate.bps() / self.pairs.len().max(1) as f64)
+    }
+}
+
+/// The resolved show.
+#[derive(Debug)]
+pub(crate) struct Model {
+    pub(crate) settings: Settings,
+    pub(crate) sites: Vec<Site>,
+    pub(crate) switches: Vec<Switch>,
+    pub(crate) hosts: Vec<Host>,
+    pub(crate) links: Vec<Link>,
+    pub(crate) lags: Vec<Lag>,
+    pub(crate) wans: Vec<Wan>,
+    pub(crate) fabrics: Vec<Fabric>,
+    pub(crate) flows: Vec<Flow>,
+}
+
+impl Model {
+    pub(crate) fn node_name(&self, n: NodeId) -> &str {
+        match n {
+            NodeId::Switch(i) => &self.switches[i].name,
+            NodeId::Host(i) => &self.hosts[i].name,
+        }
+    }
+
+    pub(crate) fn port(&self, e: End) -> &Port {
+        match e.node {
+            NodeId::Switch(i) => &self.switches[i].ports[e.port],
+            NodeId::Host(i) => &self.hosts[i].ports[e.port],
+        }
+    }
+
+    pub(crate) fn port_mut(&mut self, e: End) -> &mut Port {
+        match e.node {
+            NodeId::Switch(i) => &mut self.switches[i].ports[e.port],
+            NodeId::Host(i) => &mut self.hosts[i].ports[e.port],
+        }
+    }
+
+    /// `node:port` for messages.
+    pub(crate) fn end_name(&self, e: End) -> String {
+        format!("{}:{}", self.node_name(e.node), self.port(e).name)
+    }
+}

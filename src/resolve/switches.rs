@@ -1,0 +1,251 @@
+//! Switches: catalog model, OS, ports (with breakout) and OpenFlow settings.
+
+use std::collections::HashMap;
+
+use super::Rx;
+use super::model::{Model, NodeId, OpenflowCfg, Port, Switch};
+use crate::catalog::types::{PortGroup, SwitchModel};
+use crate::diag::{Diagnostic, codes, list, suggest};
+use crate::spec::Spec;
+use crate::spec::switch::{OfMode, Os, PortOverride};
+use crate::spec::units::{Rate, parse_rate};
+use crate::yaml::decode::{Cx, Sp};
+
+/// Claims a name in the node namespace (switches and hosts), reporting duplicates.
+pub(super) fn claim(rx: &mut Rx, name: &Sp<String>, id: NodeId, what: &str) -> bool {
+    let valid = {
+        let mut cx = Cx { diags: rx.diags };
+        crate::spec::name::check_name(&mut cx, name)
+    };
+    if !valid {
+        return false;
+    }
+    if let Some(&(_, first)) = rx.nodes.get(name.as_str()) {
+        rx.duplicate(name.span, first, what, name);
+        return false;
+    }
+    rx.nodes.insert(name.value.clone(), (id, name.span));
+    true
+}
+
+/// Parses `4x25G` into (count, speed).
+pub(crate) fn parse_breakout(text: &str) -> Option<(u32, Rate)> {
+    let (n, s) = text.split_once(['x', 'X'])?;
+    Some((n.trim().parse().ok().filter(|&n| n > 0)?, parse_rate(s).ok()?))
+}
+
+fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
+    let mut out = Vec::new();
+    for g in &model.ports {
+        let speeds: Vec<Rate> = g.speeds.iter().map(|s| s.value).collect();
+        for name in g.names.expand() {
+            let port = Port {
+                name,
+                speed: speeds.first().copied().unwrap_or_default(),
+                speeds: speeds.clone(),
+                parent: None,
+                form: g.form.clone(),
+                fec: None,
+                mtu: None,
+                description: None,
+                shutdown: false,
+                span: None,
+                nic: None,
+                link: None,
+                address: None,
+            };
+            out.push((port, &g.value));
+        }
+    }
+    out
+}
+
+/// Applies one port override; returns the ports that replace the base port.
+fn apply(rx: &mut Rx, sw: &str, mut port: Port, group: &PortGroup, o: &Sp<PortOverride>, max_mtu: u32) -> Vec<Port> {
+    port.span = Some(o.span);
+    port.fec = o.fec.as_ref().map(|f| f.value);
+    port.description = o.description.as_ref().map(|d| d.value.clone());
+    port.shutdown = o.shutdown.as_ref().is_some_and(|s| s.value);
+    if let Some(mtu) = &o.mtu {
+        if mtu.value > max_mtu {
+            rx.diags.push(
+                Diagnostic::new(codes::CAPABILITY, mtu.span, format!("MTU {} is above the model's maximum of {max_mtu}", mtu.value))
+                    .label("too large")
+                    .help(format!("use at most {max_mtu}")),
+            );
+        }
+        port.mtu = Some(mtu.value);
+    }
+    if let Some(speed) = &o.speed {
+        if !port.speeds.contains(&speed.value) {
+            let allowed: Vec<String> = port.speeds.iter().map(ToString::to_string).collect();
+            let allowed: Vec<&str> = allowed.iter().map(String::as_str).collect();
+            rx.diags.push(
+                Diagnostic::new(codes::PORT_SPEED, speed.span, format!("port `{sw}:{}` cannot run at {}", port.name, speed.value))
+                    .label("unsupported speed")
+                    .help(format!("a {} port runs at {}; use `breakout:` for lower speeds on split lanes", port.form, list(&allowed))),
+            );
+        } else {
+            port.speed = speed.value;
+        }
+    }
+    let Some(bo) = &o.breakout else { return vec![port] };
+    let modes: Vec<&str> = group.breakout.iter().flatten().map(|s| s.as_str()).collect();
+    let parsed = parse_breakout(bo);
+    if !modes.iter().any(|m| parse_breakout(m) == parsed && parsed.is_some()) {
+        let help = if modes.is_empty() {
+            format!("`{}` ports of this model cannot be broken out", port.form)
+        } else {
+            format!("this port supports {}", list(&modes))
+        };
+        rx.diags.push(
+            Diagnostic::new(codes::PORT_SPEED, bo.span, format!("port `{sw}:{}` cannot break out as `{}`", port.name, bo.value))
+                .label("unsupported breakout")
+                .help(help),
+        );
+        return vec![port];
+    }
+    let Some((n, speed)) = parsed else { return vec![port] };
+    (1..=n)
+        .map(|i| Port {
+            name: format!("{}:{i}", port.name),
+            speed,
+            speeds: vec![speed],
+            parent: Some(port.name.clone()),
+            ..port.clone()
+        })
+        .collect()
+}
+
+fn ports(rx: &mut Rx, sw: &Sp<String>, model: &SwitchModel, spec: &crate::spec::switch::Switch) -> Vec<Port> {
+    let base = base_ports(model);
+    let overrides = spec.ports.as_ref();
+    let known: HashMap<&str, usize> = base.iter().enumerate().map(|(i, (p, _))| (p.name.as_str(), i)).collect();
+    if let Some(ov) = overrides {
+        for (name, o) in ov {
+            if !known.contains_key(name.as_str()) {
+                rx.diags.push(
+                    Diagnostic::new(codes::UNKNOWN_PORT, o.span, format!("switch `{}` ({}) has no port `{name}`", sw.value, spec.model.value))
+                        .label("no such port on this model")
+                        .help(suggest(name, base.iter().map(|(p, _)| p.name.as_str()))),
+                );
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(base.len());
+    for (port, group) in base {
+        match overrides.and_then(|ov| ov.get(&port.name)) {
+            Some(o) => out.extend(apply(rx, sw, port, group, o, model.max_mtu.value)),
+            None => out.push(port),
+        }
+    }
+    out
+}
+
+fn os_of(rx: &mut Rx, s: &crate::spec::switch::Switch, model: &SwitchModel) -> Os {
+    let default = model.os.first().map_or(Os::Eos, |o| o.value);
+    let Some(os) = &s.os else { return default };
+    if !model.os.iter().any(|o| o.value == os.value) {
+        let names: Vec<&str> = model.os.iter().map(|o| o.as_str()).collect();
+        rx.diags.push(
+            Diagnostic::new(codes::CAPABILITY, os.span, format!("model `{}` does not run `{}`", s.model.value, os.as_str()))
+                .label("unsupported OS")
+                .help(format!("this model runs {}", list(&names))),
+        );
+    }
+    os.value
+}
+
+fn openflow(rx: &mut Rx, m: &Model, s: &crate::spec::switch::Switch, model: &SwitchModel, os: Os) -> Option<OpenflowCfg> {
+    let of = s.openflow.as_ref()?;
+    let mode = of.mode.value;
+    if mode == OfMode::Off {
+        return None;
+    }
+    let version = of.version.clone().unwrap_or_else(|| m.settings.of_version.clone());
+    let controller = of.controller.as_ref().or(m.settings.controller.as_ref()).map(|c| c.value);
+    let instance = of.instance.as_ref().map_or(1, |i| i.value);
+    let caps = model.openflow.as_ref().filter(|c| c.os.as_ref().is_none_or(|l| l.contains(&os)));
+    match caps {
+        None => rx.diags.push(
+            Diagnostic::new(codes::CAPABILITY, of.mode.span, format!("`{}` on `{}` does not support OpenFlow", os.as_str(), s.model.value))
+                .label("OpenFlow requested here")
+                .help("set `openflow: { mode: off }` or pick a model/OS with OpenFlow"),
+        ),
+        Some(caps) => {
+            if mode == OfMode::Ovs && os != Os::Picos {
+                rx.diags.push(
+                    Diagnostic::new(codes::CAPABILITY, of.mode.span, "OVS mode exists only on PicOS")
+                        .label("`ovs` needs PicOS")
+                        .help("use `pure` or `hybrid` on this OS"),
+                );
+            }
+            if !caps.versions.iter().any(|v| *v == version.value) {
+                let v: Vec<&str> = caps.versions.iter().map(String::as_str).collect();
+                rx.diags.push(
+                    Diagnostic::new(codes::CAPABILITY, version.span, format!("`{}` does not speak OpenFlow {}", s.model.value, version.value))
+                        .label("unsupported version")
+                        .help(format!("this model supports {}", list(&v))),
+                );
+            }
+            if caps.instances > 0 && u32::from(instance) > caps.instances {
+                let span = of.instance.as_ref().map_or(of.mode.span, |i| i.span);
+                rx.diags.push(
+                    Diagnostic::new(codes::CAPABILITY, span, format!("instance {instance} is beyond the model's {} OpenFlow instances", caps.instances))
+                        .label("no such instance")
+                        .help(format!("use an instance from 1 to {}", caps.instances)),
+                );
+            }
+        }
+    }
+    if let Some(d) = &of.dpid {
+        if d.len() != 16 || !d.chars().all(|c| c.is_ascii_hexdigit()) {
+            rx.diags.push(
+                Diagnostic::new(codes::INVALID_VALUE, d.span, format!("`{}` is not a datapath id", d.value))
+                    .label("not 16 hex digits")
+                    .help("write 16 hexadecimal digits, for example `0000000000000011`"),
+            );
+        }
+    }
+    Some(OpenflowCfg {
+        mode,
+        instance,
+        controller,
+        version: version.value,
+        dpid: of.dpid.as_ref().map(|d| d.value.to_lowercase()),
+        span: of.mode.span,
+    })
+}
+
+pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
+    for (name, s) in &spec.switches {
+        if !claim(rx, name, NodeId::Switch(m.switches.len()), "switch") {
+            continue;
+        }
+        let site = rx.site(&s.site);
+        let Some(model) = rx.db.switches.get(&s.model) else {
+            rx.unknown_model(s.model.span, "switch", &s.model, rx.db.switches.names());
+            rx.nodes.remove(name.as_str());
+            continue;
+        };
+        let os = os_of(rx, s, model);
+        let openflow = openflow(rx, m, s, model, os);
+        let ports = ports(rx, name, model, s);
+        let port_index = ports.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
+        m.switches.push(Switch {
+            name: name.clone(),
+            site: site.unwrap_or(0),
+            model: s.model.clone(),
+            vendor: model.vendor.value.clone(),
+            os,
+            mgmt: s.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
+            asn: s.asn.as_ref().map(|a| a.value),
+            router_id: s.router_id.as_ref().map(|a| a.0),
+            openflow,
+            ports,
+            port_index,
+            max_mtu: model.max_mtu.value,
+            description: s.description.as_ref().map(|d| d.value.clone()),
+        });
+    }
+}

@@ -1,0 +1,39 @@
+//! `flows:`: the traffic the demo must carry.
+
+use super::macros::spec_struct;
+use super::name::Pattern;
+use super::show::Routing;
+use super::units::Rate;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+keyword_enum! {
+    /// Transport of a flow.
+    pub enum Protocol ("protocol") { Tcp = "tcp", Rdma = "rdma", Udp = "udp" }
+}
+
+keyword_enum! {
+    /// Where a flow's data comes from or goes to.
+    pub enum Store ("data source or sink") { Memory = "memory", Nvme = "nvme" }
+}
+
+spec_struct! {
+    /// A demand between DTNs. `from` and `to` may be ranges: equal-length ranges pair up
+    /// one to one; a single host pairs with every host of the other side. `rate` is the
+    /// aggregate, shared evenly over the pairs.
+    pub struct Flow ("flow") {
+        name: Sp<String> = req,
+        from: Sp<Pattern> = req,
+        to: Sp<Pattern> = req,
+        rate: Sp<Rate> = req,
+        protocol: Sp<Protocol> = req,
+        /// Parallel streams per pair (TCP); default: as many as the rate needs.
+        streams: Option<Sp<u32>> = opt,
+        source: Option<Sp<Store>> = opt,
+        sink: Option<Sp<Store>> = opt,
+        /// Switches to traverse in order; default computed.
+        path: Option<Vec<Sp<String>>> = opt,
+        routing: Option<Sp<Routing>> = opt,
+        /// Also carry the same demand from `to` back to `from`.
+        bidirectional: Option<Sp<bool>> = opt,
+    }
+}

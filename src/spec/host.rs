@@ -1,0 +1,55 @@
+//! `hosts:`: data-transfer nodes, their chassis, CPUs, NICs and NVMe drives.
+
+use indexmap::IndexMap;
+
+use super::addr::{Addr, Prefix};
+use super::macros::spec_struct;
+use crate::yaml::decode::Sp;
+
+spec_struct! {
+    /// A data-transfer node. The name may be a range (`sl-dtn-[1-10]`) to declare identical hosts.
+    pub struct Host ("host") {
+        site: Sp<String> = req,
+        /// Catalog chassis: sockets and the PCIe slot tree.
+        chassis: Sp<String> = req,
+        /// Catalog CPU model (one per socket).
+        cpu: Sp<String> = req,
+        /// Populated sockets (default: all the chassis has).
+        sockets: Option<Sp<u8>> = opt,
+        memory_gb: Option<Sp<u32>> = opt,
+        os: Option<String> = opt,
+        /// Interface MTU; default `show.defaults.host_mtu`.
+        mtu: Option<Sp<u32>> = opt,
+        mgmt: Option<Sp<Addr>> = opt,
+        nics: Option<Vec<Sp<HostNic>>> = opt,
+        nvme: Option<Vec<Sp<HostNvme>>> = opt,
+    }
+}
+
+spec_struct! {
+    /// A network card in a slot.
+    pub struct HostNic ("NIC") {
+        /// Catalog NIC model.
+        model: Sp<String> = req,
+        /// Chassis slot name.
+        slot: Sp<String> = req,
+        /// Names of the ports used (at most the model's port count), e.g. `[p0, p1]`.
+        ports: Vec<Sp<String>> = req,
+        /// Static addresses per port (`p0: 10.16.1.1/16`); others come from `addressing.dtn`.
+        addresses: Option<IndexMap<String, Sp<Prefix>>> = opt,
+    }
+}
+
+spec_struct! {
+    /// NVMe drives: add-in cards in a slot, or U.2 drives in bays behind a PCIe switch.
+    pub struct HostNvme ("NVMe drive group") {
+        /// Catalog drive model.
+        model: Sp<String> = req,
+        /// Number of drives (default 1).
+        count: Option<Sp<u32>> = opt,
+        /// Chassis slot (add-in cards; one drive per slot unless the slot is a carrier).
+        slot: Option<Sp<String>> = opt,
+        /// Chassis PCIe switch or drive-bay group the drives hang off.
+        behind: Option<Sp<String>> = opt,
+    }
+}

@@ -1,0 +1,62 @@
+//! `links:`: LAN cabling between `node:port` endpoints, and LAGs.
+
+use super::addr::Prefix;
+use super::macros::spec_struct;
+use super::name::Endpoint;
+use super::units::Rate;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+keyword_enum! {
+    /// The cable.
+    pub enum Media ("cable media") { Dac = "dac", Aoc = "aoc", Fiber = "fiber" }
+}
+
+keyword_enum! {
+    /// Layer-2/3 role of a link's switch ports.
+    pub enum PortMode ("port mode") { Routed = "routed", Access = "access", Trunk = "trunk" }
+}
+
+keyword_enum! {
+    /// LACP behaviour of a LAG.
+    pub enum Lacp ("LACP mode") { Active = "active", Passive = "passive", Static = "static" }
+}
+
+spec_struct! {
+    /// A cable, or a bundle of cables when the endpoints are ranges (`sw1:1/[1-4]`).
+    pub struct Link ("link") {
+        a: Sp<Endpoint> = req,
+        b: Sp<Endpoint> = req,
+        media: Option<Sp<Media>> = opt,
+        /// Catalog optic at both ends (fiber links).
+        optic: Option<Sp<String>> = opt,
+        /// Optic at the `b` end when it differs from `optic`.
+        optic_b: Option<Sp<String>> = opt,
+        length_m: Option<Sp<f64>> = opt,
+        /// Mated connector pairs along the fiber (default 2).
+        connectors: Option<Sp<u32>> = opt,
+        splices: Option<Sp<u32>> = opt,
+        /// Port speed; default the ports' default speed.
+        speed: Option<Sp<Rate>> = opt,
+        /// Bundle the members into one port-channel.
+        lag: Option<Sp<Lag>> = opt,
+        mode: Option<Sp<PortMode>> = opt,
+        /// Access VLAN (mode access) or native VLAN.
+        vlan: Option<Sp<u16>> = opt,
+        /// Trunk VLANs.
+        vlans: Option<Vec<Sp<u16>>> = opt,
+        /// Routed link subnet; default a /31 from `addressing.p2p`.
+        subnet: Option<Sp<Prefix>> = opt,
+        mtu: Option<Sp<u32>> = opt,
+        description: Option<Sp<String>> = opt,
+    }
+}
+
+spec_struct! {
+    /// A port-channel over the members of a bundled link.
+    pub struct Lag ("lag") {
+        /// Port-channel number.
+        id: Sp<u16> = req,
+        /// Default `active`.
+        lacp: Option<Sp<Lacp>> = opt,
+    }
+}

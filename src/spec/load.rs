@@ -1,0 +1,279 @@
+//! Reading spec files: encodings, YAML, includes (with cycle and depth limits).
+
+use std::path::{Path, PathBuf};
+
+use serde_saphyr::{MessageFormatter, UserMessageFormatter};
+
+use super::{Spec, SpecFile};
+use crate::diag::{Diagnostic, Diags, codes};
+use crate::source::{FileId, Sources, Span};
+use crate::yaml::decode::{Cx, Decode, Sp};
+use crate::yaml::node::{Node, parse_tree};
+
+/// Safety limits on input; each breach is an E0009 diagnostic, never a hang.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_file_bytes: usize,
+    pub max_includes: usize,
+    pub max_include_depth: usize,
+    pub max_depth: usize,
+    pub max_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_file_bytes: 64 * 1024 * 1024,
+            max_includes: 256,
+            max_include_depth: 16,
+            max_depth: 64,
+            max_nodes: 20_000_000,
+        }
+    }
+}
+
+fn yaml_options(limits: &Limits) -> serde_saphyr::Options {
+    // Both types are non-exhaustive: start from the defaults and adjust.
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_reader_input_bytes = Some(limits.max_file_bytes);
+    budget.max_events = limits.max_nodes.saturating_mul(3);
+    budget.max_nodes = limits.max_nodes;
+    budget.max_depth = limits.max_depth;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.with_snippet = false;
+    options
+}
+
+/// Decodes bytes to text: UTF-8 (BOM stripped); anything else is an error.
+fn decode_text(bytes: &[u8]) -> Result<String, (usize, String, String)> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err((0, "the file is UTF-16".into(), "save the file as UTF-8".into()));
+    }
+    let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    match std::str::from_utf8(body) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(e) => Err((
+            e.valid_up_to(),
+            format!("the file is not valid UTF-8 (byte 0x{:02x})", body[e.valid_up_to()]),
+            "save the file as UTF-8; Latin-1 and Windows code pages are not accepted".into(),
+        )),
+    }
+}
+
+/// Turns a YAML-level error into a located diagnostic.
+fn yaml_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Diagnostic {
+    let message = UserMessageFormatter.format_message(err).into_owned();
+    let span = match err.location() {
+        Some(loc) if loc.line() > 0 => {
+            let f = sources.get(file);
+            let start = f.offset_of(loc.line() as usize, loc.column() as usize);
+            let end = f.text[start..].chars().next().map_or(start, |c| start + c.len_utf8());
+            Span::new(file, start, end)
+        }
+        _ => Span::new(file, 0, 0),
+    };
+    let lower = message.to_lowercase();
+    let (code, help) = if lower.contains("duplicate mapping key") {
+        (codes::DUPLICATE_KEY, "remove or rename one of the two keys")
+    } else if lower.contains("budget") || lower.contains("limit") || lower.contains("alias") && lower.contains("exceed") {
+        (codes::LIMIT, "simplify the document: fewer aliases, less nesting, a smaller file")
+    } else if lower.contains("tab") {
+        (codes::YAML_SYNTAX, "indent with spaces; YAML does not allow tabs for indentation")
+    } else {
+        (codes::YAML_SYNTAX, "fix the YAML syntax at this point (quotes, brackets, indentation)")
+    };
+    Diagnostic::new(code, span, message.trim_end_matches('.').to_owned()).label("here").help(help)
+}
+
+/// Reads the main spec and everything it includes.
+pub struct Loader<'a> {
+    pub(crate) sources: &'a mut Sources,
+    pub(crate) diags: &'a mut Diags,
+    pub(crate) limits: Limits,
+    stack: Vec<PathBuf>,
+    loaded: usize,
+    /// When set, files are read from this table (the embedded example) instead of disk.
+    pub(crate) embedded: Option<&'static [(&'static str, &'static str)]>,
+}
+
+impl<'a> Loader<'a> {
+    pub(crate) fn new(sources: &'a mut Sources, diags: &'a mut Diags, limits: Limits) -> Loader<'a> {
+        Loader { sources, diags, limits, stack: Vec::new(), loaded: 0, embedded: None }
+    }
+
+    /// Reads bytes into a located tree, reporting encoding, size and YAML errors.
+    pub(crate) fn parse_file(&mut self, name: &str, bytes: &[u8]) -> Option<Node> {
+        let text = match decode_text(bytes) {
+            Ok(t) => t,
+            Err((at, msg, help)) => {
+                let lossy = String::from_utf8_lossy(bytes).into_owned();
+                let id = self.sources.add(name, lossy);
+                let at = at.min(self.sources.get(id).text.len());
+                let d = Diagnostic::new(codes::BAD_ENCODING, Span::new(id, at, at), msg).label("here").help(help);
+                self.diags.push(d);
+                return None;
+            }
+        };
+        if text.len() > self.limits.max_file_bytes {
+            let id = self.sources.add(name, String::new());
+            self.diags.push(
+                Diagnostic::new(
+                    codes::LIMIT,
+                    Span::new(id, 0, 0),
+                    format!("`{name}` is {} bytes, above the limit of {}", text.len(), self.limits.max_file_bytes),
+                )
+                .help("split the show with `include:`"),
+            );
+            return None;
+        }
+        let id = self.sources.add(name, text);
+        let parsed = parse_tree(&self.sources.get(id).text, id, yaml_options(&self.limits));
+        match parsed {
+            Ok(n) if matches!(n.kind, crate::yaml::node::Kind::Null) => None,
+            Ok(n) => Some(n),
+            Err(e) => {
+                let d = yaml_error(self.sources, id, &e);
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    /// Parses a spec file's text and merges it (and its includes) into `spec`.
+    pub(crate) fn load_text(&mut self, name: &str, dir: &Path, bytes: &[u8], spec: &mut Spec) {
+        if let Some(node) = self.parse_file(name, bytes) {
+            self.decode_file(&node, name, dir, spec);
+        }
+    }
+
+    /// Parses a catalog file (sections at top level) into `spec.catalogs`.
+    pub(crate) fn load_catalog(&mut self, name: &str, bytes: &[u8], spec: &mut Spec) {
+        if let Some(node) = self.parse_file(name, bytes) {
+            let mut cx = Cx { diags: self.diags };
+            if let Some(c) = crate::catalog::types::Catalog::decode(&node, &mut cx) {
+                spec.catalogs.push(c);
+            }
+        }
+    }
+
+    fn decode_file(&mut self, node: &Node, name: &str, dir: &Path, spec: &mut Spec) {
+        let file = {
+            let mut cx = Cx { diags: self.diags };
+            SpecFile::decode(node, &mut cx)
+        };
+        let Some(mut file) = file else { return };
+        if !self.stack.is_empty() && file.show.is_some() {
+            let span = node.span;
+            self.diags.push(
+                Diagnostic::new(codes::UNKNOWN_FIELD, span, format!("`show:` in included file `{name}`"))
+                    .help("only the main spec file has `show:`; move it there"),
+            );
+        }
+        let includes = file.include.take().unwrap_or_default();
+        spec.merge(file);
+        for inc in includes {
+            self.include(&inc, dir, spec);
+        }
+    }
+
+    fn include(&mut self, inc: &Sp<String>, dir: &Path, spec: &mut Spec) {
+        self.loaded += 1;
+        if self.loaded > self.limits.max_includes || self.stack.len() >= self.limits.max_include_depth {
+            let what = if self.loaded > self.limits.max_includes {
+                format!("more than {} included files", self.limits.max_includes)
+            } else {
+                format!("includes nested deeper than {}", self.limits.max_include_depth)
+            };
+            self.diags.push(
+                Diagnostic::new(codes::LIMIT, inc.span, what).label("this include").help("flatten the include tree"),
+            );
+            return;
+        }
+        let path = normalize(&dir.join(inc.value.as_str()));
+        let canonical = if self.embedded.is_some() { path.clone() } else { path.canonicalize().unwrap_or_else(|_| path.clone()) };
+        if let Some(pos) = self.stack.iter().position(|p| *p == canonical) {
+            let chain: Vec<String> = self.stack[pos..].iter().map(|p| display(p)).collect();
+            self.diags.push(
+                Diagnostic::new(codes::INCLUDE_CYCLE, inc.span, format!("`{}` includes itself", inc.value))
+                    .label("this include closes the cycle")
+                    .note(format!("cycle: {} -> {}", chain.join(" -> "), inc.value))
+                    .help("remove this include; each file should be included once"),
+            );
+            return;
+        }
+        let bytes = match self.read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                self.diags.push(
+                    Diagnostic::new(codes::IO, inc.span, format!("cannot read included file `{}`", inc.value))
+                        .label(io_reason(&e))
+                        .help("include paths are relative to the file that includes them"),
+                );
+                return;
+            }
+        };
+        let name = display(&path);
+        let sub_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.stack.push(canonical);
+        self.load_text(&name, &sub_dir, &bytes, spec);
+        self.stack.pop();
+    }
+
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        match self.embedded {
+            Some(files) => {
+                let key = display(path);
+                files
+                    .iter()
+                    .find(|(name, _)| *name == key)
+                    .map(|(_, text)| text.as_bytes().to_vec())
+                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+            }
+            None => std::fs::read(path),
+        }
+    }
+
+    /// Loads the main file. An unreadable main file is a usage error (exit 2).
+    pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), String> {
+        if self.embedded.is_none() && path.is_dir() {
+            return Err(format!("`{}` is a directory; give the show's main YAML file", path.display()));
+        }
+        let bytes = self.read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
+        let canonical = if self.embedded.is_some() { path.to_path_buf() } else { path.canonicalize().unwrap_or_else(|_| path.to_path_buf()) };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.stack.push(canonical);
+        self.load_text(&display(path), &dir, &bytes, spec);
+        self.stack.pop();
+        Ok(())
+    }
+}
+
+/// Resolves `.` and `..` without touching the disk, so names stay relative.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// File names in diagnostics: as given, with `/` separators, never made absolute.
+fn display(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}

@@ -1,0 +1,84 @@
+//! Pass 1 types: what the planner wrote, every value with its span.
+
+pub(crate) mod addr;
+pub(crate) mod fabric;
+pub(crate) mod flow;
+pub(crate) mod host;
+pub(crate) mod link;
+pub(crate) mod load;
+pub(crate) mod macros;
+pub(crate) mod name;
+pub(crate) mod show;
+pub(crate) mod site;
+pub(crate) mod switch;
+pub(crate) mod units;
+pub(crate) mod wan;
+
+use macros::spec_struct;
+
+use crate::catalog::types::Catalog;
+use crate::yaml::decode::{Named, Sp};
+
+spec_struct! {
+    /// A show spec file. The main file has `show:`; included files hold the other sections.
+    pub struct SpecFile ("spec file") {
+        show: Option<show::Show> = opt,
+        /// Other spec files to merge in, relative to this file.
+        include: Option<Vec<Sp<String>>> = opt,
+        /// Extra or overriding hardware models.
+        catalog: Option<Catalog> = opt,
+        sites: Option<Named<site::Site>> = opt,
+        switches: Option<Named<switch::Switch>> = opt,
+        hosts: Option<Named<host::Host>> = opt,
+        links: Option<Vec<Sp<link::Link>>> = opt,
+        wan: Option<Vec<Sp<wan::Wan>>> = opt,
+        nvme_fabrics: Option<Vec<Sp<fabric::Fabric>>> = opt,
+        flows: Option<Vec<Sp<flow::Flow>>> = opt,
+    }
+}
+
+/// All files of a show merged: sections concatenated in include order.
+#[derive(Debug, Default)]
+pub struct Spec {
+    pub(crate) show: Option<show::Show>,
+    pub(crate) catalogs: Vec<Catalog>,
+    pub(crate) sites: Vec<(Sp<String>, site::Site)>,
+    pub(crate) switches: Vec<(Sp<String>, switch::Switch)>,
+    pub(crate) hosts: Vec<(Sp<String>, host::Host)>,
+    pub(crate) links: Vec<Sp<link::Link>>,
+    pub(crate) wan: Vec<Sp<wan::Wan>>,
+    pub(crate) fabrics: Vec<Sp<fabric::Fabric>>,
+    pub(crate) flows: Vec<Sp<flow::Flow>>,
+}
+
+impl Spec {
+    pub(crate) fn merge(&mut self, file: SpecFile) {
+        if file.show.is_some() {
+            self.show = file.show;
+        }
+        self.catalogs.extend(file.catalog);
+        self.sites.extend(file.sites.unwrap_or_default().entries);
+        self.switches.extend(file.switches.unwrap_or_default().entries);
+        self.hosts.extend(file.hosts.unwrap_or_default().entries);
+        self.links.extend(file.links.unwrap_or_default());
+        self.wan.extend(file.wan.unwrap_or_default());
+        self.fabrics.extend(file.nvme_fabrics.unwrap_or_default());
+        self.flows.extend(file.flows.unwrap_or_default());
+    }
+}
+
+/// The JSON Schema of a spec file (what `democ schema` prints).
+pub fn json_schema() -> String {
+    let mut schema = schemars::schema_for!(SpecFile);
+    let name = schemars::json_schema!({
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$|^[A-Za-z0-9][A-Za-z0-9._-]*\\[[0-9]+-[0-9]+\\][A-Za-z0-9._-]*$"
+    });
+    schema.insert("$id".into(), "https://democ.dev/schema/democ.schema.json".into());
+    if let Some(defs) = schema.get_mut("$defs").and_then(|d| d.as_object_mut()) {
+        defs.insert("Name".into(), name.to_value());
+    }
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}

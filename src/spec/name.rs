@@ -1,0 +1,245 @@
+//! Names, name ranges (`cit-dtn-[1-10]`) and link endpoints (`switch:port`).
+//! Names reach device configs and shell scripts, so their alphabet is fixed here, at
+//! parse time: letters, digits, `-`, `_`, `.`; ports may also hold `/` and `:`.
+
+use crate::diag::{Diagnostic, codes};
+use crate::source::Span;
+use crate::yaml::decode::{Cx, Decode, Sp};
+use crate::yaml::node::Node;
+
+/// Largest number of names one range may expand to.
+pub(crate) const MAX_RANGE: u64 = 100_000;
+pub(crate) const MAX_NAME_LEN: usize = 63;
+
+/// Why a name is not acceptable, or None.
+pub(crate) fn name_problem(name: &str, port: bool) -> Option<String> {
+    if name.is_empty() {
+        return Some("a name cannot be empty".into());
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Some(format!("a name has at most {MAX_NAME_LEN} characters, this one has {}", name.len()));
+    }
+    let first = name.chars().next().unwrap_or(' ');
+    if !first.is_ascii_alphanumeric() {
+        return Some(format!("a name must start with a letter or digit, not `{}`", first.escape_debug()));
+    }
+    let extra: &[char] = if port { &['-', '_', '.', '/', ':'] } else { &['-', '_', '.'] };
+    if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || extra.contains(c))) {
+        return Some(format!("`{}` is not allowed in a name", bad.escape_debug()));
+    }
+    None
+}
+
+fn bad_name(cx: &mut Cx, span: Span, problem: String, port: bool) {
+    let alphabet = if port { "letters, digits, `-`, `_`, `.`, `/` and `:`" } else { "letters, digits, `-`, `_` and `.`" };
+    cx.error(
+        Diagnostic::new(codes::BAD_NAME, span, problem)
+            .label("invalid name")
+            .help(format!("use only {alphabet}, starting with a letter or digit")),
+    );
+}
+
+/// Checks a declared name (a key of `switches:` and the like).
+pub(crate) fn check_name(cx: &mut Cx, name: &Sp<String>) -> bool {
+    match name_problem(name, false) {
+        Some(p) => {
+            bad_name(cx, name.span, p, false);
+            false
+        }
+        None => true,
+    }
+}
+
+/// A name that may hold one numeric range: `dtn-[1-10]`, `1/[21-30]`, `dtn-[01-16]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub(crate) prefix: String,
+    pub(crate) range: Option<(u64, u64, usize)>,
+    pub(crate) suffix: String,
+}
+
+impl Pattern {
+    pub(crate) fn len(&self) -> u64 {
+        self.range.map_or(1, |(a, b, _)| b - a + 1)
+    }
+
+    pub(crate) fn expand(&self) -> Vec<String> {
+        match self.range {
+            None => vec![self.prefix.clone()],
+            Some((a, b, width)) => {
+                (a..=b).map(|i| format!("{}{:0width$}{}", self.prefix, i, self.suffix)).collect()
+            }
+        }
+    }
+
+    pub(crate) fn is_range(&self) -> bool {
+        self.range.is_some()
+    }
+}
+
+impl std::fmt::Display for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self.range {
+            None => f.write_str(&self.prefix),
+            Some((a, b, w)) => write!(f, "{}[{a:0w$}-{b:0w$}]{}", self.prefix, self.suffix),
+        }
+    }
+}
+
+/// Parses `prefix[a-b]suffix` (or a plain name); the error is the message.
+pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, String)> {
+    let help = "write a range as `name-[1-10]`: one pair of brackets holding two whole numbers".to_owned();
+    let Some(open) = text.find('[') else {
+        return match name_problem(text, port) {
+            Some(p) => Err((p, String::new())),
+            None => Ok(Pattern { prefix: text.into(), range: None, suffix: String::new() }),
+        };
+    };
+    let close = text[open..].find(']').map(|i| open + i).ok_or(("unclosed `[` in a name range".to_owned(), help.clone()))?;
+    let (prefix, inner, suffix) = (&text[..open], &text[open + 1..close], &text[close + 1..]);
+    let (a, b) = inner.split_once('-').ok_or(("a range needs two numbers: `[1-10]`".to_owned(), help.clone()))?;
+    let width = if a.starts_with('0') && a.len() > 1 { a.len() } else { 0 };
+    let parse = |s: &str| s.parse::<u64>().map_err(|_| (format!("`{s}` is not a whole number"), help.clone()));
+    let (lo, hi) = (parse(a)?, parse(b)?);
+    if lo > hi {
+        return Err((format!("the range `[{a}-{b}]` runs backwards"), "write the smaller number first".into()));
+    }
+    if hi - lo + 1 > MAX_RANGE {
+        return Err((
+            format!("the range `[{a}-{b}]` expands to {} names, above the limit of {MAX_RANGE}", hi - lo + 1),
+            "split the declaration or use a smaller range".into(),
+        ));
+    }
+    let sample = format!("{prefix}{hi}{suffix}");
+    if suffix.contains('[') {
+        return Err(("only one range is allowed in a name".into(), help));
+    }
+    if let Some(p) = name_problem(&sample, port) {
+        return Err((p, String::new()));
+    }
+    Ok(Pattern { prefix: prefix.into(), range: Some((lo, hi, width)), suffix: suffix.into() })
+}
+
+fn decode_pattern(node: &Node, cx: &mut Cx, port: bool) -> Option<Pattern> {
+    let text = String::decode(node, cx)?;
+    match parse_pattern(&text, port) {
+        Ok(p) => Some(p),
+        Err((msg, help)) => {
+            let too_big = msg.contains("above the limit");
+            if help.is_empty() {
+                bad_name(cx, node.span, msg, port);
+            } else {
+                let code = if too_big { codes::LIMIT } else { codes::INVALID_VALUE };
+                cx.error(Diagnostic::new(code, node.span, msg).label("in this name").help(help));
+            }
+            None
+        }
+    }
+}
+
+impl Decode for Pattern {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Pattern> {
+        decode_pattern(node, cx, false)
+    }
+}
+
+impl schemars::JsonSchema for Pattern {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NamePattern".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*(\\[[0-9]+-[0-9]+\\][A-Za-z0-9._-]*)?$",
+            "description": "a name, optionally with one numeric range: dtn-[1-10]"
+        })
+    }
+}
+
+/// `node:port`, either side may hold a range: `sl-dtn-[1-4]:p0`, `sw1:1/[21-30]`.
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    pub(crate) node: Pattern,
+    pub(crate) port: Pattern,
+}
+
+impl Endpoint {
+    /// The (node, port) pairs this endpoint names, zipped when both sides are ranges.
+    pub(crate) fn expand(&self) -> Result<Vec<(String, String)>, String> {
+        let nodes = self.node.expand();
+        let ports = self.port.expand();
+        match (nodes.len(), ports.len()) {
+            (1, _) => Ok(ports.into_iter().map(|p| (nodes[0].clone(), p)).collect()),
+            (_, 1) => Ok(nodes.into_iter().map(|n| (n, ports[0].clone())).collect()),
+            (a, b) if a == b => Ok(nodes.into_iter().zip(ports).collect()),
+            (a, b) => Err(format!("{a} nodes against {b} ports: the two ranges must have the same length")),
+        }
+    }
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "{}:{}", self.node, self.port)
+    }
+}
+
+impl Decode for Endpoint {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Endpoint> {
+        let text = String::decode(node, cx)?;
+        let Some((n, p)) = text.split_once(':') else {
+            cx.invalid(node.span, format!("`{text}` is not an endpoint"), "write an endpoint as `node:port`, for example `cit-z9100-1:1/1`");
+            return None;
+        };
+        let sub = |s: &str, port: bool, cx: &mut Cx| -> Option<Pattern> {
+            match parse_pattern(s, port) {
+                Ok(p) => Some(p),
+                Err((msg, help)) => {
+                    if help.is_empty() {
+                        bad_name(cx, node.span, msg, port);
+                    } else {
+                        cx.error(Diagnostic::new(codes::INVALID_VALUE, node.span, msg).label("in this endpoint").help(help));
+                    }
+                    None
+                }
+            }
+        };
+        let node_p = sub(n, false, cx);
+        let port_p = sub(p, true, cx);
+        let ep = Endpoint { node: node_p?, port: port_p? };
+        if let Err(msg) = ep.expand() {
+            cx.invalid(node.span, msg, "give both ranges the same number of items, or use a single node or port");
+            return None;
+        }
+        Some(ep)
+    }
+}
+
+impl schemars::JsonSchema for Endpoint {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Endpoint".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[^:]+:.+$",
+            "description": "node:port, for example cit-z9100-1:1/1 or sl-dtn-[1-4]:p0"
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_expand() {
+        let p = parse_pattern("dtn-[01-03]", false).unwrap();
+        assert_eq!(p.expand(), ["dtn-01", "dtn-02", "dtn-03"]);
+        let p = parse_pattern("1/[21-23]", true).unwrap();
+        assert_eq!(p.expand(), ["1/21", "1/22", "1/23"]);
+        assert!(parse_pattern("dtn-[1-1000000000]", false).is_err());
+        assert!(parse_pattern("dtn-[5-1]", false).is_err());
+        assert!(parse_pattern("bad name", false).is_err());
+        assert!(parse_pattern("evil;reboot", false).is_err());
+    }
+}

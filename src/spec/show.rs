@@ -1,0 +1,72 @@
+//! `show:`: the event itself, defaults and address pools.
+
+use super::addr::{Controller, Prefix};
+use super::macros::spec_struct;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+spec_struct! {
+    /// The event: name, title, venue, defaults and address pools.
+    pub struct Show ("show") {
+        /// Short name; used in file names and descriptions.
+        name: Sp<String> = req,
+        title: Option<String> = opt,
+        venue: Option<String> = opt,
+        dates: Option<String> = opt,
+        defaults: Option<Defaults> = opt,
+        addressing: Option<Addressing> = opt,
+    }
+}
+
+keyword_enum! {
+    /// How flows without an explicit path are routed.
+    pub enum Routing ("routing policy") { Shortest = "shortest", Widest = "widest" }
+}
+
+spec_struct! {
+    /// Values that apply wherever the spec does not say otherwise.
+    pub struct Defaults ("defaults") {
+        /// Host interface MTU (default 9000).
+        host_mtu: Option<Sp<u32>> = opt,
+        /// Switch port MTU (default: the model's maximum).
+        switch_mtu: Option<Sp<u32>> = opt,
+        openflow: Option<OpenflowDefaults> = opt,
+        /// Required optical margin in dB (default 3).
+        optics_margin_db: Option<Sp<f64>> = opt,
+        /// Utilization above which a link gets a warning, in percent (default 90).
+        warn_utilization: Option<Sp<f64>> = opt,
+        /// Routing for flows without a path (default shortest by latency).
+        routing: Option<Sp<Routing>> = opt,
+        /// Access VLAN of DTN ports on non-OpenFlow switches (default 1000).
+        dtn_vlan: Option<Sp<u16>> = opt,
+        /// 802.1p priority made lossless for RDMA flows (default 3).
+        pfc_priority: Option<Sp<u8>> = opt,
+        /// TLP MaxPayloadSize in bytes used for PCIe efficiency (default 256).
+        pcie_mps: Option<Sp<u32>> = opt,
+        /// Latency added per switch hop, in microseconds (default 1).
+        hop_latency_us: Option<Sp<f64>> = opt,
+    }
+}
+
+spec_struct! {
+    /// The OpenFlow controller the switches connect to.
+    pub struct OpenflowDefaults ("openflow defaults") {
+        /// `ip:port`.
+        controller: Sp<Controller> = req,
+        /// OpenFlow version: "1.0", "1.3" or "1.4".
+        version: Option<Sp<String>> = opt,
+    }
+}
+
+spec_struct! {
+    /// Address pools. Static addresses elsewhere must fall inside their pool.
+    pub struct Addressing ("addressing") {
+        /// DTN data interfaces.
+        dtn: Option<Sp<Prefix>> = opt,
+        /// Routed point-to-point links (/31 each).
+        p2p: Option<Sp<Prefix>> = opt,
+        /// Management addresses of switches and hosts.
+        mgmt: Option<Sp<Prefix>> = opt,
+        /// Loopbacks / router ids.
+        loopback: Option<Sp<Prefix>> = opt,
+    }
+}

@@ -1,0 +1,21 @@
+//! `sites:`: booths, the NOC, remote sites.
+
+use super::macros::spec_struct;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+keyword_enum! {
+    /// What kind of place a site is.
+    pub enum SiteKind ("site kind") { Booth = "booth", Noc = "noc", Remote = "remote", Lab = "lab" }
+}
+
+spec_struct! {
+    /// A place equipment sits: a booth, the NOC, or a remote site reached over the WAN.
+    pub struct Site ("site") {
+        kind: Sp<SiteKind> = req,
+        /// Booth number on the show floor.
+        booth: Option<String> = opt,
+        /// City or institution, for documentation.
+        location: Option<String> = opt,
+        title: Option<String> = opt,
+    }
+}

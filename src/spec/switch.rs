@@ -1,0 +1,84 @@
+//! `switches:`: each switch by catalog model, OS flavour and per-port overrides.
+
+use indexmap::IndexMap;
+
+use super::addr::{Addr, Controller};
+use super::macros::spec_struct;
+use super::units::Rate;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+keyword_enum! {
+    /// The network OS a switch runs.
+    pub enum Os ("switch OS") {
+        Ftos9 = "ftos9", Os10 = "os10", Eos = "eos", Picos = "picos", Onyx = "onyx"
+    }
+}
+
+keyword_enum! {
+    /// How a switch takes part in OpenFlow.
+    pub enum OfMode ("OpenFlow mode") {
+        /// No OpenFlow: ordinary L2/L3.
+        Off = "off",
+        /// Some ports (or VLANs) under the controller, the rest normal L2/L3.
+        Hybrid = "hybrid",
+        /// Every data port under the controller.
+        Pure = "pure",
+        /// PicOS OVS mode: the switch is an Open vSwitch bridge.
+        Ovs = "ovs",
+    }
+}
+
+keyword_enum! {
+    /// Forward error correction on a port.
+    pub enum Fec ("FEC mode") { Rs = "rs", Fc = "fc", None = "none", Auto = "auto" }
+}
+
+spec_struct! {
+    /// A switch on the show floor or at a remote site.
+    pub struct Switch ("switch") {
+        site: Sp<String> = req,
+        /// Catalog model, for example `dell-z9100-on`.
+        model: Sp<String> = req,
+        /// OS flavour; default the model's first.
+        os: Option<Sp<Os>> = opt,
+        /// Management address (inside `addressing.mgmt` when that pool is set).
+        mgmt: Option<Sp<Addr>> = opt,
+        /// BGP autonomous system number, for WAN peering.
+        asn: Option<Sp<u32>> = opt,
+        /// Router id / loopback address.
+        router_id: Option<Sp<Addr>> = opt,
+        openflow: Option<SwitchOpenflow> = opt,
+        /// Per-port overrides, keyed by the catalog port name (`1/17`).
+        ports: Option<IndexMap<String, Sp<PortOverride>>> = opt,
+        description: Option<Sp<String>> = opt,
+    }
+}
+
+spec_struct! {
+    /// OpenFlow settings of one switch.
+    pub struct SwitchOpenflow ("switch openflow") {
+        mode: Sp<OfMode> = req,
+        /// Instance number on multi-instance OSes (FTOS: 1..8).
+        instance: Option<Sp<u8>> = opt,
+        /// Overrides `show.defaults.openflow.controller`.
+        controller: Option<Sp<Controller>> = opt,
+        /// Overrides `show.defaults.openflow.version`.
+        version: Option<Sp<String>> = opt,
+        /// Datapath id, 16 hex digits; derived from the switch's position when absent.
+        dpid: Option<Sp<String>> = opt,
+    }
+}
+
+spec_struct! {
+    /// What a port does differently from its model's default.
+    pub struct PortOverride ("port override") {
+        /// Split the port: `4x25G`, `4x10G`, `2x50G`.
+        breakout: Option<Sp<String>> = opt,
+        speed: Option<Sp<Rate>> = opt,
+        fec: Option<Sp<Fec>> = opt,
+        mtu: Option<Sp<u32>> = opt,
+        description: Option<Sp<String>> = opt,
+        /// Administratively down.
+        shutdown: Option<Sp<bool>> = opt,
+    }
+}

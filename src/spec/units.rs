@@ -1,0 +1,136 @@
+//! Quantities with units: rates. Accepted: a number, optional space, a prefix
+//! (k, M, G, T) and optionally `bps`, `b/s` or `bit/s`: `100G`, `1Tbps`, `25 Gbit/s`.
+//! Refused with a hint: bytes (`GB`), bare `b` (`100Gb` reads as bits or bytes
+//! depending on who wrote it), and plain numbers without a unit.
+
+use crate::diag::{Diagnostic, codes};
+use crate::yaml::decode::{Cx, Decode};
+use crate::yaml::node::{Kind, Node};
+
+/// A data rate in bits per second.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default, serde::Serialize)]
+pub struct Rate(pub(crate) f64);
+
+impl Rate {
+    pub(crate) fn bps(self) -> f64 {
+        self.0
+    }
+    pub(crate) fn gbps(self) -> f64 {
+        self.0 / 1e9
+    }
+    pub(crate) fn from_gbps(g: f64) -> Rate {
+        Rate(g * 1e9)
+    }
+}
+
+impl std::fmt::Display for Rate {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let g = self.gbps();
+        if g >= 1000.0 && (g / 1000.0).fract() == 0.0 {
+            write!(f, "{}T", g / 1000.0)
+        } else if g >= 1.0 || g == 0.0 {
+            let r = (g * 10.0).round() / 10.0;
+            write!(f, "{r}G")
+        } else {
+            write!(f, "{}M", (g * 1000.0 * 10.0).round() / 10.0)
+        }
+    }
+}
+
+/// Parses a rate; the error is the help line.
+pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let unit = unit.trim_start();
+    let value: f64 = num.parse().map_err(|_| "write a rate such as `100G`, `25Gbps` or `1T`".to_owned())?;
+    let (prefix, rest) = unit.split_at(unit.chars().next().map_or(0, char::len_utf8));
+    let mult = match prefix {
+        "k" | "K" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        "" => return Err(format!("add a unit: `{value}G` for gigabits per second")),
+        _ => return Err(format!("unknown unit `{unit}`; use k, M, G or T, optionally followed by `bps`")),
+    };
+    match rest {
+        "" | "bps" | "b/s" | "bit/s" | "bits/s" | "E" => {}
+        "B" | "Bps" | "B/s" | "byte/s" | "bytes/s" => {
+            return Err(format!(
+                "`{unit}` is bytes; rates are in bits: write `{}{prefix}`",
+                value * 8.0
+            ));
+        }
+        "b" | "bit" | "bits" => {
+            return Err(format!("`{unit}` is ambiguous; write `{value}{prefix}` or `{value}{prefix}bps`"));
+        }
+        _ => return Err(format!("unknown unit `{unit}`; write `{value}{prefix}` or `{value}{prefix}bps`")),
+    }
+    if !value.is_finite() || value <= 0.0 {
+        return Err("a rate must be greater than zero".to_owned());
+    }
+    Ok(Rate(value * mult))
+}
+
+impl Decode for Rate {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Rate> {
+        let text = match &node.kind {
+            Kind::Str(s) => s.clone(),
+            Kind::Int(_) | Kind::Float(_) => {
+                cx.error(
+                    Diagnostic::new(codes::INVALID_VALUE, node.span, "a rate needs a unit")
+                        .label("plain number")
+                        .help("write the unit: `100G`, `25Gbps`, `1T` (bits per second)"),
+                );
+                return None;
+            }
+            _ => {
+                cx.wrong_type(node, "a rate such as `100G`");
+                return None;
+            }
+        };
+        match parse_rate(&text) {
+            Ok(r) => Some(r),
+            Err(help) => {
+                cx.error(
+                    Diagnostic::new(codes::INVALID_VALUE, node.span, format!("`{text}` is not a valid rate"))
+                        .label("not a rate")
+                        .help(help),
+                );
+                None
+            }
+        }
+    }
+}
+
+impl schemars::JsonSchema for Rate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rate".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[0-9]+(\\.[0-9]+)?\\s*[kKMGT](bps|b/s|bit/s|bits/s|E)?$",
+            "description": "bits per second with a unit: 100G, 25Gbps, 1T, 400 Gbit/s"
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepted_units() {
+        for (t, g) in [("100G", 100.0), ("1Tbps", 1000.0), ("25 Gbit/s", 25.0), ("2.5G", 2.5), ("800M", 0.8), ("100GE", 100.0)] {
+            assert_eq!(parse_rate(t).map(|r| r.gbps()), Ok(g), "{t}");
+        }
+    }
+
+    #[test]
+    fn refused_units() {
+        for t in ["100Gb", "100GB", "100", "-1G", "0G", "100X", "G"] {
+            assert!(parse_rate(t).is_err(), "{t}");
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `wan:`: dark fiber, OTN and provisioned circuits between sites.
+
+use super::macros::spec_struct;
+use super::name::Endpoint;
+use super::units::Rate;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+keyword_enum! {
+    /// What carries a WAN connection.
+    pub enum WanKind ("WAN kind") {
+        /// Unlit fiber driven by pluggable optics at both ends.
+        DarkFiber = "dark-fiber",
+        /// Client ports mapped into OTN (OTU2e/OTU3/OTU4/OTUCn) by a transponder.
+        Otn = "otn",
+        /// A provisioned circuit (NSI/OSCARS/OESS) with a capacity, VLAN and RTT.
+        Circuit = "circuit",
+    }
+}
+
+keyword_enum! {
+    /// Fiber type.
+    pub enum Fiber ("fiber type") { Smf = "smf", Mmf = "mmf" }
+}
+
+keyword_enum! {
+    /// How a circuit is provisioned.
+    pub enum Provisioning ("provisioning system") { Nsi = "nsi", Oscars = "oscars", Oess = "oess", Static = "static" }
+}
+
+spec_struct! {
+    /// One WAN connection. Endpoints may be port ranges for bundles of clients.
+    pub struct Wan ("WAN link") {
+        name: Sp<String> = req,
+        kind: Sp<WanKind> = req,
+        a: Sp<Endpoint> = req,
+        b: Sp<Endpoint> = req,
+        /// OTN client signal per port: 10GE, 40GE, 100GE.
+        client: Option<Sp<String>> = opt,
+        /// Catalog optic (dark fiber).
+        optic: Option<Sp<String>> = opt,
+        length_km: Option<Sp<f64>> = opt,
+        fiber: Option<Sp<Fiber>> = opt,
+        splices: Option<Sp<u32>> = opt,
+        connectors: Option<Sp<u32>> = opt,
+        /// Circuit capacity.
+        capacity: Option<Sp<Rate>> = opt,
+        vlan: Option<Sp<u16>> = opt,
+        /// Round-trip time of the circuit, as provisioned or measured.
+        rtt_ms: Option<Sp<f64>> = opt,
+        /// Largest frame the WAN carries.
+        mtu: Option<Sp<u32>> = opt,
+        provisioning: Option<Sp<Provisioning>> = opt,
+        /// Peer autonomous system for BGP over this connection.
+        peer_asn: Option<Sp<u32>> = opt,
+        description: Option<Sp<String>> = opt,
+    }
+}

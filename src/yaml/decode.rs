@@ -1,0 +1,372 @@
+//! Typed decoding of the located tree. Every decoder reports what it finds wrong into
+//! the context and keeps going, so one run shows every type, field and value error.
+
+use indexmap::IndexMap;
+
+use super::node::{Key, Kind, Node};
+use crate::diag::{Diagnostic, Diags, codes, suggest};
+use crate::source::Span;
+
+/// A value with the span of the text it came from.
+#[derive(Clone, Debug)]
+pub struct Sp<T> {
+    pub(crate) value: T,
+    pub(crate) span: Span,
+}
+
+impl<T> Sp<T> {
+    pub(crate) fn new(value: T, span: Span) -> Sp<T> {
+        Sp { value, span }
+    }
+}
+
+impl<T> std::ops::Deref for Sp<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Sp<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+}
+
+/// Decoding context: where diagnostics go.
+pub(crate) struct Cx<'a> {
+    pub(crate) diags: &'a mut Diags,
+}
+
+impl Cx<'_> {
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub(crate) fn wrong_type(&mut self, node: &Node, expected: &str) {
+        let found = node.kind.describe();
+        self.error(
+            Diagnostic::new(codes::WRONG_TYPE, node.span, format!("expected {expected}, found {found}"))
+                .label(format!("this is {found}"))
+                .help(format!("write {expected} here")),
+        );
+    }
+
+    pub(crate) fn invalid(&mut self, span: Span, message: impl Into<String>, help: impl Into<String>) {
+        self.error(Diagnostic::new(codes::INVALID_VALUE, span, message).label("not allowed here").help(help));
+    }
+
+    /// Opens a mapping for field-by-field decoding.
+    pub(crate) fn fields<'n>(&mut self, node: &'n Node, what: &'static str) -> Option<Fields<'n>> {
+        match &node.kind {
+            Kind::Map(entries) => Some(Fields {
+                span: node.span,
+                entries,
+                used: vec![false; entries.len()],
+                known: Vec::new(),
+                what,
+            }),
+            _ => {
+                self.wrong_type(node, &format!("a mapping ({what})"));
+                None
+            }
+        }
+    }
+}
+
+/// Something that can be read from a located node.
+pub(crate) trait Decode: Sized {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Self>;
+}
+
+/// The fields of one mapping being decoded. Keys never asked for are unknown fields.
+pub(crate) struct Fields<'n> {
+    span: Span,
+    entries: &'n [(Key, Node)],
+    used: Vec<bool>,
+    known: Vec<&'static str>,
+    what: &'static str,
+}
+
+impl<'n> Fields<'n> {
+    fn take(&mut self, name: &'static str) -> Option<&'n Node> {
+        self.known.push(name);
+        let i = self.entries.iter().position(|(k, _)| k.name == name)?;
+        self.used[i] = true;
+        Some(&self.entries[i].1)
+    }
+
+    /// The span of a key, for labels that point at a field by name.
+    pub(crate) fn key_span(&self, name: &str) -> Option<Span> {
+        self.entries.iter().find(|(k, _)| k.name == name).map(|(k, _)| k.span)
+    }
+
+    pub(crate) fn span(&self) -> Span {
+        self.span
+    }
+
+    /// A required field: reports it missing.
+    pub(crate) fn req<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
+        match self.take(name) {
+            Some(node) => T::decode(node, cx),
+            None => {
+                let what = self.what;
+                cx.error(
+                    Diagnostic::new(codes::MISSING_FIELD, self.span, format!("{what} is missing `{name}`"))
+                        .label(format!("`{name}` is required here"))
+                        .help(format!("add `{name}: ...` to this {what}")),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional field; `null` counts as absent.
+    pub(crate) fn opt<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
+        match self.take(name) {
+            Some(node) if matches!(node.kind, Kind::Null) => None,
+            Some(node) => T::decode(node, cx),
+            None => None,
+        }
+    }
+
+    /// An optional field with a default.
+    pub(crate) fn or<T: Decode>(&mut self, cx: &mut Cx, name: &'static str, default: T) -> T {
+        self.opt(cx, name).unwrap_or(default)
+    }
+
+    /// The raw node of a field, for decoders that need to look before they read.
+    pub(crate) fn node(&mut self, name: &'static str) -> Option<&'n Node> {
+        self.take(name)
+    }
+
+    /// Reports every key that no decoder asked for.
+    pub(crate) fn finish(self, cx: &mut Cx) {
+        for (i, (key, _)) in self.entries.iter().enumerate() {
+            if self.used[i] {
+                continue;
+            }
+            let hint = suggest(&key.name, self.known.iter().copied());
+            cx.error(
+                Diagnostic::new(
+                    codes::UNKNOWN_FIELD,
+                    key.span,
+                    format!("unknown field `{}` in {}", key.name, self.what),
+                )
+                .label("not a field of this mapping")
+                .help(hint),
+            );
+        }
+    }
+}
+
+// ---- scalars ---------------------------------------------------------------------
+
+impl Decode for String {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<String> {
+        match &node.kind {
+            Kind::Str(s) => Some(s.clone()),
+            // Port names like `1` and versions like 1.3 are text to us even when YAML
+            // reads them as numbers.
+            Kind::Int(i) => Some(i.to_string()),
+            Kind::Float(f) => Some(f.to_string()),
+            _ => {
+                cx.wrong_type(node, "a string");
+                None
+            }
+        }
+    }
+}
+
+impl Decode for bool {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<bool> {
+        match node.kind {
+            Kind::Bool(b) => Some(b),
+            _ => {
+                cx.wrong_type(node, "`true` or `false`");
+                None
+            }
+        }
+    }
+}
+
+impl Decode for f64 {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<f64> {
+        match node.kind {
+            Kind::Int(i) => Some(i as f64),
+            Kind::Float(f) if f.is_finite() => Some(f),
+            _ => {
+                cx.wrong_type(node, "a number");
+                None
+            }
+        }
+    }
+}
+
+macro_rules! int_decode {
+    ($($t:ty),*) => {$(
+        impl Decode for $t {
+            fn decode(node: &Node, cx: &mut Cx) -> Option<$t> {
+                match node.kind {
+                    Kind::Int(i) => match <$t>::try_from(i) {
+                        Ok(v) => Some(v),
+                        Err(_) => {
+                            cx.invalid(
+                                node.span,
+                                format!("{i} is out of range"),
+                                format!("use a whole number from {} to {}", <$t>::MIN, <$t>::MAX),
+                            );
+                            None
+                        }
+                    },
+                    _ => {
+                        cx.wrong_type(node, "a whole number");
+                        None
+                    }
+                }
+            }
+        }
+    )*};
+}
+int_decode!(u8, u16, u32, u64, i64);
+
+impl<T: Decode> Decode for Sp<T> {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Sp<T>> {
+        T::decode(node, cx).map(|v| Sp::new(v, node.span))
+    }
+}
+
+impl<T: Decode> Decode for Vec<T> {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Vec<T>> {
+        match &node.kind {
+            Kind::Seq(items) => {
+                let decoded: Vec<Option<T>> = items.iter().map(|n| T::decode(n, cx)).collect();
+                decoded.into_iter().collect()
+            }
+            _ => {
+                cx.wrong_type(node, "a list");
+                None
+            }
+        }
+    }
+}
+
+impl<T: Decode> Decode for Box<T> {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Box<T>> {
+        T::decode(node, cx).map(Box::new)
+    }
+}
+
+/// A mapping from names to entries, in the order written (`switches:`, `hosts:` ...).
+/// Keys keep their spans so duplicate-name and unknown-reference errors can point at them.
+#[derive(Clone, Debug)]
+pub struct Named<T> {
+    pub(crate) entries: Vec<(Sp<String>, T)>,
+}
+
+impl<T> Default for Named<T> {
+    fn default() -> Self {
+        Named { entries: Vec::new() }
+    }
+}
+
+impl<T> Named<T> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Sp<String>, &T)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<T: Decode> Decode for Named<T> {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Named<T>> {
+        match &node.kind {
+            Kind::Map(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                let mut ok = true;
+                for (k, v) in entries {
+                    match T::decode(v, cx) {
+                        Some(t) => out.push((Sp::new(k.name.clone(), k.span), t)),
+                        None => ok = false,
+                    }
+                }
+                // Keep what decoded so later passes still see the rest; the error is recorded.
+                let _ = ok;
+                Some(Named { entries: out })
+            }
+            Kind::Null => Some(Named::default()),
+            _ => {
+                cx.wrong_type(node, "a mapping of names to entries");
+                None
+            }
+        }
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Named<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Named_{}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let inner = generator.subschema_for::<T>();
+        schemars::json_schema!({
+            "type": "object",
+            "propertyNames": { "$ref": "#/$defs/Name" },
+            "additionalProperties": inner,
+        })
+    }
+}
+
+/// Map with string keys, for small keyed sections like switch port overrides.
+impl<T: Decode> Decode for IndexMap<String, Sp<T>> {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<Self> {
+        let named = Named::<T>::decode(node, cx)?;
+        Some(named.entries.into_iter().map(|(k, v)| (k.value, Sp::new(v, k.span))).collect())
+    }
+}
+
+/// Keyword enums: `kind: booth`.
+pub(crate) fn keyword<T: Copy>(node: &Node, cx: &mut Cx, what: &str, table: &[(&'static str, T)]) -> Option<T> {
+    let text = String::decode(node, cx)?;
+    if let Some((_, v)) = table.iter().find(|(k, _)| *k == text) {
+        return Some(*v);
+    }
+    let names: Vec<&str> = table.iter().map(|(k, _)| *k).collect();
+    cx.invalid(node.span, format!("`{text}` is not a valid {what}"), suggest(&text, names.iter().copied()));
+    None
+}
+
+/// Implements Decode and JsonSchema for a keyword enum from its table.
+macro_rules! keyword_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident ($what:literal) { $($(#[$vmeta:meta])* $variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        $vis enum $name { $($(#[$vmeta])* #[serde(rename = $text)] $variant),* }
+        impl $name {
+            pub(crate) const TABLE: &'static [(&'static str, $name)] = &[$(($text, $name::$variant)),*];
+            #[allow(dead_code)]
+            pub(crate) fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),* }
+            }
+        }
+        impl $crate::yaml::decode::Decode for $name {
+            fn decode(node: &$crate::yaml::node::Node, cx: &mut $crate::yaml::decode::Cx) -> Option<$name> {
+                $crate::yaml::decode::keyword(node, cx, $what, $name::TABLE)
+            }
+        }
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> { stringify!($name).into() }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "enum": [$($text),*] })
+            }
+        }
+    };
+}
+pub(crate) use keyword_enum;

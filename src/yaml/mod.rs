@@ -1,0 +1,3 @@
+//! YAML: the located tree and the typed decoder that walks it.
+pub(crate) mod decode;
+pub(crate) mod node;

@@ -1,0 +1,194 @@
+//! A located YAML tree. serde-saphyr parses the text (syntax errors, duplicate keys,
+//! alias budgets) and gives every node its location; the typed decoding that follows
+//! walks this tree so that *all* type and field errors of a file can be reported in
+//! one run, which serde's stop-at-first-error model cannot do.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::{Location, Spanned};
+
+use crate::source::{FileId, Span};
+
+/// A YAML value with the span of its text.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub(crate) kind: Kind,
+    pub(crate) span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Kind {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Vec<(Key, Node)>),
+}
+
+/// A mapping key (always a scalar; non-string scalars keep their text).
+#[derive(Debug, Clone)]
+pub(crate) struct Key {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+}
+
+impl Kind {
+    /// What the user wrote, in words, for "expected X, found Y" messages.
+    pub(crate) fn describe(&self) -> &'static str {
+        match self {
+            Kind::Null => "nothing (null)",
+            Kind::Bool(_) => "a boolean",
+            Kind::Int(_) => "an integer",
+            Kind::Float(_) => "a number",
+            Kind::Str(_) => "a string",
+            Kind::Seq(_) => "a list",
+            Kind::Map(_) => "a mapping",
+        }
+    }
+}
+
+// ---- raw tree as serde-saphyr produces it -------------------------------------------
+
+enum Raw {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Spanned<Raw>>),
+    Map(Vec<(Spanned<RawKey>, Spanned<Raw>)>),
+}
+
+struct RawKey(String);
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = Raw;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_none<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
+        Raw::deserialize(d)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
+        Ok(Raw::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
+        Ok(Raw::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Raw, E> {
+        Ok(i64::try_from(v).map_or(Raw::Float(v as f64), Raw::Int))
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<Raw, E> {
+        Ok(i64::try_from(v).map_or(Raw::Float(v as f64), Raw::Int))
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<Raw, E> {
+        Ok(i64::try_from(v).map_or(Raw::Float(v as f64), Raw::Int))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
+        Ok(Raw::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
+        Ok(Raw::Str(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Raw, E> {
+        Ok(Raw::Str(v))
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Raw, E> {
+        Ok(Raw::Str(String::from_utf8_lossy(v).into_owned()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Raw>>()? {
+            items.push(item);
+        }
+        Ok(Raw::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(k) = map.next_key::<Spanned<RawKey>>()? {
+            let v = map.next_value::<Spanned<Raw>>()?;
+            entries.push((k, v));
+        }
+        Ok(Raw::Map(entries))
+    }
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RawKey, D::Error> {
+        let raw = Raw::deserialize(d)?;
+        Ok(RawKey(match raw {
+            Raw::Str(s) => s,
+            Raw::Int(i) => i.to_string(),
+            Raw::Float(f) => f.to_string(),
+            Raw::Bool(b) => b.to_string(),
+            Raw::Null => "null".to_owned(),
+            Raw::Seq(_) | Raw::Map(_) => "<complex key>".to_owned(),
+        }))
+    }
+}
+
+// ---- conversion to the located tree -------------------------------------------------
+
+/// Converts a saphyr location to a byte span in `file`. `text` is needed because
+/// saphyr's offsets for scalars cover the value; for collections we extend the span
+/// to the first character so labels point at something visible.
+pub(crate) fn span_of(loc: &Location, file: FileId, text: &str) -> Span {
+    let s = loc.span();
+    match (s.byte_offset(), s.byte_len()) {
+        (Some(o), Some(l)) => {
+            let start = (o as usize).min(text.len());
+            let end = (start + l as usize).min(text.len());
+            Span::new(file, start, end)
+        }
+        _ => Span::new(file, 0, 0),
+    }
+}
+
+fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
+    let span = span_of(&raw.referenced, file, text);
+    let kind = match raw.value {
+        Raw::Null => Kind::Null,
+        Raw::Bool(b) => Kind::Bool(b),
+        Raw::Int(i) => Kind::Int(i),
+        Raw::Float(f) => Kind::Float(f),
+        Raw::Str(s) => Kind::Str(s),
+        Raw::Seq(items) => Kind::Seq(items.into_iter().map(|n| convert(n, file, text)).collect()),
+        Raw::Map(entries) => Kind::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| {
+                    let key = Key { name: k.value.0, span: span_of(&k.referenced, file, text) };
+                    (key, convert(v, file, text))
+                })
+                .collect(),
+        ),
+    };
+    Node { kind, span }
+}
+
+/// Parses one YAML document into a located tree.
+pub(crate) fn parse_tree(
+    text: &str,
+    file: FileId,
+    options: serde_saphyr::Options,
+) -> Result<Node, serde_saphyr::Error> {
+    let raw: Spanned<Raw> = serde_saphyr::from_str_with_options(text, options)?;
+    Ok(convert(raw, file, text))
+}
