@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::{self, Db};
 use crate::diag::Diags;
+use crate::derive::paths::Routes;
+use crate::derive::topology::Topology;
 use crate::resolve::model::Model;
 use crate::source::Sources;
 use crate::spec::Spec;
@@ -32,6 +34,8 @@ pub struct Session {
 pub(crate) struct Front {
     pub(crate) db: Db,
     pub(crate) model: Model,
+    pub(crate) topology: Topology,
+    pub(crate) routes: Routes,
 }
 
 /// Where the spec comes from.
@@ -67,12 +71,22 @@ pub(crate) fn front(input: Input, opts: &Options, s: &mut Session) -> Result<Opt
     if s.diags.has_errors() {
         return Ok(None);
     }
+    let Some(physics) = db.physics.as_ref() else {
+        return Err("the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into());
+    };
     crate::derive::addressing::assign(&mut model, &mut s.diags);
+    let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
+    let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
+    if s.diags.has_errors() {
+        return Ok(None);
+    }
+    let front = Front { db, model, topology, routes };
+    crate::check::run(&front, &mut s.diags);
     if opts.deny_warnings {
         s.diags.deny_warnings();
     }
     if s.diags.has_errors() {
         return Ok(None);
     }
-    Ok(Some(Front { db, model }))
+    Ok(Some(front))
 }

@@ -5,6 +5,7 @@
 //! at the end of a pass that reported an error. The library never prints.
 
 pub(crate) mod catalog;
+pub(crate) mod check;
 pub mod cli;
 pub(crate) mod compile;
 pub(crate) mod derive;

@@ -1,2 +1,5 @@
-//! Pass 3: what the spec implies but does not say: addresses, paths, latencies.
+//! Pass 3: what the spec implies but does not say: addresses, the topology graph,
+//! flow paths and their latencies.
 pub(crate) mod addressing;
+pub(crate) mod paths;
+pub(crate) mod topology;

@@ -93,6 +93,10 @@ codes! {
     CAPABILITY = "E0113" "unsupported" Error
         "The spec asks a device for something its model or OS cannot do (an OS the model does not \
          run, an OpenFlow mode the OS lacks, an MTU above the model's maximum).";
+    // ---- feasibility ----------------------------------------------------------------------
+    NO_PATH = "E0201" "no-path" Error
+        "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \
+         switches that are not cabled to each other.";
 }
 
 /// Looks a code up by id (`E0101`, case-insensitive) or name (`unknown-reference`).

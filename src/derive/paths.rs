@@ -1,0 +1,289 @@
+//! Flow routing. Each flow pair goes host -> access switch -> ... -> access switch ->
+//! host. Trees are computed once per access switch (Dijkstra over switches only, hosts
+//! never transit) and shared by every pair leaving that switch, so the cost grows with
+//! switches x log, not with pairs x graph. Parallel links spread pairs by least load.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+use super::topology::Topology;
+use crate::diag::{Diagnostic, Diags, codes};
+use crate::resolve::model::{HostId, LagId, LinkId, Model, NodeId};
+use crate::spec::show::Routing;
+
+/// What a hop rides on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Via {
+    Link(LinkId),
+    Lag(LagId),
+}
+
+/// One hop of a pair's path, in the direction of travel.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hop {
+    pub(crate) adj: EdgeIndex,
+    pub(crate) via: Via,
+    pub(crate) from: NodeId,
+    pub(crate) to: NodeId,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PairRoute {
+    pub(crate) src: HostId,
+    pub(crate) dst: HostId,
+    pub(crate) hops: Vec<Hop>,
+    /// One-way latency, microseconds.
+    pub(crate) latency_us: f64,
+}
+
+impl PairRoute {
+    pub(crate) fn rtt_ms(&self) -> f64 {
+        2.0 * self.latency_us / 1000.0
+    }
+
+    /// Switches traversed, in order.
+    pub(crate) fn switches(&self) -> impl Iterator<Item = usize> + '_ {
+        self.hops.iter().filter_map(|h| match h.to {
+            NodeId::Switch(s) => Some(s),
+            NodeId::Host(_) => None,
+        })
+    }
+}
+
+/// Routes of one flow: one per pair (and per reverse pair when bidirectional).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FlowRoutes {
+    pub(crate) pairs: Vec<PairRoute>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Routes {
+    pub(crate) flows: Vec<FlowRoutes>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct Cost {
+    /// Shortest: latency. Widest: minus the bottleneck capacity.
+    primary: f64,
+    latency: f64,
+}
+
+impl Eq for Cost {}
+impl Ord for Cost {
+    fn cmp(&self, o: &Self) -> Ordering {
+        (self.primary, self.latency).partial_cmp(&(o.primary, o.latency)).unwrap_or(Ordering::Equal)
+    }
+}
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// A shortest- or widest-path tree over switches from one root switch.
+struct Tree {
+    cost: HashMap<NodeIndex, Cost>,
+    pred: HashMap<NodeIndex, EdgeIndex>,
+}
+
+fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
+    let start = Cost { primary: if policy == Routing::Widest { f64::NEG_INFINITY } else { 0.0 }, latency: 0.0 };
+    let mut cost = HashMap::new();
+    let mut pred = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    cost.insert(root, start);
+    heap.push(std::cmp::Reverse((start, root)));
+    while let Some(std::cmp::Reverse((c, n))) = heap.pop() {
+        if cost.get(&n).is_some_and(|best| *best < c) {
+            continue;
+        }
+        for e in t.graph.edges(n) {
+            let other = if e.source() == n { e.target() } else { e.source() };
+            if matches!(t.graph[other], NodeId::Host(_)) {
+                continue;
+            }
+            let adj = e.weight();
+            let latency = c.latency + adj.latency_us + hop_us;
+            let primary = match policy {
+                Routing::Shortest => latency,
+                Routing::Widest => {
+                    let width = if c.primary == f64::NEG_INFINITY { adj.capacity_bps } else { (-c.primary).min(adj.capacity_bps) };
+                    -width
+                }
+            };
+            let next = Cost { primary, latency };
+            if cost.get(&other).is_none_or(|best| next < *best) {
+                cost.insert(other, next);
+                pred.insert(other, e.id());
+                heap.push(std::cmp::Reverse((next, other)));
+            }
+        }
+    }
+    Tree { cost, pred }
+}
+
+/// Chooses which member of an adjacency a pair rides: a LAG if there is one, else the
+/// least-loaded separate link (ties: lowest id), so bundles share pairs evenly.
+fn choose(t: &Topology, e: EdgeIndex, load: &mut HashMap<LinkId, f64>, rate: f64) -> Via {
+    let adj = t.adjacency(e);
+    if let Some(&g) = adj.lags.first() {
+        return Via::Lag(g);
+    }
+    let best = adj
+        .links
+        .iter()
+        .copied()
+        .min_by(|a, b| {
+            let (la, lb) = (load.get(a).copied().unwrap_or(0.0), load.get(b).copied().unwrap_or(0.0));
+            la.partial_cmp(&lb).unwrap_or(Ordering::Equal).then(a.cmp(b))
+        })
+        .unwrap_or(0);
+    *load.entry(best).or_insert(0.0) += rate;
+    Via::Link(best)
+}
+
+fn other_end(t: &Topology, e: EdgeIndex, from: NodeId) -> NodeId {
+    let adj = t.adjacency(e);
+    if adj.lo == from { adj.hi } else { adj.lo }
+}
+
+/// The adjacencies joining a host to switches, in graph order.
+fn uplinks(t: &Topology, h: HostId) -> Vec<(EdgeIndex, NodeIndex)> {
+    let n = t.node(NodeId::Host(h));
+    let mut v: Vec<(EdgeIndex, NodeIndex)> = t
+        .graph
+        .edges(n)
+        .map(|e| (e.id(), if e.source() == n { e.target() } else { e.source() }))
+        .filter(|(_, o)| matches!(t.graph[*o], NodeId::Switch(_)))
+        .collect();
+    v.sort();
+    v
+}
+
+struct Router<'a> {
+    m: &'a Model,
+    t: &'a Topology,
+    trees: HashMap<(NodeIndex, Routing), Tree>,
+    load: HashMap<LinkId, f64>,
+    hop_us: f64,
+}
+
+impl Router<'_> {
+    fn edges_to_hops(&mut self, from: NodeId, edges: &[EdgeIndex], rate: f64) -> (Vec<Hop>, f64) {
+        let mut hops = Vec::with_capacity(edges.len());
+        let mut at = from;
+        let mut latency = 0.0;
+        for &e in edges {
+            let to = other_end(self.t, e, at);
+            let via = choose(self.t, e, &mut self.load, rate);
+            latency += self.t.adjacency(e).latency_us;
+            if matches!(to, NodeId::Switch(_)) {
+                latency += self.hop_us;
+            }
+            hops.push(Hop { adj: e, via, from: at, to });
+            at = to;
+        }
+        (hops, latency)
+    }
+
+    /// Automatic route for one pair; None when unreachable.
+    fn auto(&mut self, s: HostId, d: HostId, policy: Routing, rate: f64) -> Option<PairRoute> {
+        let (ups, downs) = (uplinks(self.t, s), uplinks(self.t, d));
+        let mut best: Option<(Cost, EdgeIndex, NodeIndex, EdgeIndex, NodeIndex)> = None;
+        for &(ue, un) in &ups {
+            if !self.trees.contains_key(&(un, policy)) {
+                let tr = tree(self.t, un, policy, self.hop_us);
+                self.trees.insert((un, policy), tr);
+            }
+            let tr = &self.trees[&(un, policy)];
+            for &(de, dn) in &downs {
+                if let Some(c) = tr.cost.get(&dn) {
+                    if best.as_ref().is_none_or(|b| *c < b.0) {
+                        best = Some((*c, ue, un, de, dn));
+                    }
+                }
+            }
+        }
+        let (_, ue, un, de, dn) = best?;
+        let tr = &self.trees[&(un, policy)];
+        let mut middle = Vec::new();
+        let mut at = dn;
+        while at != un {
+            let e = *tr.pred.get(&at)?;
+            middle.push(e);
+            let (a, b) = self.t.graph.edge_endpoints(e)?;
+            at = if a == at { b } else { a };
+        }
+        middle.reverse();
+        let mut edges = vec![ue];
+        edges.extend(middle);
+        edges.push(de);
+        let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
+        Some(PairRoute { src: s, dst: d, hops, latency_us })
+    }
+
+    fn edge_between(&self, a: NodeId, b: NodeId) -> Option<EdgeIndex> {
+        self.t.graph.find_edge(self.t.node(a), self.t.node(b))
+    }
+
+    /// Route along an explicit list of switches; Err(index of the hop at fault).
+    fn explicit(&mut self, s: HostId, d: HostId, path: &[usize], rate: f64) -> Result<PairRoute, usize> {
+        let mut nodes = vec![NodeId::Host(s)];
+        nodes.extend(path.iter().map(|&x| NodeId::Switch(x)));
+        nodes.push(NodeId::Host(d));
+        let mut edges = Vec::with_capacity(nodes.len());
+        for (i, w) in nodes.windows(2).enumerate() {
+            edges.push(self.edge_between(w[0], w[1]).ok_or(i.min(path.len().saturating_sub(1)))?);
+        }
+        let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
+        Ok(PairRoute { src: s, dst: d, hops, latency_us })
+    }
+}
+
+/// Routes every flow pair. Unroutable pairs are diagnostics (E0201).
+pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
+    let mut r = Router { m, t, trees: HashMap::new(), load: HashMap::new(), hop_us: m.settings.hop_latency_us };
+    let mut out = Routes::default();
+    for f in &m.flows {
+        let rate = f.pair_rate().bps();
+        let mut fr = FlowRoutes::default();
+        let mut dirs: Vec<(HostId, HostId)> = f.pairs.clone();
+        if f.bidirectional {
+            dirs.extend(f.pairs.iter().map(|&(a, b)| (b, a)));
+        }
+        let mut reported = false;
+        for (s, d) in dirs {
+            let routed = match &f.path {
+                Some(p) => {
+                    let ids: Vec<usize> = p.iter().map(|x| x.value).collect();
+                    r.explicit(s, d, &ids, rate).map_err(|i| Some(i))
+                }
+                None => r.auto(s, d, f.routing, rate).ok_or(None),
+            };
+            match routed {
+                Ok(pr) => fr.pairs.push(pr),
+                Err(at) if !reported => {
+                    reported = true;
+                    let (sn, dn) = (&r.m.hosts[s].name.value, &r.m.hosts[d].name.value);
+                    let d = match (at, &f.path) {
+                        (Some(i), Some(p)) => Diagnostic::new(codes::NO_PATH, p[i].span, format!("the path of flow `{}` is broken at `{}`", f.name.value, r.m.switches[p[i].value].name.value))
+                            .label("not connected to the previous or next hop")
+                            .also(f.span, format!("pair `{sn}` -> `{dn}`"))
+                            .help("list switches that are cabled to each other, starting at the source host's switch"),
+                        _ => Diagnostic::new(codes::NO_PATH, f.to_span, format!("no path from `{sn}` to `{dn}`"))
+                            .label("unreachable")
+                            .also(f.from_span, "from here")
+                            .help("cable the hosts to switches that are connected, or add the missing link"),
+                    };
+                    diags.push(d);
+                }
+                Err(_) => {}
+            }
+        }
+        out.flows.push(fr);
+    }
+    out
+}

@@ -1,0 +1,79 @@
+//! The topology as a graph: devices are nodes; parallel links between the same two
+//! devices collapse into one adjacency (a LAG, or a bundle of separate links such as
+//! OTN clients), so routing cost does not grow with the number of parallel cables.
+
+use std::collections::HashMap;
+
+use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
+
+use crate::resolve::model::{LagId, LinkId, Model, NodeId};
+
+/// Parallel connections between two devices.
+#[derive(Debug, Clone)]
+pub(crate) struct Adjacency {
+    /// Lower node first (as stored in the graph).
+    pub(crate) lo: NodeId,
+    pub(crate) hi: NodeId,
+    /// Separate links (each its own capacity; pairs are spread over them).
+    pub(crate) links: Vec<LinkId>,
+    /// Port-channels (capacity = members; one flow uses at most `streams` members).
+    pub(crate) lags: Vec<LagId>,
+    /// One-way latency, microseconds (propagation + circuit latency of the first member).
+    pub(crate) latency_us: f64,
+    /// Sum of member capacities, bits/s.
+    pub(crate) capacity_bps: f64,
+}
+
+pub(crate) struct Topology {
+    pub(crate) graph: UnGraph<NodeId, Adjacency>,
+    index: HashMap<NodeId, NodeIndex>,
+}
+
+impl Topology {
+    pub(crate) fn node(&self, n: NodeId) -> NodeIndex {
+        self.index[&n]
+    }
+
+    pub(crate) fn adjacency(&self, e: EdgeIndex) -> &Adjacency {
+        &self.graph[e]
+    }
+}
+
+/// One-way latency of a link, microseconds.
+pub(crate) fn link_latency_us(m: &Model, l: LinkId, us_per_km: f64) -> f64 {
+    let link = &m.links[l];
+    link.length_km * us_per_km + link.extra_latency_us
+}
+
+/// Builds the graph in link order: deterministic.
+pub(crate) fn build(m: &Model, us_per_km: f64) -> Topology {
+    let mut graph = UnGraph::with_capacity(m.switches.len() + m.hosts.len(), m.links.len());
+    let mut index = HashMap::with_capacity(m.switches.len() + m.hosts.len());
+    for i in 0..m.switches.len() {
+        index.insert(NodeId::Switch(i), graph.add_node(NodeId::Switch(i)));
+    }
+    for i in 0..m.hosts.len() {
+        index.insert(NodeId::Host(i), graph.add_node(NodeId::Host(i)));
+    }
+    let mut edges: HashMap<(NodeId, NodeId), EdgeIndex> = HashMap::new();
+    for (id, l) in m.links.iter().enumerate() {
+        let (lo, hi) = if l.a.node <= l.b.node { (l.a.node, l.b.node) } else { (l.b.node, l.a.node) };
+        let lat = link_latency_us(m, id, us_per_km);
+        let e = *edges.entry((lo, hi)).or_insert_with(|| {
+            graph.add_edge(
+                index[&lo],
+                index[&hi],
+                Adjacency { lo, hi, links: Vec::new(), lags: Vec::new(), latency_us: lat, capacity_bps: 0.0 },
+            )
+        });
+        let adj = &mut graph[e];
+        adj.capacity_bps += l.capacity.bps();
+        match l.lag {
+            Some(g) if !adj.lags.contains(&g) => adj.lags.push(g),
+            Some(_) => {}
+            None => adj.links.push(id),
+        }
+        adj.latency_us = adj.latency_us.min(lat);
+    }
+    Topology { graph, index }
+}
