@@ -3,7 +3,7 @@
 //! section or `--catalog DIR`. Every entry names its source.
 
 use super::super::spec::macros::spec_struct;
-use crate::spec::name::Pattern;
+use crate::spec::name::PortPattern;
 use crate::spec::switch::Os;
 use crate::spec::units::Rate;
 use crate::spec::wan::Fiber;
@@ -55,7 +55,7 @@ spec_struct! {
     /// Ports of one kind on a switch: names (a range), speeds and breakout modes.
     pub struct PortGroup ("port group") {
         /// `1/[1-32]`: the canonical port names.
-        names: Sp<Pattern> = req,
+        names: Sp<PortPattern> = req,
         /// Cage: qsfp28, qsfp+, sfp28, sfp+, rj45.
         form: String = req,
         /// Speeds without breakout; the first is the default.
@@ -263,6 +263,18 @@ spec_struct! {
         tlp_overhead_bytes: f64 = req,
         /// Largest Linux socket buffer (net.core.rmem_max ceiling), bytes.
         max_socket_buffer_bytes: f64 = req,
+        /// Ethernet bytes on the wire around each frame's L3 payload: preamble+SFD 8,
+        /// header 14, FCS 4, inter-frame gap 12.
+        ethernet_wire_overhead_bytes: f64 = req,
+        /// IPv4 + TCP headers with timestamps, bytes.
+        tcp_ip_header_bytes: f64 = req,
+        /// IPv4 + UDP headers, bytes.
+        udp_ip_header_bytes: f64 = req,
+        /// RoCEv2 headers inside the IP MTU: IPv4 20 + UDP 8 + BTH 12 + ICRC 4, bytes.
+        roce_header_bytes: f64 = req,
+        /// Per-stream rate factor when the application and its NIC or drives sit on
+        /// different sockets.
+        numa_remote_factor: f64 = req,
         source: String = req,
     }
 }

@@ -1,6 +1,12 @@
 //! Pass 4: feasibility. Each module checks one concern, reports located diagnostics,
 //! and (where it bounds a flow) contributes a limit to the per-flow prediction.
 
+pub(crate) mod findings;
+pub(crate) mod load;
+pub(crate) mod pcie;
+pub(crate) mod predict;
+pub(crate) mod storage;
+
 use crate::catalog::Db;
 use crate::catalog::types::Physics;
 use crate::compile::Front;
@@ -27,5 +33,6 @@ impl<'a> Ctx<'a> {
 /// Runs every check.
 pub(crate) fn run(front: &Front, diags: &mut Diags) {
     let Some(cx) = Ctx::new(front) else { return };
-    let _ = (&cx, diags);
+    pcie::check(&cx, diags);
+    findings::check(&cx, diags);
 }

@@ -97,6 +97,105 @@ codes! {
     NO_PATH = "E0201" "no-path" Error
         "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \
          switches that are not cabled to each other.";
+    // ---- feasibility: optics, OTN, MTU, TCP windows, OpenFlow tables ----------------------
+    OPTICAL_BUDGET = "E0210" "optical-budget" Error
+        "The optical power budget of a fiber link does not close: the loss of the plant (length x \
+         attenuation at the optic's band, plus connectors and splices, figures from the catalog's \
+         `physics:`) is larger than what the optics can lose (minimum launch power minus receiver \
+         sensitivity, or the published maximum channel loss). The link will not come up. The help \
+         line names a catalog optic that closes the span or, when none does, says the span needs \
+         amplification or an OTN/coherent transponder.";
+    OPTICAL_MARGIN = "W0211" "optical-margin" Warning
+        "The optical budget of a fiber link closes, but with less margin than required \
+         (`show.defaults.optics_margin_db`, default from the catalog's physics). Ageing, dirty \
+         connectors and repairs eat margin; the link may flap or run with errors.";
+    OPTIC_REACH = "E0212" "optic-reach" Error
+        "A fiber link is longer than the optic's rated reach. Beyond it, dispersion (not only \
+         power) closes the eye, so a good power budget does not save the link.";
+    OPTIC_MISMATCH = "E0213" "optic-mismatch" Error
+        "The two ends of a link carry different optics that cannot talk to each other: they differ \
+         in rate, fiber type or wavelength band. Optics of the same PMD in different form factors \
+         (an LR4 in QSFP28 and one in CFP) do interoperate and are accepted.";
+    FIBER_MISMATCH = "E0214" "fiber-mismatch" Error
+        "An optic is made for another fiber type than the WAN's (a multimode optic on single-mode \
+         fiber, or the reverse).";
+    OPTIC_RATE = "E0215" "optic-rate" Error
+        "An optic's rate differs from the speed the port runs at (after breakout: a 100G optic \
+         feeding a 4x25G breakout is accepted).";
+    MISSING_OPTIC = "W0216" "missing-optic" Warning
+        "A fiber link names no optic, so its power budget and reach cannot be checked and the \
+         bill of materials misses two pluggables. Add `optic:` (and `optic_b:` when the ends \
+         differ).";
+    OPTIC_FEC = "W0217" "optic-fec" Warning
+        "The optic needs host RS-FEC to reach its rated distance, but a port at either end has FEC \
+         set to `none` or `fc`.";
+    OPTIC_FIGURES = "W0218" "optic-figures" Warning
+        "The optical budget cannot be computed: the catalog entry gives neither launch power and \
+         receiver sensitivity nor a maximum channel loss, or the catalog's physics has no \
+         attenuation for the optic's band. Add the figures to the catalog.";
+    OTN_CLIENT = "E0220" "otn-client" Error
+        "No OTN line signal in the catalog carries this client (10GE maps to OTU2e, 40GE to OTU3, \
+         100GE to OTU4, n x 100GE to OTUCn). Use a client the catalog maps, or add an `otn:` \
+         catalog entry.";
+    PATH_MTU = "E0225" "path-mtu" Error
+        "A host's MTU is larger than what a link, LAG or WAN circuit on the route of one of its \
+         flows carries. Switches drop oversized frames without telling anyone (no ICMP at layer \
+         2), so large transfers stall. Lower the host MTU or raise the MTU of the hop.";
+    FRAME_MTU = "E0226" "frame-mtu" Error
+        "A switch port's MTU (a layer-2 frame size) does not hold the largest packet a host on a \
+         route through it sends, plus 22 bytes of Ethernet header (14), 802.1Q tag (4) and FCS (4). \
+         The port MTU comes from the port's override, else `show.defaults.switch_mtu`, else the \
+         model's maximum.";
+    TCP_STREAMS = "W0230" "tcp-streams" Warning
+        "A TCP flow pair's bandwidth-delay product (rate x RTT / 8) is larger than the declared \
+         streams can hold: each stream's window is capped by the largest Linux socket buffer \
+         (net.core.rmem_max, at most 2 GiB - 1), so the flow cannot reach its rate. The help line \
+         says how many streams are needed.";
+    BUFFER_MEMORY = "W0231" "buffer-memory" Warning
+        "The TCP socket buffers a host needs for the bandwidth-delay products of its flows (send \
+         buffers as a source, receive buffers as a sink) take more than half of its memory.";
+    OPENFLOW_TABLE = "E0235" "openflow-table" Error
+        "An OpenFlow switch needs more flow entries than its model's table holds. Each flow pair \
+         crossing the switch needs 4 entries (IPv4 and ARP, both directions, as Floodlight's \
+         circuitpusher installs them) plus one table-miss entry per switch.";
+    OPENFLOW_TABLE_FULL = "W0236" "openflow-table-full" Warning
+        "An OpenFlow switch's flow table would be filled above the warning threshold (default \
+         90 %, `show.defaults.warn_utilization`): little room for the controller's own entries \
+         or a re-route.";
+    OPENFLOW_CONTROLLER = "E0237" "openflow-controller" Error
+        "A switch runs OpenFlow but no controller is set, neither on the switch \
+         (`openflow.controller`) nor for the show (`show.defaults.openflow.controller`). A pure \
+         OpenFlow switch without a controller forwards nothing.";
+    PCIE_LANES = "E0240" "pcie-lanes" Error
+        "The slots and PCIe switches a chassis wires to a socket need more lanes than the CPU in \
+         that socket has, or a card sits in a slot of an unpopulated socket.";
+    PCIE_BANDWIDTH = "W0241" "pcie-bandwidth" Warning
+        "A card or a PCIe switch uplink cannot pass what sits behind it. Usable PCIe bandwidth is \
+         the raw rate (GT/s x lanes) times the line encoding (8b/10b or 128b/130b) times the TLP \
+         efficiency (MaxPayloadSize / (MaxPayloadSize + TLP overhead)). A card negotiates the \
+         lower generation and width of card and slot: a 40GE NIC in a Gen2 x8 slot cannot pass 40G.";
+    NUMA = "W0242" "numa" Warning
+        "A disk flow moves data between NVMe drives and a NIC attached to different CPU sockets: \
+         every byte crosses the socket interconnect and the interrupts land on the wrong cores. \
+         ESnet's fasterdata measures up to 2x loss. Move a card, or pin the application with \
+         `numactl -N <socket>` on the NIC's socket.";
+    STORAGE = "W0243" "storage" Warning
+        "The NVMe drives of a host cannot read (source) or write (sink) as fast as the disk flows \
+         using them need: per-drive sequential figure x count, bounded by the PCIe path the drives \
+         sit behind. The help line says how many drives are missing.";
+    CPU_STREAMS = "W0244" "cpu-streams" Warning
+        "A TCP flow declares fewer parallel streams than its rate needs at the CPU's per-stream \
+         figure (one core drives one stream; the figure comes from the CPU catalog).";
+    OVERSUBSCRIBED = "E0245" "oversubscribed" Error
+        "The flows routed over a link, LAG, OTN client or WAN circuit ask for more than it carries \
+         in one direction.";
+    HIGH_UTILIZATION = "W0246" "high-utilization" Warning
+        "The flows routed over a link use more than the warning threshold (default 90 %, \
+         `show.defaults.warn_utilization`) of its capacity: no headroom for retransmissions or \
+         other traffic.";
+    SHORTFALL = "W0247" "shortfall" Warning
+        "A flow is predicted to reach less than 95 % of its declared rate. The label names the \
+         bottleneck; `democ plan` lists every limit.";
 }
 
 /// Looks a code up by id (`E0101`, case-insensitive) or name (`unknown-reference`).

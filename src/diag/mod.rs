@@ -103,8 +103,14 @@ impl Diags {
         self.items.extend(other.items);
     }
 
-    /// Stable order for output: by file, position, then code.
+    /// Stable order for output: by file, position, then code; the same finding at the
+    /// same place (hosts declared as one range share their spans) is reported once.
     pub(crate) fn sort(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        self.items.retain(|d| {
+            let key = (d.code.id, d.primary.span, d.secondary.iter().map(|l| l.span).collect::<Vec<_>>(), d.primary.message.clone());
+            seen.insert(key)
+        });
         self.items.sort_by(|a, b| {
             (a.primary.span.file, a.primary.span.start, a.code.id, &a.message).cmp(&(
                 b.primary.span.file,

@@ -243,3 +243,33 @@ mod tests {
         assert!(parse_pattern("evil;reboot", false).is_err());
     }
 }
+
+/// A port name that may hold one numeric range: `1/[1-32]`. Ports may also use `/` and `:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortPattern(pub(crate) Pattern);
+
+impl std::ops::Deref for PortPattern {
+    type Target = Pattern;
+    fn deref(&self) -> &Pattern {
+        &self.0
+    }
+}
+
+impl Decode for PortPattern {
+    fn decode(node: &Node, cx: &mut Cx) -> Option<PortPattern> {
+        decode_pattern(node, cx, true).map(PortPattern)
+    }
+}
+
+impl schemars::JsonSchema for PortPattern {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PortPattern".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9._/:-]*(\\[[0-9]+-[0-9]+\\][A-Za-z0-9._/:-]*)?$",
+            "description": "a port name, optionally with one numeric range: 1/[1-32]"
+        })
+    }
+}

@@ -1,0 +1,122 @@
+//! Diagnostics from the loads and predictions: oversubscribed links and LAGs, missing
+//! drives, too few TCP streams, NUMA crossings, flows predicted below their demand.
+
+use super::Ctx;
+use super::load::{Loads, Res};
+use super::predict::{Plan, streams};
+use crate::diag::{Diagnostic, Diags, Severity, codes, plural};
+use crate::resolve::model::LinkKind;
+use crate::source::Span;
+
+fn link_span(cx: &Ctx, r: &Res) -> Option<Span> {
+    Some(match r {
+        Res::Link(l, _) => match cx.m.links[*l].kind {
+            LinkKind::Wan(w) => cx.m.wans[w].name.span,
+            LinkKind::Lan => cx.m.links[*l].span,
+        },
+        Res::Lag(g, _) => cx.m.lags[*g].span,
+        _ => return None,
+    })
+}
+
+fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
+    let warn = cx.m.settings.warn_utilization;
+    for (r, u) in &plan.links {
+        let Some(span) = link_span(cx, r) else { continue };
+        let (sev, what) = if u.utilization_pct > 100.0 + 1e-6 {
+            (Severity::Error, "oversubscribed")
+        } else if u.utilization_pct > warn {
+            (Severity::Warning, "nearly full")
+        } else {
+            continue;
+        };
+        let code = if sev == Severity::Error { codes::OVERSUBSCRIBED } else { codes::HIGH_UTILIZATION };
+        let mut d = Diagnostic::new(code, span, format!("{} is {what}: {:.0} Gbit/s of demand on {:.0} Gbit/s ({:.0}%)", u.link, u.load_gbps, u.capacity_gbps, u.utilization_pct))
+            .label(format!("{what} ({})", u.direction))
+            .help("add capacity (more members or links), route some flows another way (`path:` or `routing: widest`), or lower their rates");
+        for &fi in loads.flows.get(r).into_iter().flatten().take(3) {
+            d = d.also(cx.m.flows[fi].rate.span, format!("`{}` adds load", cx.m.flows[fi].name.value));
+        }
+        diags.push(d.severity(sev));
+    }
+}
+
+fn storage(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
+    let facts = super::predict::host_facts(cx);
+    for (r, &demand) in sorted(loads) {
+        let (h, write) = match r {
+            Res::Read(h) => (*h, false),
+            Res::Write(h) => (*h, true),
+            _ => continue,
+        };
+        let io = &facts[h].io;
+        let have = if write { io.write_gbps } else { io.read_gbps };
+        let demand = demand / 1e9;
+        if demand <= have * 1.0001 {
+            continue;
+        }
+        let host = &cx.m.hosts[h];
+        let per = if write { io.per_drive_write } else { io.per_drive_read };
+        let need = if per > 0.0 { (demand / per).ceil() as u32 } else { 0 };
+        let span = host.nvme.first().map_or(host.name.span, |g| g.span);
+        let verb = if write { "write" } else { "read" };
+        let missing = need.saturating_sub(io.drives);
+        let help = if missing > 0 {
+            format!("{demand:.0} Gbit/s needs {need} drives at {per:.1} Gbit/s each: add {} (or faster drives)", plural(missing as usize, "drive"))
+        } else {
+            format!("the drives are enough but their PCIe path is not: {}", if write { &io.write_why } else { &io.read_why })
+        };
+        let mut d = Diagnostic::new(codes::STORAGE, span, format!("`{}` drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}", host.name.value))
+            .label(format!("{} drive(s)", io.drives))
+            .help(help)
+            .severity(Severity::Warning);
+        for &fi in loads.flows.get(r).into_iter().flatten().take(2) {
+            d = d.also(cx.m.flows[fi].rate.span, format!("`{}`", cx.m.flows[fi].name.value));
+        }
+        diags.push(d);
+    }
+}
+
+fn sorted(loads: &Loads) -> Vec<(&Res, &f64)> {
+    let mut v: Vec<(&Res, &f64)> = loads.demand.iter().collect();
+    v.sort_by(|a, b| a.0.cmp(b.0));
+    v
+}
+
+fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
+    for (f, p) in cx.m.flows.iter().zip(&plan.flows) {
+        let cpu = cx.m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
+        if let (Some(s), Some(cpu)) = (&f.streams, cpu) {
+            let need = (f.pair_rate().gbps() / cpu.tcp_stream_gbps).ceil() as u32;
+            if f.protocol.value != crate::spec::flow::Protocol::Rdma && s.value < need {
+                diags.push(
+                    Diagnostic::new(codes::CPU_STREAMS, s.span, format!("{} at {:.1} Gbit/s per stream on `{}` carry {:.0} of the {:.0} Gbit/s each pair needs", plural(s.value as usize, "stream"), cpu.tcp_stream_gbps, cx.m.hosts[f.pairs[0].0].cpu.value, f64::from(s.value) * cpu.tcp_stream_gbps, f.pair_rate().gbps()))
+                        .label("too few streams")
+                        .help(format!("use `streams: {need}` (one core each, on the NIC's socket)")),
+                );
+            }
+        }
+        if p.numa_remote {
+            diags.push(
+                Diagnostic::new(codes::NUMA, f.name.span, format!("flow `{}` moves data between drives and a NIC on different sockets", f.name.value))
+                    .label("crosses the socket interconnect")
+                    .help("move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"),
+            );
+        }
+        if p.predicted_gbps < 0.95 * p.demand_gbps {
+            let _ = streams;
+            diags.push(
+                Diagnostic::new(codes::SHORTFALL, f.rate.span, format!("flow `{}` is predicted to reach {:.1} of {:.1} Gbit/s", f.name.value, p.predicted_gbps, p.demand_gbps))
+                    .label(format!("bottleneck: {}", p.bottleneck.why))
+                    .help("`democ plan` shows every limit; raise the bottleneck or lower the rate"),
+            );
+        }
+    }
+}
+
+pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+    let (plan, loads) = super::predict::plan(cx);
+    capacity(cx, &plan, &loads, diags);
+    storage(cx, &loads, diags);
+    flows(cx, &plan, diags);
+}

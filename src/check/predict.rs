@@ -1,0 +1,338 @@
+//! The prediction: for each flow, what it will really reach and why. Every shared
+//! resource (link direction, LAG, NIC PCIe link, PCIe switch uplink, drives) is split
+//! among the pairs that use it in proportion to their demand; per-pair ceilings (CPU
+//! streams, TCP window, LAG hashing) apply on top. The prediction of a pair is the
+//! minimum over all of them, and the smallest names the bottleneck.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::Ctx;
+use super::load::{Loads, Res, host_nic, resources};
+use super::pcie::{nic_link, usable_gbps};
+use super::storage::{Io, host_io};
+use crate::derive::paths::PairRoute;
+use crate::resolve::model::{Flow, HostId, Model};
+use crate::spec::flow::{Protocol, Store};
+
+/// What bounds a flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum LimitKind {
+    Demand,
+    Link,
+    Lag,
+    Nic,
+    Pcie,
+    Storage,
+    Cpu,
+    Window,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Limit {
+    pub(crate) kind: LimitKind,
+    pub(crate) gbps: f64,
+    pub(crate) why: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct FlowPrediction {
+    pub(crate) name: String,
+    pub(crate) protocol: &'static str,
+    pub(crate) pairs: usize,
+    pub(crate) streams_per_pair: u32,
+    pub(crate) demand_gbps: f64,
+    pub(crate) predicted_gbps: f64,
+    pub(crate) bottleneck: Limit,
+    pub(crate) rtt_ms: f64,
+    pub(crate) path: Vec<String>,
+    pub(crate) numa_remote: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct LinkUse {
+    pub(crate) link: String,
+    pub(crate) direction: String,
+    pub(crate) load_gbps: f64,
+    pub(crate) capacity_gbps: f64,
+    pub(crate) utilization_pct: f64,
+    pub(crate) flows: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
+    pub(crate) show: String,
+    pub(crate) flows: Vec<FlowPrediction>,
+    /// Network resources with their use, sorted.
+    pub(crate) links: Vec<(Res, LinkUse)>,
+}
+
+/// Payload share of the wire for a protocol at an MTU.
+pub(crate) fn goodput(cx: &Ctx, protocol: Protocol, mtu: u32) -> f64 {
+    let p = cx.physics;
+    let header = match protocol {
+        Protocol::Tcp => p.tcp_ip_header_bytes,
+        Protocol::Udp => p.udp_ip_header_bytes,
+        Protocol::Rdma => p.roce_header_bytes,
+    };
+    let mtu = f64::from(mtu);
+    ((mtu - header) / (mtu + p.ethernet_wire_overhead_bytes)).clamp(0.0, 1.0)
+}
+
+/// Per-host figures computed once.
+pub(crate) struct HostFacts {
+    pub(crate) io: Io,
+    /// Socket of each NIC.
+    pub(crate) nic_socket: Vec<Option<u8>>,
+    pub(crate) nic_switches: Vec<Vec<String>>,
+    pub(crate) nic_usable: Vec<Option<(f64, String)>>,
+}
+
+pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
+    cx.m.hosts
+        .iter()
+        .map(|h| {
+            let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
+            HostFacts {
+                io: if h.nvme.is_empty() { Io::default() } else { host_io(cx, h) },
+                nic_socket: links.iter().map(|l| l.as_ref().and_then(|(_, a)| a.socket)).collect(),
+                nic_switches: links.iter().map(|l| l.as_ref().map(|(_, a)| a.switches.clone()).unwrap_or_default()).collect(),
+                nic_usable: links
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let (lanes, _) = l.as_ref()?;
+                        let g = usable_gbps(cx, *lanes).ok()?;
+                        Some((g, format!("`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable", h.name.value, h.nics[i].slot.value)))
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Path MTU of a pair: the smallest of host, switch port, link and WAN MTUs.
+pub(crate) fn path_mtu(m: &Model, pr: &PairRoute) -> u32 {
+    let mut mtu = m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value);
+    for h in &pr.hops {
+        let links: Vec<usize> = match h.via {
+            crate::derive::paths::Via::Link(l) => vec![l],
+            crate::derive::paths::Via::Lag(g) => m.lags[g].members.clone(),
+        };
+        if let Some(&l) = links.first() {
+            if let Some(x) = &m.links[l].mtu {
+                mtu = mtu.min(x.value);
+            }
+        }
+    }
+    mtu
+}
+
+/// Streams per pair: declared, else enough for the demand at the per-stream figure.
+pub(crate) fn streams(f: &Flow, per_stream_gbps: f64) -> u32 {
+    match (&f.streams, f.protocol.value) {
+        (Some(s), _) => s.value.max(1),
+        (None, Protocol::Rdma) => 1,
+        (None, _) => (f.pair_rate().gbps() / per_stream_gbps.max(0.001)).ceil().max(1.0) as u32,
+    }
+}
+
+fn res_name(m: &Model, r: &Res) -> String {
+    let dir = |fwd: bool| if fwd { "->" } else { "<-" };
+    match r {
+        Res::Link(l, f) => {
+            let link = &m.links[*l];
+            let name = match link.kind {
+                crate::resolve::model::LinkKind::Wan(w) => format!("WAN `{}` ", m.wans[w].name.value),
+                crate::resolve::model::LinkKind::Lan => String::new(),
+            };
+            format!("{name}{} {} {}", m.end_name(link.a), dir(*f), m.end_name(link.b))
+        }
+        Res::Lag(g, f) => {
+            let lag = &m.lags[*g];
+            let first = lag.members.first().map(|&l| &m.links[l]);
+            let ends = first.map_or(String::new(), |l| format!(" {} {} {}", m.node_name(l.a.node), dir(*f), m.node_name(l.b.node)));
+            format!("port-channel {}{ends}", lag.id)
+        }
+        Res::Nic(h, n, tx) => format!("`{}` NIC in slot {} ({})", m.hosts[*h].name.value, m.hosts[*h].nics[*n].slot.value, if *tx { "send" } else { "receive" }),
+        Res::Uplink(h, s, _) => format!("`{}` PCIe switch `{s}` uplink", m.hosts[*h].name.value),
+        Res::Read(h) => format!("`{}` NVMe read", m.hosts[*h].name.value),
+        Res::Write(h) => format!("`{}` NVMe write", m.hosts[*h].name.value),
+    }
+}
+
+/// Capacity of a shared resource in Gbit/s, with its explanation.
+fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind, String)> {
+    let m = cx.m;
+    Some(match r {
+        Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link, format!("{} carries {}", res_name(m, r), m.links[*l].capacity)),
+        Res::Lag(g, _) => {
+            let c: f64 = m.lags[*g].members.iter().map(|&l| m.links[l].capacity.gbps()).sum();
+            (c, LimitKind::Lag, format!("{} carries {c:.0} Gbit/s", res_name(m, r)))
+        }
+        Res::Nic(h, n, _) => {
+            let (g, why) = facts[*h].nic_usable.get(*n)?.clone()?;
+            (g, LimitKind::Pcie, why)
+        }
+        Res::Uplink(h, s, _) => {
+            let ch = cx.db.chassis.get(&m.hosts[*h].chassis)?;
+            let up = super::pcie::uplink(ch, s)?;
+            let g = usable_gbps(cx, up).ok()?;
+            (g, LimitKind::Pcie, format!("`{}`: PCIe switch `{s}` {up} uplink gives {g:.1} Gbit/s usable", m.hosts[*h].name.value))
+        }
+        Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage, facts[*h].io.read_why.clone()),
+        Res::Write(h) => (facts[*h].io.write_gbps, LimitKind::Storage, facts[*h].io.write_why.clone()),
+    })
+}
+
+/// Load against capacity of one link or LAG direction.
+fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
+    let (cap, _, _) = capacity(cx, facts, r)?;
+    let load = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
+    let direction = match r {
+        Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
+        _ => return None,
+    };
+    let flows = loads.flows.get(r).map(|v| v.iter().map(|&i| cx.m.flows[i].name.value.clone()).collect()).unwrap_or_default();
+    Some(LinkUse { link: res_name(cx.m, r), direction, load_gbps: load, capacity_gbps: cap, utilization_pct: 100.0 * load / cap.max(1e-9), flows })
+}
+
+/// Computes loads and predictions. Linear in the total number of hops.
+pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
+    let m = cx.m;
+    let facts = host_facts(cx);
+    let switches_of = |h: HostId, n: usize| facts[h].nic_switches.get(n).cloned().unwrap_or_default();
+    let mut loads = Loads::default();
+    let mut pair_res: Vec<Vec<Vec<Res>>> = Vec::with_capacity(m.flows.len());
+    for (fi, f) in m.flows.iter().enumerate() {
+        let rate = f.pair_rate().bps();
+        let routes = &cx.routes.flows[fi];
+        let mut per_pair = Vec::with_capacity(routes.pairs.len());
+        for pr in &routes.pairs {
+            let res = resources(m, pr, f.source, f.sink, &switches_of);
+            for r in &res {
+                loads.add(r, rate, fi);
+            }
+            per_pair.push(res);
+        }
+        pair_res.push(per_pair);
+    }
+    let mut caps: HashMap<Res, Option<(f64, LimitKind, String)>> = HashMap::new();
+    let mut flows = Vec::with_capacity(m.flows.len());
+    for (fi, f) in m.flows.iter().enumerate() {
+        flows.push(predict_flow(cx, &facts, &loads, &mut caps, f, fi, &pair_res[fi]));
+    }
+    let mut keys: Vec<&Res> = loads.demand.keys().filter(|r| matches!(r, Res::Link(..) | Res::Lag(..))).collect();
+    keys.sort();
+    let links = keys.into_iter().filter_map(|r| link_use(cx, &facts, &loads, r).map(|u| (r.clone(), u))).collect();
+    (Plan { show: m.settings.name.clone(), flows, links }, loads)
+}
+
+fn predict_flow(
+    cx: &Ctx,
+    facts: &[HostFacts],
+    loads: &Loads,
+    caps: &mut HashMap<Res, Option<(f64, LimitKind, String)>>,
+    f: &Flow,
+    fi: usize,
+    pair_res: &[Vec<Res>],
+) -> FlowPrediction {
+    let m = cx.m;
+    let routes = &cx.routes.flows[fi];
+    let rate = f.pair_rate().gbps();
+    let cpu = m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
+    let per_stream = cpu.map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
+    let nstreams = streams(f, per_stream);
+    let mut total = 0.0;
+    let mut worst: Option<Limit> = None;
+    let mut rtt_ms: f64 = 0.0;
+    let mut numa_remote = false;
+    for (pi, pr) in routes.pairs.iter().enumerate() {
+        let mtu = path_mtu(m, pr);
+        let eff = goodput(cx, f.protocol.value, mtu);
+        rtt_ms = rtt_ms.max(pr.rtt_ms());
+        let mut best = Limit { kind: LimitKind::Demand, gbps: rate, why: format!("the flow asks for {}", crate::spec::units::Rate::from_gbps(rate)) };
+        let mut consider = |l: Limit| {
+            if l.gbps < best.gbps - 1e-9 {
+                best = l;
+            }
+        };
+        for r in &pair_res[pi] {
+            let cap = caps.entry(r.clone()).or_insert_with(|| capacity(cx, facts, r)).clone();
+            let Some((cap, kind, why)) = cap else { continue };
+            let demand = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
+            let wire = matches!(r, Res::Link(..) | Res::Lag(..));
+            let usable = if wire { cap * eff } else { cap };
+            let share = if demand > cap { usable * rate / demand } else { usable.min(rate) };
+            let why = if demand > cap + 1e-9 { format!("{why}, shared by {demand:.0} Gbit/s of demand") } else if wire && eff < 1.0 { format!("{why} ({:.1}% payload at MTU {mtu})", eff * 100.0) } else { why };
+            consider(Limit { kind, gbps: share, why });
+            // Static LAG hashing: one stream never spreads over more members than it has.
+            if let Res::Lag(g, _) = r {
+                let lag = &m.lags[*g];
+                let member = lag.members.first().map_or(0.0, |&l| m.links[l].capacity.gbps());
+                let usable_members = (nstreams as usize).min(lag.members.len()) as f64;
+                consider(Limit {
+                    kind: LimitKind::Lag,
+                    gbps: usable_members * member * eff,
+                    why: format!("port-channel {} hashes {} stream(s) onto at most {} of its {} members", lag.id, nstreams, usable_members, lag.members.len()),
+                });
+            }
+        }
+        if f.protocol.value != Protocol::Rdma {
+            let (numa, factor) = numa_factor(cx, facts, f, pr);
+            numa_remote |= numa;
+            let ps = per_stream * factor;
+            let cores = cpu.map_or(u32::MAX, |c| c.cores * u32::from(m.hosts[pr.src].sockets));
+            let usable_streams = nstreams.min(cores);
+            let host = &m.hosts[pr.src];
+            let numa_note = if numa { ", halved for crossing sockets" } else { "" };
+            consider(Limit {
+                kind: LimitKind::Cpu,
+                gbps: f64::from(usable_streams) * ps,
+                why: format!("`{}` (`{}`): {usable_streams} stream(s) x {ps:.1} Gbit/s per stream{numa_note}", host.name.value, host.cpu.value),
+            });
+            if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
+                let w = f64::from(nstreams) * cx.physics.max_socket_buffer_bytes * 8.0 / (pr.rtt_ms() / 1000.0) / 1e9;
+                consider(Limit { kind: LimitKind::Window, gbps: w, why: format!("{nstreams} stream(s) x 2 GiB window over {:.1} ms RTT", pr.rtt_ms()) });
+            }
+        }
+        total += best.gbps;
+        if worst.as_ref().is_none_or(|w| best.gbps < w.gbps) {
+            worst = Some(best);
+        }
+    }
+    let path = routes.pairs.first().map(|p| p.switches().map(|s| m.switches[s].name.value.clone()).collect()).unwrap_or_default();
+    FlowPrediction {
+        name: f.name.value.clone(),
+        protocol: f.protocol.value.as_str(),
+        pairs: routes.pairs.len(),
+        streams_per_pair: nstreams,
+        demand_gbps: f.rate.gbps() * if f.bidirectional { 2.0 } else { 1.0 },
+        predicted_gbps: total,
+        bottleneck: worst.unwrap_or(Limit { kind: LimitKind::Demand, gbps: 0.0, why: "no routed pair".into() }),
+        rtt_ms,
+        path,
+        numa_remote,
+    }
+}
+
+/// Whether the data crosses sockets between drives and NIC, and the per-stream factor.
+pub(crate) fn numa_factor(cx: &Ctx, facts: &[HostFacts], f: &Flow, pr: &PairRoute) -> (bool, f64) {
+    let m = cx.m;
+    let mut remote = false;
+    for (first, store, host) in [(true, f.source, pr.src), (false, f.sink, pr.dst)] {
+        if store != Store::Nvme {
+            continue;
+        }
+        let Some((h, n)) = host_nic(m, pr, first) else { continue };
+        let drives = &facts[host].io.sockets;
+        if let Some(s) = facts[h].nic_socket.get(n).copied().flatten() {
+            if !drives.is_empty() && !drives.contains(&s) {
+                remote = true;
+            }
+        }
+    }
+    (remote, if remote { cx.physics.numa_remote_factor } else { 1.0 })
+}
