@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Check a spec: syntax, references, ports, addressing, feasibility.
     Check(Common),
+    /// Predict what every flow will reach and why; show link utilization.
+    Plan(Common),
     /// Explain a diagnostic code (`E0101` or `unknown-reference`).
     Explain {
         code: String,
@@ -130,6 +132,27 @@ fn check(c: &Common) -> i32 {
     }
 }
 
+fn plan(c: &Common) -> i32 {
+    let mut s = Session::default();
+    match compile::front(c.input(), &c.options(), &mut s) {
+        Err(e) => usage(&e),
+        Ok(front) => {
+            // Diagnostics go to stderr so stdout stays the plan in the chosen format.
+            let code = report(&mut s, c, false);
+            let Some(front) = front else { return code };
+            let Some(cx) = crate::check::Ctx::new(&front) else { return code };
+            let (p, _) = crate::check::predict::plan(&cx);
+            let out = match c.format {
+                Format::Text => crate::plan::text(&p),
+                Format::Json => crate::plan::json(&p),
+                Format::Markdown => crate::plan::markdown(&p),
+            };
+            print!("{out}");
+            code
+        }
+    }
+}
+
 fn usage(message: &str) -> i32 {
     eprintln!("error: {message}");
     2
@@ -172,6 +195,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     };
     match cli.command {
         Command::Check(c) => check(&c),
+        Command::Plan(c) => plan(&c),
         Command::Explain { code } => explain(&code),
         Command::Schema => {
             print!("{}", crate::spec::json_schema());

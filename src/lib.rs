@@ -10,6 +10,7 @@ pub mod cli;
 pub(crate) mod compile;
 pub(crate) mod derive;
 pub mod diag;
+pub(crate) mod plan;
 pub(crate) mod resolve;
 pub mod source;
 pub(crate) mod spec;

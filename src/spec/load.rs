@@ -163,7 +163,7 @@ impl<'a> Loader<'a> {
             SpecFile::decode(node, &mut cx)
         };
         let Some(mut file) = file else { return };
-        if !self.stack.is_empty() && file.show.is_some() {
+        if self.stack.len() > 1 && file.show.is_some() {
             let span = node.span;
             self.diags.push(
                 Diagnostic::new(codes::UNKNOWN_FIELD, span, format!("`show:` in included file `{name}`"))
