@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every test: Rust (unit, integration, snapshots, property tests), clippy and
+# rustfmt, then the Python checks (JSON Schema against every example) in a venv.
+# Snapshots are never written here: CI=true makes insta fail on any mismatch.
+set -euo pipefail
+cd "$(dirname "$0")"
+export CI=true INSTA_UPDATE=no
+
+cargo fmt --check
+cargo clippy --all-targets --quiet -- -D warnings
+cargo test --all-targets --quiet
+
+venv=.venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+cargo build --quiet
+DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q tests/python
