@@ -16,24 +16,48 @@ fn rows(plan: &Plan) -> (Vec<[String; 7]>, Vec<[String; 5]>) {
         .map(|f| {
             [
                 f.name.clone(),
-                format!("{} x{} ({} stream{})", f.protocol, f.pairs, f.streams_per_pair, if f.streams_per_pair == 1 { "" } else { "s" }),
+                format!(
+                    "{} x{} ({} stream{})",
+                    f.protocol,
+                    f.pairs,
+                    f.streams_per_pair,
+                    if f.streams_per_pair == 1 { "" } else { "s" }
+                ),
                 g(f.demand_gbps),
                 g(f.predicted_gbps),
                 format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9)),
                 format!("{:.3}", f.rtt_ms),
-                format!("{:?}: {}", f.bottleneck.kind, f.bottleneck.why).to_lowercase().replacen(&f.bottleneck.why.to_lowercase(), &f.bottleneck.why, 1),
+                format!("{:?}: {}", f.bottleneck.kind, f.bottleneck.why)
+                    .to_lowercase()
+                    .replacen(&f.bottleneck.why.to_lowercase(), &f.bottleneck.why, 1),
             ]
         })
         .collect();
     let links = plan
         .links
         .iter()
-        .map(|(_, u)| [u.link.clone(), u.direction.clone(), g(u.load_gbps), g(u.capacity_gbps), format!("{:.0}%", u.utilization_pct)])
+        .map(|(_, u)| {
+            [
+                u.link.clone(),
+                u.direction.clone(),
+                g(u.load_gbps),
+                g(u.capacity_gbps),
+                format!("{:.0}%", u.utilization_pct),
+            ]
+        })
         .collect();
     (flows, links)
 }
 
-const FLOW_HEAD: [&str; 7] = ["flow", "kind", "demand Gbit/s", "predicted Gbit/s", "of demand", "RTT ms", "bottleneck"];
+const FLOW_HEAD: [&str; 7] = [
+    "flow",
+    "kind",
+    "demand Gbit/s",
+    "predicted Gbit/s",
+    "of demand",
+    "RTT ms",
+    "bottleneck",
+];
 const LINK_HEAD: [&str; 5] = ["link", "direction", "load Gbit/s", "capacity Gbit/s", "use"];
 
 fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]) {
@@ -45,7 +69,18 @@ fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]
     }
     let line = |cells: Vec<&str>| -> String {
         let n = cells.len();
-        cells.iter().enumerate().map(|(i, c)| if i + 1 == n { (*c).to_string() } else { format!("{c:<width$}", width = w[i]) }).collect::<Vec<_>>().join("  ")
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i + 1 == n {
+                    (*c).to_string()
+                } else {
+                    format!("{c:<width$}", width = w[i])
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
     };
     let _ = writeln!(out, "{}", line(head.to_vec()));
     for r in rows {
@@ -55,15 +90,48 @@ fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]
 
 pub(crate) fn text(plan: &Plan) -> String {
     let (f, l) = rows(plan);
-    let mut out = format!("show {}: {} flows, {} loaded link directions\n\n", plan.show, plan.flows.len(), plan.links.len());
+    let mut out = format!(
+        "show {}: {} flows, {} loaded link directions\n\n",
+        plan.show,
+        plan.flows.len(),
+        plan.links.len()
+    );
     table(&mut out, FLOW_HEAD, &f);
     out.push('\n');
     table(&mut out, LINK_HEAD, &l);
+    if !plan.storage.is_empty() {
+        out.push('\n');
+        table(&mut out, STORAGE_HEAD, &storage_rows(plan));
+    }
     out
 }
 
+const STORAGE_HEAD: [&str; 5] = ["host", "drives", "read Gbit/s", "write Gbit/s", "bound"];
+
+fn storage_rows(plan: &Plan) -> Vec<[String; 5]> {
+    plan.storage
+        .iter()
+        .map(|s| {
+            [
+                s.host.clone(),
+                s.drives.to_string(),
+                g(s.read_gbps),
+                g(s.write_gbps),
+                s.read_bound.clone(),
+            ]
+        })
+        .collect()
+}
+
 fn md_row(cells: &[String]) -> String {
-    format!("| {} |\n", cells.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "))
+    format!(
+        "| {} |\n",
+        cells
+            .iter()
+            .map(|c| c.replace('|', "\\|"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    )
 }
 
 pub(crate) fn markdown(plan: &Plan) -> String {
@@ -80,12 +148,20 @@ pub(crate) fn markdown(plan: &Plan) -> String {
     for r in &l {
         out += &md_row(r);
     }
+    if !plan.storage.is_empty() {
+        out += "\n## Storage\n\n";
+        out += &md_row(&STORAGE_HEAD.map(String::from));
+        out += &md_row(&STORAGE_HEAD.map(|_| "---".to_string()));
+        for r in &storage_rows(plan) {
+            out += &md_row(r);
+        }
+    }
     out
 }
 
 pub(crate) fn json(plan: &Plan) -> String {
     let links: Vec<&crate::check::predict::LinkUse> = plan.links.iter().map(|(_, u)| u).collect();
-    let doc = serde_json::json!({ "show": plan.show, "flows": plan.flows, "links": links });
+    let doc = serde_json::json!({ "show": plan.show, "flows": plan.flows, "links": links, "storage": plan.storage });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s

@@ -22,7 +22,9 @@ fn link_span(cx: &Ctx, r: &Res) -> Option<Span> {
 fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
     let warn = cx.m.settings.warn_utilization;
     for (r, u) in &plan.links {
-        let Some(span) = link_span(cx, r) else { continue };
+        let Some(span) = link_span(cx, r) else {
+            continue;
+        };
         let (sev, what) = if u.utilization_pct > 100.0 + 1e-6 {
             (Severity::Error, "oversubscribed")
         } else if u.utilization_pct > warn {
@@ -30,12 +32,19 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
         } else {
             continue;
         };
-        let code = if sev == Severity::Error { codes::OVERSUBSCRIBED } else { codes::HIGH_UTILIZATION };
+        let code = if sev == Severity::Error {
+            codes::OVERSUBSCRIBED
+        } else {
+            codes::HIGH_UTILIZATION
+        };
         let mut d = Diagnostic::new(code, span, format!("{} is {what}: {:.0} Gbit/s of demand on {:.0} Gbit/s ({:.0}%)", u.link, u.load_gbps, u.capacity_gbps, u.utilization_pct))
             .label(format!("{what} ({})", u.direction))
             .help("add capacity (more members or links), route some flows another way (`path:` or `routing: widest`), or lower their rates");
         for &fi in loads.flows.get(r).into_iter().flatten().take(3) {
-            d = d.also(cx.m.flows[fi].rate.span, format!("`{}` adds load", cx.m.flows[fi].name.value));
+            d = d.also(
+                cx.m.flows[fi].rate.span,
+                format!("`{}` adds load", cx.m.flows[fi].name.value),
+            );
         }
         diags.push(d.severity(sev));
     }
@@ -56,22 +65,46 @@ fn storage(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
             continue;
         }
         let host = &cx.m.hosts[h];
-        let per = if write { io.per_drive_write } else { io.per_drive_read };
-        let need = if per > 0.0 { (demand / per).ceil() as u32 } else { 0 };
+        let per = if write {
+            io.per_drive_write
+        } else {
+            io.per_drive_read
+        };
+        let need = if per > 0.0 {
+            (demand / per).ceil() as u32
+        } else {
+            0
+        };
         let span = host.nvme.first().map_or(host.name.span, |g| g.span);
         let verb = if write { "write" } else { "read" };
         let missing = need.saturating_sub(io.drives);
         let help = if missing > 0 {
-            format!("{demand:.0} Gbit/s needs {need} drives at {per:.1} Gbit/s each: add {} (or faster drives)", plural(missing as usize, "drive"))
+            format!(
+                "{demand:.0} Gbit/s needs {need} drives at {per:.1} Gbit/s each: add {} (or faster drives)",
+                plural(missing as usize, "drive")
+            )
         } else {
-            format!("the drives are enough but their PCIe path is not: {}", if write { &io.write_why } else { &io.read_why })
+            format!(
+                "the drives are enough but their PCIe path is not: {}",
+                if write { &io.write_why } else { &io.read_why }
+            )
         };
-        let mut d = Diagnostic::new(codes::STORAGE, span, format!("`{}` drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}", host.name.value))
-            .label(format!("{} drive(s)", io.drives))
-            .help(help)
-            .severity(Severity::Warning);
+        let mut d = Diagnostic::new(
+            codes::STORAGE,
+            span,
+            format!(
+                "`{}` drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}",
+                host.name.value
+            ),
+        )
+        .label(format!("{} drive(s)", io.drives))
+        .help(help)
+        .severity(Severity::Warning);
         for &fi in loads.flows.get(r).into_iter().flatten().take(2) {
-            d = d.also(cx.m.flows[fi].rate.span, format!("`{}`", cx.m.flows[fi].name.value));
+            d = d.also(
+                cx.m.flows[fi].rate.span,
+                format!("`{}`", cx.m.flows[fi].name.value),
+            );
         }
         diags.push(d);
     }
@@ -85,7 +118,10 @@ fn sorted(loads: &Loads) -> Vec<(&Res, &f64)> {
 
 fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
     for (f, p) in cx.m.flows.iter().zip(&plan.flows) {
-        let cpu = cx.m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
+        let cpu =
+            cx.m.hosts
+                .get(f.pairs[0].0)
+                .and_then(|h| cx.db.cpus.get(&h.cpu));
         if let (Some(s), Some(cpu)) = (&f.streams, cpu) {
             let need = (f.pair_rate().gbps() / cpu.tcp_stream_gbps).ceil() as u32;
             if f.protocol.value != crate::spec::flow::Protocol::Rdma && s.value < need {
@@ -106,9 +142,16 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
         if p.predicted_gbps < 0.95 * p.demand_gbps {
             let _ = streams;
             diags.push(
-                Diagnostic::new(codes::SHORTFALL, f.rate.span, format!("flow `{}` is predicted to reach {:.1} of {:.1} Gbit/s", f.name.value, p.predicted_gbps, p.demand_gbps))
-                    .label(format!("bottleneck: {}", p.bottleneck.why))
-                    .help("`democ plan` shows every limit; raise the bottleneck or lower the rate"),
+                Diagnostic::new(
+                    codes::SHORTFALL,
+                    f.rate.span,
+                    format!(
+                        "flow `{}` is predicted to reach {:.1} of {:.1} Gbit/s",
+                        f.name.value, p.predicted_gbps, p.demand_gbps
+                    ),
+                )
+                .label(format!("bottleneck: {}", p.bottleneck.why))
+                .help("`democ plan` shows every limit; raise the bottleneck or lower the rate"),
             );
         }
     }

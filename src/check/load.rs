@@ -25,26 +25,43 @@ pub(crate) enum Res {
 pub(crate) fn forward(m: &Model, via: Via, from: NodeId) -> bool {
     match via {
         Via::Link(l) => m.links[l].a.node == from,
-        Via::Lag(g) => m.lags[g].members.first().is_none_or(|&l| m.links[l].a.node == from),
+        Via::Lag(g) => m.lags[g]
+            .members
+            .first()
+            .is_none_or(|&l| m.links[l].a.node == from),
     }
 }
 
 /// The NIC a pair leaves (first hop) or enters (last hop) a host by.
 pub(crate) fn host_nic(m: &Model, pr: &PairRoute, first: bool) -> Option<(HostId, usize)> {
-    let hop = if first { pr.hops.first()? } else { pr.hops.last()? };
+    let hop = if first {
+        pr.hops.first()?
+    } else {
+        pr.hops.last()?
+    };
     let host = if first { pr.src } else { pr.dst };
     let link = match hop.via {
         Via::Link(l) => l,
         Via::Lag(g) => *m.lags[g].members.first()?,
     };
     let l = &m.links[link];
-    let end = if l.a.node == NodeId::Host(host) { l.a } else { l.b };
+    let end = if l.a.node == NodeId::Host(host) {
+        l.a
+    } else {
+        l.b
+    };
     let nic = m.hosts[host].ports[end.port].nic?;
     Some((host, nic))
 }
 
 /// The resources one pair uses, with its flow's source and sink kinds.
-pub(crate) fn resources(m: &Model, pr: &PairRoute, source: Store, sink: Store, nic_switches: &dyn Fn(HostId, usize) -> Vec<String>) -> Vec<Res> {
+pub(crate) fn resources(
+    m: &Model,
+    pr: &PairRoute,
+    source: Store,
+    sink: Store,
+    nic_switches: &dyn Fn(HostId, usize) -> Vec<String>,
+) -> Vec<Res> {
     let mut v = Vec::with_capacity(pr.hops.len() + 6);
     for h in &pr.hops {
         let fwd = forward(m, h.via, h.from);
@@ -55,11 +72,19 @@ pub(crate) fn resources(m: &Model, pr: &PairRoute, source: Store, sink: Store, n
     }
     if let Some((h, n)) = host_nic(m, pr, true) {
         v.push(Res::Nic(h, n, true));
-        v.extend(nic_switches(h, n).into_iter().map(|s| Res::Uplink(h, s, true)));
+        v.extend(
+            nic_switches(h, n)
+                .into_iter()
+                .map(|s| Res::Uplink(h, s, true)),
+        );
     }
     if let Some((h, n)) = host_nic(m, pr, false) {
         v.push(Res::Nic(h, n, false));
-        v.extend(nic_switches(h, n).into_iter().map(|s| Res::Uplink(h, s, false)));
+        v.extend(
+            nic_switches(h, n)
+                .into_iter()
+                .map(|s| Res::Uplink(h, s, false)),
+        );
     }
     if source == Store::Nvme {
         v.push(Res::Read(pr.src));

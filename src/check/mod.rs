@@ -26,7 +26,13 @@ pub(crate) struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(f: &'a Front) -> Option<Ctx<'a>> {
-        Some(Ctx { m: &f.model, db: &f.db, physics: f.db.physics.as_ref()?, topology: &f.topology, routes: &f.routes })
+        Some(Ctx {
+            m: &f.model,
+            db: &f.db,
+            physics: f.db.physics.as_ref()?,
+            topology: &f.topology,
+            routes: &f.routes,
+        })
     }
 }
 

@@ -23,13 +23,20 @@ impl std::fmt::Display for Lanes {
 
 impl From<&PcieLink> for Lanes {
     fn from(l: &PcieLink) -> Lanes {
-        Lanes { generation: l.generation.value, width: l.width.value }
+        Lanes {
+            generation: l.generation.value,
+            width: l.width.value,
+        }
     }
 }
 
 /// Usable one-direction bandwidth of a link, Gbit/s: raw rate x encoding x TLP efficiency.
 pub(crate) fn usable_gbps(cx: &Ctx, l: Lanes) -> Result<f64, String> {
-    let g = cx.db.pcie.get(&l.generation.to_string()).ok_or_else(|| format!("PCIe generation {} is not in the catalog", l.generation))?;
+    let g = cx
+        .db
+        .pcie
+        .get(&l.generation.to_string())
+        .ok_or_else(|| format!("PCIe generation {} is not in the catalog", l.generation))?;
     let mps = f64::from(cx.m.settings.pcie_mps);
     let tlp = mps / (mps + cx.physics.tlp_overhead_bytes);
     Ok(g.gt_per_s * f64::from(l.width) * g.encoding_efficiency * tlp)
@@ -37,7 +44,10 @@ pub(crate) fn usable_gbps(cx: &Ctx, l: Lanes) -> Result<f64, String> {
 
 /// A card negotiates the lower generation and the narrower width of card and slot.
 pub(crate) fn negotiate(card: Lanes, slot: Lanes) -> Lanes {
-    Lanes { generation: card.generation.min(slot.generation), width: card.width.min(slot.width) }
+    Lanes {
+        generation: card.generation.min(slot.generation),
+        width: card.width.min(slot.width),
+    }
 }
 
 /// Where something attaches: its socket and the PCIe switches between it and the socket
@@ -50,13 +60,23 @@ pub(crate) struct Attach {
 
 /// Follows `via` up to a socket. Cycles and dangling names end the walk.
 pub(crate) fn attach(ch: &ChassisModel, socket: Option<u8>, via: Option<&String>) -> Attach {
-    let mut a = Attach { socket, switches: Vec::new() };
+    let mut a = Attach {
+        socket,
+        switches: Vec::new(),
+    };
     let mut next = via.cloned();
     while let Some(name) = next.take() {
         if a.switches.contains(&name) || a.switches.len() > 8 {
             break;
         }
-        let Some((_, sw)) = ch.switches.iter().flat_map(|s| s.iter()).find(|(k, _)| k.value == name) else { break };
+        let Some((_, sw)) = ch
+            .switches
+            .iter()
+            .flat_map(|s| s.iter())
+            .find(|(k, _)| k.value == name)
+        else {
+            break;
+        };
         a.switches.push(name);
         a.socket = sw.socket.or(a.socket);
         next = sw.via.clone();
@@ -66,12 +86,22 @@ pub(crate) fn attach(ch: &ChassisModel, socket: Option<u8>, via: Option<&String>
 
 /// Uplink of a chassis PCIe switch.
 pub(crate) fn uplink(ch: &ChassisModel, name: &str) -> Option<Lanes> {
-    ch.switches.iter().flat_map(|s| s.iter()).find(|(k, _)| k.value == name).map(|(_, s)| Lanes::from(&s.uplink))
+    ch.switches
+        .iter()
+        .flat_map(|s| s.iter())
+        .find(|(k, _)| k.value == name)
+        .map(|(_, s)| Lanes::from(&s.uplink))
 }
 
 /// Slot of a chassis by name.
-pub(crate) fn slot<'a>(ch: &'a ChassisModel, name: &str) -> Option<&'a crate::catalog::types::ChassisSlot> {
-    ch.slots.iter().find(|(k, _)| k.value == name).map(|(_, s)| s)
+pub(crate) fn slot<'a>(
+    ch: &'a ChassisModel,
+    name: &str,
+) -> Option<&'a crate::catalog::types::ChassisSlot> {
+    ch.slots
+        .iter()
+        .find(|(k, _)| k.value == name)
+        .map(|(_, s)| s)
 }
 
 /// A NIC's negotiated link and attachment.
@@ -80,13 +110,21 @@ pub(crate) fn nic_link(cx: &Ctx, h: &Host, nic: usize) -> Option<(Lanes, Attach)
     let n = &h.nics[nic];
     let model = cx.db.nics.get(&n.model)?;
     let s = slot(ch, &n.slot)?;
-    let lanes = negotiate(Lanes::from(&model.pcie), Lanes { generation: s.generation, width: s.width });
+    let lanes = negotiate(
+        Lanes::from(&model.pcie),
+        Lanes {
+            generation: s.generation,
+            width: s.width,
+        },
+    );
     Some((lanes, attach(ch, s.socket, s.via.as_ref())))
 }
 
 /// Lanes wired to each socket against the CPU's lanes; cards in unpopulated sockets.
 fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
-    let (Some(ch), Some(cpu)) = (cx.db.chassis.get(&h.chassis), cx.db.cpus.get(&h.cpu)) else { return };
+    let (Some(ch), Some(cpu)) = (cx.db.chassis.get(&h.chassis), cx.db.cpus.get(&h.cpu)) else {
+        return;
+    };
     let mut lanes = vec![0u32; usize::from(ch.sockets)];
     for (_, s) in ch.slots.iter() {
         if let (Some(sock), None) = (s.socket, &s.via) {
@@ -105,10 +143,17 @@ fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
     for (sock, &used) in lanes.iter().enumerate().take(usize::from(h.sockets)) {
         if used > cpu.pcie_lanes {
             diags.push(
-                Diagnostic::new(codes::PCIE_LANES, h.cpu.span, format!("`{}` wires {used} PCIe lanes to socket {sock}, but `{}` has {}", h.chassis.value, h.cpu.value, cpu.pcie_lanes))
-                    .label("too few lanes")
-                    .also(h.chassis.span, "chassis")
-                    .help("pick a CPU with more lanes or a chassis built for this CPU"),
+                Diagnostic::new(
+                    codes::PCIE_LANES,
+                    h.cpu.span,
+                    format!(
+                        "`{}` wires {used} PCIe lanes to socket {sock}, but `{}` has {}",
+                        h.chassis.value, h.cpu.value, cpu.pcie_lanes
+                    ),
+                )
+                .label("too few lanes")
+                .also(h.chassis.span, "chassis")
+                .help("pick a CPU with more lanes or a chassis built for this CPU"),
             );
         }
     }
@@ -117,9 +162,20 @@ fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
             let a = attach(ch, s.socket, s.via.as_ref());
             if a.socket.is_some_and(|s| s >= h.sockets) {
                 diags.push(
-                    Diagnostic::new(codes::PCIE_LANES, n.slot.span, format!("slot `{}` hangs off socket {}, which is not populated", n.slot.value, a.socket.unwrap_or(0)))
-                        .label("dead slot")
-                        .help(format!("populate socket {} or move the card to a slot of socket 0", a.socket.unwrap_or(0))),
+                    Diagnostic::new(
+                        codes::PCIE_LANES,
+                        n.slot.span,
+                        format!(
+                            "slot `{}` hangs off socket {}, which is not populated",
+                            n.slot.value,
+                            a.socket.unwrap_or(0)
+                        ),
+                    )
+                    .label("dead slot")
+                    .help(format!(
+                        "populate socket {} or move the card to a slot of socket 0",
+                        a.socket.unwrap_or(0)
+                    )),
                 );
             }
         }
@@ -129,9 +185,18 @@ fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
 /// A NIC whose ports carry more than its PCIe link passes.
 fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
     for (i, n) in h.nics.iter().enumerate() {
-        let Some((lanes, _)) = nic_link(cx, h, i) else { continue };
-        let Ok(usable) = usable_gbps(cx, lanes) else { continue };
-        let ports: f64 = n.ports.iter().filter(|&&p| h.ports[p].link.is_some()).map(|&p| h.ports[p].speed.gbps()).sum();
+        let Some((lanes, _)) = nic_link(cx, h, i) else {
+            continue;
+        };
+        let Ok(usable) = usable_gbps(cx, lanes) else {
+            continue;
+        };
+        let ports: f64 = n
+            .ports
+            .iter()
+            .filter(|&&p| h.ports[p].link.is_some())
+            .map(|&p| h.ports[p].speed.gbps())
+            .sum();
         if ports > usable {
             diags.push(
                 Diagnostic::new(codes::PCIE_BANDWIDTH, n.slot.span, format!("`{}` slot {}: {lanes} gives {usable:.1} Gbit/s usable, the NIC's cabled ports run at {ports:.0} Gbit/s", h.name.value, n.slot.value))
@@ -145,11 +210,20 @@ fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
 
 /// Sum of downstream demand (NIC ports, NVMe reads) behind each PCIe switch vs its uplink.
 fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
-    let Some(ch) = cx.db.chassis.get(&h.chassis) else { return };
+    let Some(ch) = cx.db.chassis.get(&h.chassis) else {
+        return;
+    };
     let mut demand: std::collections::BTreeMap<String, (f64, Vec<Span>)> = Default::default();
     for (i, n) in h.nics.iter().enumerate() {
-        let Some((lanes, a)) = nic_link(cx, h, i) else { continue };
-        let ports: f64 = n.ports.iter().filter(|&&p| h.ports[p].link.is_some()).map(|&p| h.ports[p].speed.gbps()).sum();
+        let Some((lanes, a)) = nic_link(cx, h, i) else {
+            continue;
+        };
+        let ports: f64 = n
+            .ports
+            .iter()
+            .filter(|&&p| h.ports[p].link.is_some())
+            .map(|&p| h.ports[p].speed.gbps())
+            .sum();
         let d = ports.min(usable_gbps(cx, lanes).unwrap_or(ports));
         for sw in a.switches {
             let e = demand.entry(sw).or_default();
@@ -158,7 +232,12 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
         }
     }
     for g in &h.nvme {
-        let (Some(drive), Some(a)) = (cx.db.drives.get(&g.model), super::storage::group_attach(ch, g)) else { continue };
+        let (Some(drive), Some(a)) = (
+            cx.db.drives.get(&g.model),
+            super::storage::group_attach(ch, g),
+        ) else {
+            continue;
+        };
         let d = drive.read_gbyte_s * 8.0 * f64::from(g.count);
         for sw in a.switches {
             let e = demand.entry(sw).or_default();
@@ -168,7 +247,9 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
     }
     for (sw, (d, spans)) in demand {
         let Some(up) = uplink(ch, &sw) else { continue };
-        let Ok(usable) = usable_gbps(cx, up) else { continue };
+        let Ok(usable) = usable_gbps(cx, up) else {
+            continue;
+        };
         if d > usable * 1.0001 {
             let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("`{}`: devices behind PCIe switch `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.name.value))
                 .label(format!("{:.1}x oversubscribed", d / usable))

@@ -61,9 +61,21 @@ pub(crate) struct LinkUse {
     pub(crate) flows: Vec<String>,
 }
 
+/// What a host's drives can do.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct HostStorage {
+    pub(crate) host: String,
+    pub(crate) drives: u32,
+    pub(crate) read_gbps: f64,
+    pub(crate) write_gbps: f64,
+    pub(crate) read_bound: String,
+    pub(crate) write_bound: String,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Plan {
     pub(crate) show: String,
+    pub(crate) storage: Vec<HostStorage>,
     pub(crate) flows: Vec<FlowPrediction>,
     /// Network resources with their use, sorted.
     pub(crate) links: Vec<(Res, LinkUse)>,
@@ -96,16 +108,36 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
         .map(|h| {
             let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
             HostFacts {
-                io: if h.nvme.is_empty() { Io::default() } else { host_io(cx, h) },
-                nic_socket: links.iter().map(|l| l.as_ref().and_then(|(_, a)| a.socket)).collect(),
-                nic_switches: links.iter().map(|l| l.as_ref().map(|(_, a)| a.switches.clone()).unwrap_or_default()).collect(),
+                io: if h.nvme.is_empty() {
+                    Io::default()
+                } else {
+                    host_io(cx, h)
+                },
+                nic_socket: links
+                    .iter()
+                    .map(|l| l.as_ref().and_then(|(_, a)| a.socket))
+                    .collect(),
+                nic_switches: links
+                    .iter()
+                    .map(|l| {
+                        l.as_ref()
+                            .map(|(_, a)| a.switches.clone())
+                            .unwrap_or_default()
+                    })
+                    .collect(),
                 nic_usable: links
                     .iter()
                     .enumerate()
                     .map(|(i, l)| {
                         let (lanes, _) = l.as_ref()?;
                         let g = usable_gbps(cx, *lanes).ok()?;
-                        Some((g, format!("`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable", h.name.value, h.nics[i].slot.value)))
+                        Some((
+                            g,
+                            format!(
+                                "`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable",
+                                h.name.value, h.nics[i].slot.value
+                            ),
+                        ))
                     })
                     .collect(),
             }
@@ -135,7 +167,9 @@ pub(crate) fn streams(f: &Flow, per_stream_gbps: f64) -> u32 {
     match (&f.streams, f.protocol.value) {
         (Some(s), _) => s.value.max(1),
         (None, Protocol::Rdma) => 1,
-        (None, _) => (f.pair_rate().gbps() / per_stream_gbps.max(0.001)).ceil().max(1.0) as u32,
+        (None, _) => (f.pair_rate().gbps() / per_stream_gbps.max(0.001))
+            .ceil()
+            .max(1.0) as u32,
     }
 }
 
@@ -145,18 +179,37 @@ fn res_name(m: &Model, r: &Res) -> String {
         Res::Link(l, f) => {
             let link = &m.links[*l];
             let name = match link.kind {
-                crate::resolve::model::LinkKind::Wan(w) => format!("WAN `{}` ", m.wans[w].name.value),
+                crate::resolve::model::LinkKind::Wan(w) => {
+                    format!("WAN `{}` ", m.wans[w].name.value)
+                }
                 crate::resolve::model::LinkKind::Lan => String::new(),
             };
-            format!("{name}{} {} {}", m.end_name(link.a), dir(*f), m.end_name(link.b))
+            format!(
+                "{name}{} {} {}",
+                m.end_name(link.a),
+                dir(*f),
+                m.end_name(link.b)
+            )
         }
         Res::Lag(g, f) => {
             let lag = &m.lags[*g];
             let first = lag.members.first().map(|&l| &m.links[l]);
-            let ends = first.map_or(String::new(), |l| format!(" {} {} {}", m.node_name(l.a.node), dir(*f), m.node_name(l.b.node)));
+            let ends = first.map_or(String::new(), |l| {
+                format!(
+                    " {} {} {}",
+                    m.node_name(l.a.node),
+                    dir(*f),
+                    m.node_name(l.b.node)
+                )
+            });
             format!("port-channel {}{ends}", lag.id)
         }
-        Res::Nic(h, n, tx) => format!("`{}` NIC in slot {} ({})", m.hosts[*h].name.value, m.hosts[*h].nics[*n].slot.value, if *tx { "send" } else { "receive" }),
+        Res::Nic(h, n, tx) => format!(
+            "`{}` NIC in slot {} ({})",
+            m.hosts[*h].name.value,
+            m.hosts[*h].nics[*n].slot.value,
+            if *tx { "send" } else { "receive" }
+        ),
         Res::Uplink(h, s, _) => format!("`{}` PCIe switch `{s}` uplink", m.hosts[*h].name.value),
         Res::Read(h) => format!("`{}` NVMe read", m.hosts[*h].name.value),
         Res::Write(h) => format!("`{}` NVMe write", m.hosts[*h].name.value),
@@ -167,10 +220,22 @@ fn res_name(m: &Model, r: &Res) -> String {
 fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind, String)> {
     let m = cx.m;
     Some(match r {
-        Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link, format!("{} carries {}", res_name(m, r), m.links[*l].capacity)),
+        Res::Link(l, _) => (
+            m.links[*l].capacity.gbps(),
+            LimitKind::Link,
+            format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
+        ),
         Res::Lag(g, _) => {
-            let c: f64 = m.lags[*g].members.iter().map(|&l| m.links[l].capacity.gbps()).sum();
-            (c, LimitKind::Lag, format!("{} carries {c:.0} Gbit/s", res_name(m, r)))
+            let c: f64 = m.lags[*g]
+                .members
+                .iter()
+                .map(|&l| m.links[l].capacity.gbps())
+                .sum();
+            (
+                c,
+                LimitKind::Lag,
+                format!("{} carries {c:.0} Gbit/s", res_name(m, r)),
+            )
         }
         Res::Nic(h, n, _) => {
             let (g, why) = facts[*h].nic_usable.get(*n)?.clone()?;
@@ -180,10 +245,25 @@ fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind, S
             let ch = cx.db.chassis.get(&m.hosts[*h].chassis)?;
             let up = super::pcie::uplink(ch, s)?;
             let g = usable_gbps(cx, up).ok()?;
-            (g, LimitKind::Pcie, format!("`{}`: PCIe switch `{s}` {up} uplink gives {g:.1} Gbit/s usable", m.hosts[*h].name.value))
+            (
+                g,
+                LimitKind::Pcie,
+                format!(
+                    "`{}`: PCIe switch `{s}` {up} uplink gives {g:.1} Gbit/s usable",
+                    m.hosts[*h].name.value
+                ),
+            )
         }
-        Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage, facts[*h].io.read_why.clone()),
-        Res::Write(h) => (facts[*h].io.write_gbps, LimitKind::Storage, facts[*h].io.write_why.clone()),
+        Res::Read(h) => (
+            facts[*h].io.read_gbps,
+            LimitKind::Storage,
+            facts[*h].io.read_why.clone(),
+        ),
+        Res::Write(h) => (
+            facts[*h].io.write_gbps,
+            LimitKind::Storage,
+            facts[*h].io.write_why.clone(),
+        ),
     })
 }
 
@@ -195,15 +275,31 @@ fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<Lin
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
         _ => return None,
     };
-    let flows = loads.flows.get(r).map(|v| v.iter().map(|&i| cx.m.flows[i].name.value.clone()).collect()).unwrap_or_default();
-    Some(LinkUse { link: res_name(cx.m, r), direction, load_gbps: load, capacity_gbps: cap, utilization_pct: 100.0 * load / cap.max(1e-9), flows })
+    let flows = loads
+        .flows
+        .get(r)
+        .map(|v| {
+            v.iter()
+                .map(|&i| cx.m.flows[i].name.value.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(LinkUse {
+        link: res_name(cx.m, r),
+        direction,
+        load_gbps: load,
+        capacity_gbps: cap,
+        utilization_pct: 100.0 * load / cap.max(1e-9),
+        flows,
+    })
 }
 
 /// Computes loads and predictions. Linear in the total number of hops.
 pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
     let m = cx.m;
     let facts = host_facts(cx);
-    let switches_of = |h: HostId, n: usize| facts[h].nic_switches.get(n).cloned().unwrap_or_default();
+    let switches_of =
+        |h: HostId, n: usize| facts[h].nic_switches.get(n).cloned().unwrap_or_default();
     let mut loads = Loads::default();
     let mut pair_res: Vec<Vec<Vec<Res>>> = Vec::with_capacity(m.flows.len());
     for (fi, f) in m.flows.iter().enumerate() {
@@ -222,12 +318,49 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
     let mut caps: HashMap<Res, Option<(f64, LimitKind, String)>> = HashMap::new();
     let mut flows = Vec::with_capacity(m.flows.len());
     for (fi, f) in m.flows.iter().enumerate() {
-        flows.push(predict_flow(cx, &facts, &loads, &mut caps, f, fi, &pair_res[fi]));
+        flows.push(predict_flow(
+            cx,
+            &facts,
+            &loads,
+            &mut caps,
+            f,
+            fi,
+            &pair_res[fi],
+        ));
     }
-    let mut keys: Vec<&Res> = loads.demand.keys().filter(|r| matches!(r, Res::Link(..) | Res::Lag(..))).collect();
+    let mut keys: Vec<&Res> = loads
+        .demand
+        .keys()
+        .filter(|r| matches!(r, Res::Link(..) | Res::Lag(..)))
+        .collect();
     keys.sort();
-    let links = keys.into_iter().filter_map(|r| link_use(cx, &facts, &loads, r).map(|u| (r.clone(), u))).collect();
-    (Plan { show: m.settings.name.clone(), flows, links }, loads)
+    let links = keys
+        .into_iter()
+        .filter_map(|r| link_use(cx, &facts, &loads, r).map(|u| (r.clone(), u)))
+        .collect();
+    let storage = m
+        .hosts
+        .iter()
+        .zip(&facts)
+        .filter(|(_, f)| f.io.drives > 0)
+        .map(|(h, f)| HostStorage {
+            host: h.name.value.clone(),
+            drives: f.io.drives,
+            read_gbps: f.io.read_gbps,
+            write_gbps: f.io.write_gbps,
+            read_bound: f.io.read_why.clone(),
+            write_bound: f.io.write_why.clone(),
+        })
+        .collect();
+    (
+        Plan {
+            show: m.settings.name.clone(),
+            storage,
+            flows,
+            links,
+        },
+        loads,
+    )
 }
 
 fn predict_flow(
@@ -242,7 +375,10 @@ fn predict_flow(
     let m = cx.m;
     let routes = &cx.routes.flows[fi];
     let rate = f.pair_rate().gbps();
-    let cpu = m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
+    let cpu = m
+        .hosts
+        .get(f.pairs[0].0)
+        .and_then(|h| cx.db.cpus.get(&h.cpu));
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
     let nstreams = streams(f, per_stream);
     let mut total = 0.0;
@@ -253,30 +389,65 @@ fn predict_flow(
         let mtu = path_mtu(m, pr);
         let eff = goodput(cx, f.protocol.value, mtu);
         rtt_ms = rtt_ms.max(pr.rtt_ms());
-        let mut best = Limit { kind: LimitKind::Demand, gbps: rate, why: format!("the flow asks for {}", crate::spec::units::Rate::from_gbps(rate)) };
+        let mut best = Limit {
+            kind: LimitKind::Demand,
+            gbps: rate,
+            why: format!(
+                "the flow asks for {}",
+                crate::spec::units::Rate::from_gbps(rate)
+            ),
+        };
         let mut consider = |l: Limit| {
             if l.gbps < best.gbps - 1e-9 {
                 best = l;
             }
         };
         for r in &pair_res[pi] {
-            let cap = caps.entry(r.clone()).or_insert_with(|| capacity(cx, facts, r)).clone();
-            let Some((cap, kind, why)) = cap else { continue };
+            let cap = caps
+                .entry(r.clone())
+                .or_insert_with(|| capacity(cx, facts, r))
+                .clone();
+            let Some((cap, kind, why)) = cap else {
+                continue;
+            };
             let demand = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
             let wire = matches!(r, Res::Link(..) | Res::Lag(..));
             let usable = if wire { cap * eff } else { cap };
-            let share = if demand > cap { usable * rate / demand } else { usable.min(rate) };
-            let why = if demand > cap + 1e-9 { format!("{why}, shared by {demand:.0} Gbit/s of demand") } else if wire && eff < 1.0 { format!("{why} ({:.1}% payload at MTU {mtu})", eff * 100.0) } else { why };
-            consider(Limit { kind, gbps: share, why });
+            let share = if demand > cap {
+                usable * rate / demand
+            } else {
+                usable.min(rate)
+            };
+            let why = if demand > cap + 1e-9 {
+                format!("{why}, shared by {demand:.0} Gbit/s of demand")
+            } else if wire && eff < 1.0 {
+                format!("{why} ({:.1}% payload at MTU {mtu})", eff * 100.0)
+            } else {
+                why
+            };
+            consider(Limit {
+                kind,
+                gbps: share,
+                why,
+            });
             // Static LAG hashing: one stream never spreads over more members than it has.
             if let Res::Lag(g, _) = r {
                 let lag = &m.lags[*g];
-                let member = lag.members.first().map_or(0.0, |&l| m.links[l].capacity.gbps());
+                let member = lag
+                    .members
+                    .first()
+                    .map_or(0.0, |&l| m.links[l].capacity.gbps());
                 let usable_members = (nstreams as usize).min(lag.members.len()) as f64;
                 consider(Limit {
                     kind: LimitKind::Lag,
                     gbps: usable_members * member * eff,
-                    why: format!("port-channel {} hashes {} stream(s) onto at most {} of its {} members", lag.id, nstreams, usable_members, lag.members.len()),
+                    why: format!(
+                        "port-channel {} hashes {} stream(s) onto at most {} of its {} members",
+                        lag.id,
+                        nstreams,
+                        usable_members,
+                        lag.members.len()
+                    ),
                 });
             }
         }
@@ -287,15 +458,31 @@ fn predict_flow(
             let cores = cpu.map_or(u32::MAX, |c| c.cores * u32::from(m.hosts[pr.src].sockets));
             let usable_streams = nstreams.min(cores);
             let host = &m.hosts[pr.src];
-            let numa_note = if numa { ", halved for crossing sockets" } else { "" };
+            let numa_note = if numa {
+                ", halved for crossing sockets"
+            } else {
+                ""
+            };
             consider(Limit {
                 kind: LimitKind::Cpu,
                 gbps: f64::from(usable_streams) * ps,
-                why: format!("`{}` (`{}`): {usable_streams} stream(s) x {ps:.1} Gbit/s per stream{numa_note}", host.name.value, host.cpu.value),
+                why: format!(
+                    "`{}` (`{}`): {usable_streams} stream(s) x {ps:.1} Gbit/s per stream{numa_note}",
+                    host.name.value, host.cpu.value
+                ),
             });
             if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
-                let w = f64::from(nstreams) * cx.physics.max_socket_buffer_bytes * 8.0 / (pr.rtt_ms() / 1000.0) / 1e9;
-                consider(Limit { kind: LimitKind::Window, gbps: w, why: format!("{nstreams} stream(s) x 2 GiB window over {:.1} ms RTT", pr.rtt_ms()) });
+                let w = f64::from(nstreams) * cx.physics.max_socket_buffer_bytes * 8.0
+                    / (pr.rtt_ms() / 1000.0)
+                    / 1e9;
+                consider(Limit {
+                    kind: LimitKind::Window,
+                    gbps: w,
+                    why: format!(
+                        "{nstreams} stream(s) x 2 GiB window over {:.1} ms RTT",
+                        pr.rtt_ms()
+                    ),
+                });
             }
         }
         total += best.gbps;
@@ -303,7 +490,15 @@ fn predict_flow(
             worst = Some(best);
         }
     }
-    let path = routes.pairs.first().map(|p| p.switches().map(|s| m.switches[s].name.value.clone()).collect()).unwrap_or_default();
+    let path = routes
+        .pairs
+        .first()
+        .map(|p| {
+            p.switches()
+                .map(|s| m.switches[s].name.value.clone())
+                .collect()
+        })
+        .unwrap_or_default();
     FlowPrediction {
         name: f.name.value.clone(),
         protocol: f.protocol.value.as_str(),
@@ -311,7 +506,11 @@ fn predict_flow(
         streams_per_pair: nstreams,
         demand_gbps: f.rate.gbps() * if f.bidirectional { 2.0 } else { 1.0 },
         predicted_gbps: total,
-        bottleneck: worst.unwrap_or(Limit { kind: LimitKind::Demand, gbps: 0.0, why: "no routed pair".into() }),
+        bottleneck: worst.unwrap_or(Limit {
+            kind: LimitKind::Demand,
+            gbps: 0.0,
+            why: "no routed pair".into(),
+        }),
         rtt_ms,
         path,
         numa_remote,
@@ -326,7 +525,9 @@ pub(crate) fn numa_factor(cx: &Ctx, facts: &[HostFacts], f: &Flow, pr: &PairRout
         if store != Store::Nvme {
             continue;
         }
-        let Some((h, n)) = host_nic(m, pr, first) else { continue };
+        let Some((h, n)) = host_nic(m, pr, first) else {
+            continue;
+        };
         let drives = &facts[host].io.sockets;
         if let Some(s) = facts[h].nic_socket.get(n).copied().flatten() {
             if !drives.is_empty() && !drives.contains(&s) {
@@ -334,5 +535,12 @@ pub(crate) fn numa_factor(cx: &Ctx, facts: &[HostFacts], f: &Flow, pr: &PairRout
             }
         }
     }
-    (remote, if remote { cx.physics.numa_remote_factor } else { 1.0 })
+    (
+        remote,
+        if remote {
+            cx.physics.numa_remote_factor
+        } else {
+            1.0
+        },
+    )
 }

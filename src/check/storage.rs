@@ -16,7 +16,12 @@ pub(crate) fn group_attach(ch: &ChassisModel, g: &NvmeGroup) -> Option<Attach> {
         return Some(attach(ch, s.socket, s.via.as_ref()));
     }
     let b = g.behind.as_ref()?;
-    if let Some((_, bays)) = ch.bays.iter().flat_map(|x| x.iter()).find(|(k, _)| k.value == b.value) {
+    if let Some((_, bays)) = ch
+        .bays
+        .iter()
+        .flat_map(|x| x.iter())
+        .find(|(k, _)| k.value == b.value)
+    {
         return Some(attach(ch, bays.socket, bays.via.as_ref()));
     }
     Some(attach(ch, None, Some(&b.value)))
@@ -42,17 +47,46 @@ pub(crate) struct Io {
 /// shares. Groups behind the same switch share that switch's uplink.
 pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
     let mut io = Io::default();
-    let Some(ch) = cx.db.chassis.get(&h.chassis) else { return io };
+    let Some(ch) = cx.db.chassis.get(&h.chassis) else {
+        return io;
+    };
     // Per shared bottleneck (a switch, or a slot), the raw demand and its usable bound.
     let mut shared: BTreeMap<String, (f64, f64, f64, String)> = BTreeMap::new();
     for g in &h.nvme {
-        let Some(d) = cx.db.drives.get(&g.model) else { continue };
-        let Some(a) = group_attach(ch, g) else { continue };
+        let Some(d) = cx.db.drives.get(&g.model) else {
+            continue;
+        };
+        let Some(a) = group_attach(ch, g) else {
+            continue;
+        };
         let mut lanes = Lanes::from(&d.pcie);
+        // A group of several drives in one slot is a carrier card: each drive keeps its
+        // own link (at the slot's generation), the group shares the slot's full width.
+        let mut slot_lanes = None;
         if let Some(s) = g.slot.as_ref().and_then(|s| slot(ch, s)) {
-            lanes = negotiate(lanes, Lanes { generation: s.generation, width: s.width });
+            let sl = Lanes {
+                generation: s.generation,
+                width: s.width,
+            };
+            lanes = if g.count > 1 {
+                Lanes {
+                    generation: lanes.generation.min(sl.generation),
+                    width: lanes.width,
+                }
+            } else {
+                negotiate(lanes, sl)
+            };
+            slot_lanes = Some(Lanes {
+                generation: d.pcie.generation.value.min(sl.generation),
+                width: sl.width,
+            });
         }
-        if let Some(b) = g.behind.as_ref().and_then(|b| ch.bays.iter().flat_map(|x| x.iter()).find(|(k, _)| k.value == b.value)) {
+        if let Some(b) = g.behind.as_ref().and_then(|b| {
+            ch.bays
+                .iter()
+                .flat_map(|x| x.iter())
+                .find(|(k, _)| k.value == b.value)
+        }) {
             lanes = negotiate(lanes, Lanes::from(&b.1.link));
         }
         let link = usable_gbps(cx, lanes).unwrap_or(f64::INFINITY);
@@ -67,13 +101,28 @@ pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
         let (key, bound, why) = match (a.switches.first(), &g.slot) {
             (Some(sw), _) => {
                 let up = uplink(ch, sw);
-                let bound = up.and_then(|u| usable_gbps(cx, u).ok()).unwrap_or(f64::INFINITY);
-                let why = up.map_or(String::new(), |u| format!("`{}` drives behind `{sw}` share its {u} uplink ({bound:.1} Gbit/s)", h.name.value));
+                let bound = up
+                    .and_then(|u| usable_gbps(cx, u).ok())
+                    .unwrap_or(f64::INFINITY);
+                let why = up.map_or(String::new(), |u| {
+                    format!(
+                        "`{}` drives behind `{sw}` share its {u} uplink ({bound:.1} Gbit/s)",
+                        h.name.value
+                    )
+                });
                 (sw.clone(), bound, why)
             }
             (None, Some(s)) => {
-                let bound = link.max(per_read);
-                (format!("slot {}", s.value), bound * 1.0, format!("`{}` slot {}: {lanes}", h.name.value, s.value))
+                let sl = slot_lanes.unwrap_or(lanes);
+                let bound = usable_gbps(cx, sl).unwrap_or(f64::INFINITY);
+                (
+                    format!("slot {}", s.value),
+                    bound,
+                    format!(
+                        "`{}` slot {}: {sl} gives {bound:.1} Gbit/s usable",
+                        h.name.value, s.value
+                    ),
+                )
             }
             (None, None) => (g.model.value.clone(), f64::INFINITY, String::new()),
         };
@@ -101,10 +150,16 @@ pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
         io.write_gbps += w.min(bound);
     }
     if io.read_why.is_empty() {
-        io.read_why = format!("`{}`: {} drive(s) read {read_raw:.1} Gbit/s", h.name.value, io.drives);
+        io.read_why = format!(
+            "`{}`: {} drive(s) read {read_raw:.1} Gbit/s",
+            h.name.value, io.drives
+        );
     }
     if io.write_why.is_empty() {
-        io.write_why = format!("`{}`: {} drive(s) write {write_raw:.1} Gbit/s", h.name.value, io.drives);
+        io.write_why = format!(
+            "`{}`: {} drive(s) write {write_raw:.1} Gbit/s",
+            h.name.value, io.drives
+        );
     }
     io
 }

@@ -1,0 +1,567 @@
+//! Optics on fiber: for every LAN link with optics (or `media: fiber`) and every
+//! dark-fiber WAN connection, the optic's rate against the port, the two ends against each
+//! other, the optic against the WAN's fiber type, the length against the rated reach and
+//! the power budget against the required margin. Every figure comes from the catalog.
+
+use std::collections::HashSet;
+
+use super::Ctx;
+use crate::catalog::types::{OpticModel, Physics};
+use crate::diag::{Diagnostic, Diags, codes};
+use crate::resolve::model::{End, Link, LinkKind, NodeId};
+use crate::source::Span;
+use crate::spec::link::Media;
+use crate::spec::switch::Fec;
+use crate::spec::units::Rate;
+use crate::spec::wan::{Fiber, WanKind};
+use crate::yaml::decode::Sp;
+
+/// The fiber plant between two optics.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plant {
+    pub(crate) length_km: f64,
+    pub(crate) connectors: u32,
+    pub(crate) splices: u32,
+}
+
+/// The power budget of a link, in its worse direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Budget {
+    /// What the optics may lose: launch minus sensitivity, or the published maximum loss, dB.
+    pub(crate) available_db: f64,
+    /// Loss of the plant at the transmitter's band, dB.
+    pub(crate) loss_db: f64,
+}
+
+impl Budget {
+    pub(crate) fn margin_db(&self) -> f64 {
+        self.available_db - self.loss_db
+    }
+}
+
+/// The key of `physics.attenuation_db_per_km` for an optic's band. The edges are the
+/// ITU-T G.Sup39 band names (O 1260-1360 nm, E 1360-1460 nm, S/C/L above 1460 nm);
+/// multimode optics run at 850 nm or 1300 nm.
+pub(crate) fn band_key(o: &OpticModel) -> &'static str {
+    match o.fiber {
+        Fiber::Smf if o.wavelength_nm < 1460.0 => "smf_1310",
+        Fiber::Smf => "smf_1550",
+        Fiber::Mmf if o.wavelength_nm < 1000.0 => "mmf_850",
+        Fiber::Mmf => "mmf_1300",
+    }
+}
+
+fn attenuation(physics: &Physics, key: &str) -> Result<f64, String> {
+    physics
+        .attenuation_db_per_km
+        .iter()
+        .find(|(k, _)| k.as_str() == key)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| format!("the catalog's physics has no attenuation for `{key}`"))
+}
+
+/// Loss the direction `tx` -> `rx` can take, dB.
+fn available(tx: &OpticModel, rx: &OpticModel) -> Option<f64> {
+    match (tx.tx_min_dbm, rx.rx_sensitivity_dbm) {
+        (Some(t), Some(r)) => Some(t - r),
+        _ => match (tx.max_loss_db, rx.max_loss_db) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        },
+    }
+}
+
+/// Loss of the plant for light of `tx`'s band, dB.
+pub(crate) fn loss_db(tx: &OpticModel, plant: Plant, physics: &Physics) -> Result<f64, String> {
+    Ok(plant.length_km * attenuation(physics, band_key(tx))?
+        + f64::from(plant.connectors) * physics.connector_db
+        + f64::from(plant.splices) * physics.splice_db)
+}
+
+/// The power budget of optic `a` at one end and `b` at the other over `plant`, in the
+/// worse direction: margin = (launch min - sensitivity) - (length x attenuation +
+/// connectors + splices), or maximum channel loss - plant loss when only that is published.
+pub(crate) fn budget(a: &OpticModel, b: &OpticModel, plant: Plant, physics: &Physics) -> Result<Budget, String> {
+    let mut worst: Option<Budget> = None;
+    for (tx, rx) in [(a, b), (b, a)] {
+        let available_db = available(tx, rx)
+            .ok_or("the catalog gives neither launch power and receiver sensitivity nor a maximum channel loss")?;
+        let one = Budget { available_db, loss_db: loss_db(tx, plant, physics)? };
+        if worst.is_none_or(|w| one.margin_db() < w.margin_db()) {
+            worst = Some(one);
+        }
+    }
+    worst.ok_or_else(|| "no direction to compute".to_owned())
+}
+
+/// Two optics talk to each other: same rate, fiber type and band. The form factor does
+/// not matter on the fiber side (an LR4 QSFP28 talks to an LR4 CFP).
+pub(crate) fn compatible(a: &OpticModel, b: &OpticModel) -> bool {
+    same_rate(a.rate.value, b.rate.value) && a.fiber == b.fiber && band_key(a) == band_key(b)
+}
+
+fn same_rate(a: Rate, b: Rate) -> bool {
+    (a.bps() - b.bps()).abs() <= 1e-9 * a.bps().abs().max(b.bps().abs())
+}
+
+/// A number for messages: at most three decimals, no trailing zeros.
+fn num(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+}
+
+/// The catalog optic of `rate` for `fiber` with the shortest reach that closes `plant`
+/// with `required` dB of margin (ties: by name).
+fn closer<'a>(cx: &Ctx<'a>, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> Option<(&'a str, &'a OpticModel, Budget)> {
+    cx.db
+        .optics
+        .sorted()
+        .into_iter()
+        .filter(|(_, o)| same_rate(o.rate.value, rate) && o.fiber == fiber && o.reach_km >= plant.length_km)
+        .filter_map(|(n, o)| budget(o, o, plant, cx.physics).ok().filter(|b| b.margin_db() >= required).map(|b| (n, o, b)))
+        .min_by(|a, b| a.1.reach_km.total_cmp(&b.1.reach_km))
+}
+
+/// What to change when an optic cannot close a span.
+fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> String {
+    match closer(cx, rate, fiber, plant, required) {
+        Some((name, o, b)) => format!(
+            "use `{name}` (reach {} km): {} dB of margin over this span",
+            num(o.reach_km),
+            num((b.margin_db() * 10.0).round() / 10.0)
+        ),
+        None => format!(
+            "no {rate} pluggable in the catalog closes {} km with {} dB of margin: the span needs \
+             in-line amplification (EDFA huts, typically every ~80 km) or an OTN/coherent \
+             transponder (a `kind: otn` WAN link)",
+            num(plant.length_km),
+            num(required)
+        ),
+    }
+}
+
+/// One fiber link as this check sees it.
+struct FiberLink<'a> {
+    link: &'a Link,
+    /// `link `a` -- `b`` or `WAN link `x``.
+    name: String,
+    /// Fiber type a WAN declares; LAN cables do not say.
+    fiber: Option<(Fiber, Span)>,
+    /// Where the length was written (`length_km:` of a WAN), else the link entry.
+    length_span: Span,
+    plant: Plant,
+}
+
+struct Run<'c, 'a> {
+    cx: &'c Ctx<'a>,
+    diags: &'c mut Diags,
+    seen: HashSet<(&'static str, Span)>,
+}
+
+impl Run<'_, '_> {
+    /// Reports once per code and primary span: the members of a bundle share their spans.
+    fn push(&mut self, d: Diagnostic) {
+        if self.seen.insert((d.code.id, d.primary.span)) {
+            self.diags.push(d);
+        }
+    }
+
+    fn required(&self) -> (f64, Option<Span>) {
+        let m = &self.cx.m.settings.margin_db;
+        if m.value.is_nan() { (self.cx.physics.default_margin_db, None) } else { (m.value, Some(m.span)) }
+    }
+
+    fn optic(&self, name: &Sp<String>) -> Option<&OpticModel> {
+        self.cx.db.optics.get(name)
+    }
+
+    /// The speed an optic at `e` must run at: the port's, times the subports of a breakout.
+    fn port_rates(&self, e: End) -> (Rate, Option<Rate>) {
+        let p = self.cx.m.port(e);
+        let siblings = match (e.node, &p.parent) {
+            (NodeId::Switch(s), Some(parent)) => {
+                self.cx.m.switches[s].ports.iter().filter(|q| q.parent.as_ref() == Some(parent)).count()
+            }
+            _ => 1,
+        };
+        let whole = (siblings > 1).then(|| Rate(p.speed.bps() * siblings as f64));
+        (p.speed, whole)
+    }
+
+    fn rate(&mut self, f: &FiberLink, e: End, end_span: Span, name: &Sp<String>, o: &OpticModel) {
+        let (speed, whole) = self.port_rates(e);
+        if same_rate(o.rate.value, speed) || whole.is_some_and(|w| same_rate(o.rate.value, w)) {
+            return;
+        }
+        let port = self.cx.m.end_name(e);
+        self.push(
+            Diagnostic::new(codes::OPTIC_RATE, name.span, format!("optic `{}` runs at {} but `{port}` runs at {speed}", name.value, o.rate.value))
+                .label(format!("a {} optic", o.rate.value))
+                .also(end_span, format!("`{port}` runs at {speed}"))
+                .help(format!("use a {speed} optic on {}, or run the port at {}", f.name, o.rate.value)),
+        );
+    }
+
+    fn fec(&mut self, f: &FiberLink, name: &Sp<String>, o: &OpticModel) {
+        if o.needs_fec != Some(true) {
+            return;
+        }
+        for e in [f.link.a, f.link.b] {
+            let p = self.cx.m.port(e);
+            let (Some(fec @ (Fec::None | Fec::Fc)), Some(span)) = (p.fec, p.span) else { continue };
+            let port = self.cx.m.end_name(e);
+            self.push(
+                Diagnostic::new(codes::OPTIC_FEC, span, format!("`{port}` has FEC `{}` but optic `{}` needs RS-FEC", fec.as_str(), name.value))
+                    .label(format!("FEC `{}`", fec.as_str()))
+                    .also(name.span, "reaches its rated distance only with RS-FEC")
+                    .help(format!("set `fec: rs` on `{port}`")),
+            );
+        }
+    }
+
+    /// Ends that cannot talk, or an optic for the wrong fiber; true when the link is sound.
+    fn pairing(&mut self, f: &FiberLink, a: (&Sp<String>, &OpticModel), b: (&Sp<String>, &OpticModel)) -> bool {
+        if a.0.value != b.0.value && !compatible(a.1, b.1) {
+            let what = |o: &OpticModel| format!("{} {} at {} nm", o.rate.value, o.fiber.as_str().to_uppercase(), num(o.wavelength_nm));
+            self.push(
+                Diagnostic::new(codes::OPTIC_MISMATCH, b.0.span, format!("the optics at the two ends of {} cannot talk to each other", f.name))
+                    .label(format!("`{}`: {}", b.0.value, what(b.1)))
+                    .also(a.0.span, format!("`{}`: {}", a.0.value, what(a.1)))
+                    .help("use the same optic at both ends, or optics of the same rate, fiber type and wavelength band"),
+            );
+            return false;
+        }
+        let Some((fiber, span)) = f.fiber else { return true };
+        for (name, o) in [a, b] {
+            if o.fiber != fiber {
+                let (of, wf) = (o.fiber.as_str().to_uppercase(), fiber.as_str().to_uppercase());
+                self.push(
+                    Diagnostic::new(codes::FIBER_MISMATCH, name.span, format!("optic `{}` is for {of} but {} is {wf}", name.value, f.name))
+                        .label(format!("an {of} optic"))
+                        .also(span, format!("{wf} fiber"))
+                        .help(format!("pick an {wf} optic, or correct the WAN's `fiber:`")),
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    fn reach(&mut self, f: &FiberLink, a: (&Sp<String>, &OpticModel), b: (&Sp<String>, &OpticModel)) -> bool {
+        let (name, o) = if b.1.reach_km < a.1.reach_km { b } else { a };
+        if f.plant.length_km <= o.reach_km {
+            return true;
+        }
+        let (required, _) = self.required();
+        let help = remedy(self.cx, o.rate.value, o.fiber, f.plant, required);
+        self.push(
+            Diagnostic::new(codes::OPTIC_REACH, f.length_span, format!("{} is {} km long, beyond the {} km reach of `{}`", f.name, num(f.plant.length_km), num(o.reach_km), name.value))
+                .label(format!("{} km", num(f.plant.length_km)))
+                .also(name.span, format!("rated for {} km", num(o.reach_km)))
+                .help(help),
+        );
+        false
+    }
+
+    fn power(&mut self, f: &FiberLink, a: (&Sp<String>, &OpticModel), b: (&Sp<String>, &OpticModel)) {
+        let physics = self.cx.physics;
+        let bud = match budget(a.1, b.1, f.plant, physics) {
+            Ok(x) => x,
+            Err(why) => {
+                let name = if available(a.1, b.1).is_none() && a.0.value != b.0.value { b.0 } else { a.0 };
+                return self.push(
+                    Diagnostic::new(codes::OPTIC_FIGURES, name.span, format!("cannot compute the optical budget of {}", f.name))
+                        .label(why)
+                        .help(format!("add `tx_min_dbm` and `rx_sensitivity_dbm` (or `max_loss_db`) to the catalog entry `{}`", name.value)),
+                );
+            }
+        };
+        let (required, required_span) = self.required();
+        let margin = bud.margin_db();
+        if margin >= required {
+            return;
+        }
+        let p = f.plant;
+        let loss = format!(
+            "{} dB of loss: {} km x {} dB/km, {} connector(s), {} splice(s)",
+            num((bud.loss_db * 10.0).round() / 10.0),
+            num(p.length_km),
+            num(attenuation(physics, band_key(a.1)).unwrap_or(f64::NAN)),
+            p.connectors,
+            p.splices
+        );
+        let avail = |o: &OpticModel| match (o.tx_min_dbm, o.rx_sensitivity_dbm) {
+            (Some(t), Some(r)) => format!("launch {} dBm, sensitivity {} dBm", num(t), num(r)),
+            _ => "maximum channel loss".to_owned(),
+        };
+        let optic_label = format!("`{}` can lose {} dB ({})", a.0.value, num((bud.available_db * 10.0).round() / 10.0), avail(a.1));
+        let help = remedy(self.cx, a.1.rate.value, a.1.fiber, p, required);
+        let d = if margin < 0.0 {
+            Diagnostic::new(
+                codes::OPTICAL_BUDGET,
+                f.length_span,
+                format!("the optical budget of {} does not close: {} dB short", f.name, num((-margin * 10.0).round() / 10.0)),
+            )
+        } else {
+            let d = Diagnostic::new(
+                codes::OPTICAL_MARGIN,
+                f.length_span,
+                format!("the optical margin of {} is {} dB, below the required {} dB", f.name, num((margin * 10.0).round() / 10.0), num(required)),
+            );
+            match required_span {
+                Some(s) => d.also(s, "required margin set here"),
+                None => d,
+            }
+        };
+        self.push(d.label(loss).also(a.0.span, optic_label).help(help));
+    }
+
+    fn link(&mut self, f: &FiberLink) {
+        let l = f.link;
+        let (Some(na), Some(nb)) = (&l.optic_a, &l.optic_b) else {
+            if f.fiber.is_none() {
+                self.push(
+                    Diagnostic::new(codes::MISSING_OPTIC, l.span, format!("fiber {} names no optic", f.name))
+                        .label("`media: fiber` without `optic:`")
+                        .help("add `optic:` with a catalog optic (and `optic_b:` when the far end differs)"),
+                );
+            }
+            return;
+        };
+        let (Some(oa), Some(ob)) = (self.optic(na), self.optic(nb)) else { return };
+        self.rate(f, l.a, l.span_a, na, oa);
+        self.rate(f, l.b, l.span_b, nb, ob);
+        self.fec(f, na, oa);
+        if na.value != nb.value {
+            self.fec(f, nb, ob);
+        }
+        let (a, b) = ((na, oa), (nb, ob));
+        if self.pairing(f, a, b) && self.reach(f, a, b) {
+            self.power(f, a, b);
+        }
+    }
+}
+
+fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
+    let m = cx.m;
+    let plant = Plant { length_km: l.length_km, connectors: l.connectors, splices: l.splices };
+    match l.kind {
+        LinkKind::Lan => {
+            if matches!(l.media, Some(Media::Dac | Media::Aoc)) || l.optic_a.is_none() && l.media != Some(Media::Fiber) {
+                return None;
+            }
+            let name = format!("link `{}` -- `{}`", m.end_name(l.a), m.end_name(l.b));
+            Some(FiberLink { link: l, name, fiber: None, length_span: l.span, plant })
+        }
+        LinkKind::Wan(w) => {
+            let wan = &m.wans[w];
+            if wan.kind != WanKind::DarkFiber || l.optic_a.is_none() {
+                return None;
+            }
+            let name = format!("WAN link `{}`", wan.name.value);
+            let length_span = wan.length_km.as_ref().map_or(wan.span, |x| x.span);
+            Some(FiberLink { link: l, name, fiber: Some((wan.fiber, wan.span)), length_span, plant })
+        }
+    }
+}
+
+/// Checks every fiber link.
+pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+    let mut run = Run { cx, diags, seen: HashSet::new() };
+    for l in &cx.m.links {
+        if let Some(f) = fiber_link(cx, l) {
+            run.link(&f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use super::testkit;
+
+    fn optic(rate: f64, fiber: Fiber, nm: f64, tx: Option<f64>, rx: Option<f64>, max: Option<f64>) -> OpticModel {
+        OpticModel {
+            title: "t".into(),
+            rate: Sp::new(Rate::from_gbps(rate), Span::default()),
+            form: "qsfp28".into(),
+            fiber,
+            wavelength_nm: nm,
+            reach_km: 10.0,
+            tx_min_dbm: tx,
+            rx_sensitivity_dbm: rx,
+            max_loss_db: max,
+            needs_fec: None,
+            source: "test".into(),
+            confidence: None,
+        }
+    }
+
+    fn physics() -> Physics {
+        testkit::physics()
+    }
+
+    #[test]
+    fn budget_from_launch_and_sensitivity() {
+        let lr = optic(10.0, Fiber::Smf, 1310.0, Some(-8.2), Some(-14.4), None);
+        let b = budget(&lr, &lr, Plant { length_km: 10.0, connectors: 2, splices: 0 }, &physics()).unwrap();
+        assert!((b.available_db - 6.2).abs() < 1e-9);
+        assert!((b.loss_db - 5.0).abs() < 1e-9, "10 km x 0.4 + 2 x 0.5");
+        assert!((b.margin_db() - 1.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn budget_from_max_loss_and_band() {
+        let er = optic(10.0, Fiber::Smf, 1550.0, None, None, Some(15.0));
+        let b = budget(&er, &er, Plant { length_km: 40.0, connectors: 2, splices: 3 }, &physics()).unwrap();
+        assert!((b.loss_db - (40.0 * 0.25 + 1.0 + 0.3)).abs() < 1e-9);
+        assert!((b.margin_db() - 3.7).abs() < 1e-9);
+    }
+
+    #[test]
+    fn budget_takes_the_worse_direction() {
+        let strong = optic(10.0, Fiber::Smf, 1310.0, Some(0.0), Some(-20.0), None);
+        let weak = optic(10.0, Fiber::Smf, 1310.0, Some(-8.0), Some(-14.0), None);
+        let b = budget(&strong, &weak, Plant { length_km: 0.0, connectors: 0, splices: 0 }, &physics()).unwrap();
+        assert!((b.available_db - 12.0).abs() < 1e-9, "weak -> strong: -8 - -20 = 12; strong -> weak: 14");
+    }
+
+    #[test]
+    fn budget_without_figures_is_an_error() {
+        let bare = optic(10.0, Fiber::Smf, 1310.0, None, None, None);
+        assert!(budget(&bare, &bare, Plant { length_km: 1.0, connectors: 2, splices: 0 }, &physics()).is_err());
+        let mut ph = physics();
+        ph.attenuation_db_per_km.entries.retain(|(k, _)| k.as_str() != "smf_1310");
+        let lr = optic(10.0, Fiber::Smf, 1310.0, Some(-8.2), Some(-14.4), None);
+        let err = budget(&lr, &lr, Plant { length_km: 1.0, connectors: 2, splices: 0 }, &ph).unwrap_err();
+        assert!(err.contains("smf_1310"), "{err}");
+    }
+
+    #[test]
+    fn bands_and_compatibility() {
+        let lr = optic(10.0, Fiber::Smf, 1310.0, None, None, None);
+        let er = optic(10.0, Fiber::Smf, 1550.0, None, None, None);
+        let sr = optic(10.0, Fiber::Mmf, 850.0, None, None, None);
+        assert_eq!((band_key(&lr), band_key(&er), band_key(&sr)), ("smf_1310", "smf_1550", "mmf_850"));
+        let mut cfp = lr.clone();
+        cfp.form = "cfp".into();
+        assert!(compatible(&lr, &cfp));
+        assert!(!compatible(&lr, &er));
+        assert!(!compatible(&lr, &sr));
+        assert!(!compatible(&lr, &optic(100.0, Fiber::Smf, 1310.0, None, None, None)));
+    }
+
+    fn codes_of(yaml: &str) -> Vec<&'static str> {
+        testkit::run(yaml, check)
+    }
+
+    #[test]
+    fn a_short_dark_fiber_is_clean() {
+        assert!(codes_of(&testkit::two_sites("optic: 100gbase-lr4, length_km: 5", "")).is_empty());
+    }
+
+    #[test]
+    fn long_dark_fiber_needs_another_optic_or_amplifiers() {
+        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-lr4, length_km: 30", "")), ["E0212"]);
+        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-lr4, length_km: 9", "")), ["W0211"]);
+        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-er4, length_km: 217", "")), ["E0212"]);
+        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-er4, length_km: 39, splices: 40", "")), ["E0210"]);
+    }
+
+    #[test]
+    fn wrong_fiber_and_rate() {
+        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-sr4, length_km: 0.05", "")), ["E0214"]);
+        assert_eq!(codes_of(&testkit::two_sites("optic: 10gbase-lr, length_km: 5", "")), ["E0215"]);
+    }
+}
+
+/// Builds the front end of a test spec (parse, resolve, derive; no checks) against the
+/// fixture catalog of tests/fixtures/check/catalog.yaml only, so unit tests do not move
+/// when the embedded catalog grows. Shared by the unit tests of the checks.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use std::path::Path;
+
+    use crate::catalog::Db;
+    use crate::catalog::types::Physics;
+    use crate::check::Ctx;
+    use crate::compile::{Front, Session};
+    use crate::diag::{Diags, render};
+    use crate::spec::Spec;
+    use crate::spec::load::{Limits, Loader};
+
+    const CATALOG: &str = include_str!("../../tests/fixtures/check/catalog.yaml");
+
+    /// Two sites, one switch and one DTN each, joined by `wan1`; `{wan}` and `{flow}` are
+    /// extra fields of the WAN link and the flow.
+    const TWO_SITES: &str = r#"
+show:
+  name: t
+  defaults:
+    openflow: { controller: "10.0.0.10:6653" }
+  addressing: { dtn: 10.16.0.0/16, p2p: 10.255.0.0/24 }
+sites:
+  booth: { kind: booth }
+  remote: { kind: remote }
+switches:
+  sw1: { site: booth, model: t-sw32 }
+  sw2: { site: remote, model: t-sw32 }
+hosts:
+  dtn1: { site: booth, chassis: t-box, cpu: t-cpu, memory_gb: 256, nics: [{ model: t-nic100, slot: s1, ports: [p0] }] }
+  dtn2: { site: remote, chassis: t-box, cpu: t-cpu, memory_gb: 256, nics: [{ model: t-nic100, slot: s1, ports: [p0] }] }
+links:
+  - { a: "dtn1:p0", b: "sw1:1/1", media: dac }
+  - { a: "dtn2:p0", b: "sw2:1/1", media: dac }
+wan:
+  - { name: wan1, kind: dark-fiber, a: "sw1:1/32", b: "sw2:1/32", {wan} }
+flows:
+  - { name: f1, from: dtn1, to: dtn2, rate: 80G, protocol: tcp {flow} }
+"#;
+
+    pub(crate) fn two_sites(wan: &str, flow: &str) -> String {
+        let flow = if flow.is_empty() { String::new() } else { format!(", {flow}") };
+        TWO_SITES.replace("{wan}", wan).replace("{flow}", &flow)
+    }
+
+    fn render(s: &Session) -> String {
+        render::to_text(&s.sources, s.diags.items(), false)
+    }
+
+    /// The front end of `yaml`; panics with the rendered diagnostics if it does not pass.
+    pub(crate) fn front(yaml: &str) -> Front {
+        let mut s = Session::default();
+        let mut spec = Spec::default();
+        {
+            let mut loader = Loader::new(&mut s.sources, &mut s.diags, Limits::default());
+            loader.load_text("catalog.yaml", Path::new(""), CATALOG.as_bytes(), &mut spec);
+            loader.load_text("show.yaml", Path::new(""), yaml.as_bytes(), &mut spec);
+        }
+        let mut db = Db::default();
+        for c in std::mem::take(&mut spec.catalogs) {
+            db.absorb(c);
+        }
+        assert!(!s.diags.has_errors(), "{}", render(&s));
+        let mut model = crate::resolve::resolve(&spec, &db, &mut s.diags).expect("resolves");
+        crate::derive::addressing::assign(&mut model, &mut s.diags);
+        let us_per_km = db.physics.as_ref().map_or(5.0, |p| p.fiber_us_per_km);
+        let topology = crate::derive::topology::build(&model, us_per_km);
+        let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
+        assert!(!s.diags.has_errors(), "{}", render(&s));
+        Front { db, model, topology, routes }
+    }
+
+    /// Runs one check on `yaml`; the codes it reported, in order.
+    pub(crate) fn run(yaml: &str, check: fn(&Ctx, &mut Diags)) -> Vec<&'static str> {
+        let f = front(yaml);
+        let cx = Ctx::new(&f).expect("the fixture catalog has physics");
+        let mut diags = Diags::default();
+        check(&cx, &mut diags);
+        diags.items().iter().map(|d| d.code.id).collect()
+    }
+
+    pub(crate) fn physics() -> Physics {
+        let f = front(&two_sites("optic: 100gbase-lr4, length_km: 5", ""));
+        f.db.physics.expect("the fixture catalog has physics")
+    }
+}

@@ -1,0 +1,103 @@
+//! OTN WAN links: each Ethernet client maps to a line signal from the catalog's `otn:`
+//! table (10GE -> OTU2e, 40GE -> OTU3, 100GE -> OTU4, n x 100GE -> OTUCn). An unknown
+//! mapping is an error at `client:`; the line figures are exposed for the plan output.
+
+use super::Ctx;
+use crate::catalog::Db;
+use crate::catalog::types::OtnSignal;
+use crate::diag::{Diagnostic, Diags, codes, list};
+use crate::resolve::model::Wan;
+use crate::spec::units::{Rate, parse_rate};
+use crate::spec::wan::WanKind;
+
+/// What an OTN WAN link carries.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct OtnLine<'a> {
+    /// Catalog key of the line signal (`otu4`).
+    pub(crate) signal: &'a str,
+    /// Line rate of one signal (one lambda), Gbit/s.
+    pub(crate) line_gbps: f64,
+    /// Client ports mapped (one signal each).
+    pub(crate) clients: usize,
+    pub(crate) client_rate: Rate,
+    /// Clients x client rate: what the WAN carries per direction.
+    pub(crate) capacity: Rate,
+}
+
+/// The catalog signal carrying an Ethernet client written as `100GE`: an entry whose
+/// `client` is spelled the same wins, else one of the same client rate (by name).
+pub(crate) fn signal_for<'a>(db: &'a Db, client: &str) -> Result<(&'a str, &'a OtnSignal), String> {
+    let rate = parse_rate(client).map_err(|e| format!("`{client}` is not an Ethernet client: {e}"))?;
+    let all = db.otn.sorted();
+    let by_name = all.iter().find(|(_, s)| s.client.eq_ignore_ascii_case(client.trim()));
+    let by_rate = || all.iter().find(|(_, s)| (s.client_rate.bps() - rate.bps()).abs() <= 1e-6 * rate.bps());
+    by_name.or_else(by_rate).copied().ok_or_else(|| {
+        let known: Vec<&str> = all.iter().map(|(_, s)| s.client.as_str()).collect();
+        if known.is_empty() {
+            "the catalog has no `otn:` signals".to_owned()
+        } else {
+            format!("the catalog maps {}", list(&known))
+        }
+    })
+}
+
+/// Line figures of an OTN WAN link; None for other kinds or an unknown client.
+pub(crate) fn line<'a>(db: &'a Db, w: &Wan) -> Option<OtnLine<'a>> {
+    if w.kind != WanKind::Otn {
+        return None;
+    }
+    let client = w.client.as_ref()?;
+    let (signal, s) = signal_for(db, client).ok()?;
+    let clients = w.links.len();
+    Some(OtnLine {
+        signal,
+        line_gbps: s.line_gbps,
+        clients,
+        client_rate: s.client_rate.value,
+        capacity: Rate(s.client_rate.bps() * clients as f64),
+    })
+}
+
+/// Checks every OTN WAN link's client mapping.
+pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+    for w in cx.m.wans.iter().filter(|w| w.kind == WanKind::Otn) {
+        let Some(client) = &w.client else { continue };
+        if let Err(known) = signal_for(cx.db, client) {
+            diags.push(
+                Diagnostic::new(codes::OTN_CLIENT, client.span, format!("no OTN signal carries the client `{}` of `{}`", client.value, w.name.value))
+                    .label("no line signal for this client")
+                    .help(format!("{known}; use one of those clients, or add an `otn:` entry to the catalog")),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::optics::testkit;
+    use super::*;
+
+    fn otn(client: &str) -> String {
+        testkit::two_sites("length_km: 1", "").replace("kind: dark-fiber", &format!("kind: otn, client: {client}"))
+    }
+
+    #[test]
+    fn maps_clients_to_signals() {
+        let f = testkit::front(&otn("100GE"));
+        assert_eq!(signal_for(&f.db, "100GE").map(|(n, _)| n), Ok("otu4"));
+        assert_eq!(signal_for(&f.db, "10G").map(|(n, _)| n), Ok("otu2e"));
+        let err = signal_for(&f.db, "25GE").unwrap_err();
+        assert!(err.contains("`100GE`") && err.contains("`10GE`"), "{err}");
+        let l = line(&f.db, &f.model.wans[0]).expect("an OTN line");
+        assert_eq!((l.signal, l.clients), ("otu4", 1));
+        assert!((l.line_gbps - 111.809973).abs() < 1e-9);
+        assert!((l.capacity.gbps() - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn known_client_is_clean_unknown_is_an_error() {
+        assert!(testkit::run(&otn("100GE"), check).is_empty());
+        // The fixture catalog has no OTU3.
+        assert_eq!(testkit::run(&otn("40GE"), check), ["E0220"]);
+    }
+}
