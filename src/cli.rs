@@ -10,8 +10,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
+mod out;
+
 #[derive(Parser, Debug)]
-#[command(name = "democ", version, about = "Declarative demo-network compiler: one YAML show spec to checked, vendor-ready configs")]
+#[command(
+    name = "democ",
+    version,
+    about = "Declarative demo-network compiler: one YAML show spec to checked, vendor-ready configs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,10 +29,31 @@ enum Command {
     Check(Common),
     /// Predict what every flow will reach and why; show link utilization.
     Plan(Common),
-    /// Explain a diagnostic code (`E0101` or `unknown-reference`).
-    Explain {
-        code: String,
+    /// Write every switch's IR (structured config) as one JSON document.
+    Ir(out::IrArgs),
+    /// Build every switch config, its IR and a manifest into a folder.
+    Build(out::BuildArgs),
+    /// Write a synthetic show spec (benchmarks, scale tests).
+    Synth {
+        #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
+        shape: crate::synth::Shape,
+        /// Number of switches.
+        #[arg(long, default_value_t = 4)]
+        switches: usize,
+        /// DTNs per switch (at most 24).
+        #[arg(long, default_value_t = 2)]
+        hosts_per_switch: usize,
+        /// Number of flows between random DTN pairs.
+        #[arg(long, default_value_t = 8)]
+        flows: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Arista EOS only (the netlab comparison).
+        #[arg(long)]
+        eos_only: bool,
     },
+    /// Explain a diagnostic code (`E0101` or `unknown-reference`).
+    Explain { code: String },
     /// Print the JSON Schema of spec files.
     Schema,
     /// List the hardware catalog.
@@ -76,7 +103,11 @@ enum Color {
 
 impl Common {
     fn options(&self) -> Options {
-        Options { catalog_dir: self.catalog.clone(), deny_warnings: self.deny.is_some(), ..Options::default() }
+        Options {
+            catalog_dir: self.catalog.clone(),
+            deny_warnings: self.deny.is_some(),
+            ..Options::default()
+        }
     }
 
     fn input(&self) -> Input<'_> {
@@ -87,7 +118,9 @@ impl Common {
         match self.color {
             Color::Always => true,
             Color::Never => false,
-            Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            Color::Auto => {
+                std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
         }
     }
 }
@@ -104,7 +137,13 @@ fn report(s: &mut Session, c: &Common, json_to_stdout: bool) -> i32 {
         let warnings = s.diags.count(Severity::Warning);
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "{text}");
-        let _ = writeln!(err, "{}: {} and {}", if errors > 0 { "failed" } else { "checked" }, plural(errors, "error"), plural(warnings, "warning"));
+        let _ = writeln!(
+            err,
+            "{}: {} and {}",
+            if errors > 0 { "failed" } else { "checked" },
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        );
     }
     i32::from(s.diags.has_errors())
 }
@@ -140,7 +179,9 @@ fn plan(c: &Common) -> i32 {
             // Diagnostics go to stderr so stdout stays the plan in the chosen format.
             let code = report(&mut s, c, false);
             let Some(front) = front else { return code };
-            let Some(cx) = crate::check::Ctx::new(&front) else { return code };
+            let Some(cx) = crate::check::Ctx::new(&front) else {
+                return code;
+            };
             let (p, _) = crate::check::predict::plan(&cx);
             let out = match c.format {
                 Format::Text => crate::plan::text(&p),
@@ -161,10 +202,18 @@ fn usage(message: &str) -> i32 {
 fn explain(code: &str) -> i32 {
     match codes::find(code) {
         Some(c) => {
-            println!("{} ({}), {:?} by default\n\n{}", c.id, c.name, c.severity(), c.explain);
+            println!(
+                "{} ({}), {:?} by default\n\n{}",
+                c.id,
+                c.name,
+                c.severity(),
+                c.explain
+            );
             0
         }
-        None => usage(&format!("no diagnostic code `{code}`; codes look like `E0101` or `unknown-reference`")),
+        None => usage(&format!(
+            "no diagnostic code `{code}`; codes look like `E0101` or `unknown-reference`"
+        )),
     }
 }
 
@@ -196,7 +245,14 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     match cli.command {
         Command::Check(c) => check(&c),
         Command::Plan(c) => plan(&c),
+        Command::Ir(a) => out::ir(&a),
+        Command::Build(a) => out::build(&a),
         Command::Explain { code } => explain(&code),
+        Command::Synth { shape, switches, hosts_per_switch, flows, seed, eos_only } => {
+            let p = crate::synth::Params { shape, switches, hosts_per_switch, flows, seed, eos_only };
+            print!("{}", crate::synth::generate(&p));
+            0
+        }
         Command::Schema => {
             print!("{}", crate::spec::json_schema());
             0

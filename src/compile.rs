@@ -4,16 +4,17 @@
 use std::path::{Path, PathBuf};
 
 use crate::catalog::{self, Db};
-use crate::diag::Diags;
 use crate::derive::paths::Routes;
 use crate::derive::topology::Topology;
+use crate::diag::Diags;
 use crate::resolve::model::Model;
 use crate::source::Sources;
 use crate::spec::Spec;
 use crate::spec::load::{Limits, Loader};
 
 /// Files of examples/sc16, compiled in so `democ check` with no argument has a show to work on.
-pub(crate) const EMBEDDED_SC16: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/embedded_sc16.rs"));
+pub(crate) const EMBEDDED_SC16: &[(&str, &str)] =
+    &include!(concat!(env!("OUT_DIR"), "/embedded_sc16.rs"));
 pub(crate) const EMBEDDED_SC16_MAIN: &str = "examples/sc16/show.yaml";
 
 #[derive(Clone, Debug, Default)]
@@ -38,6 +39,26 @@ pub(crate) struct Front {
     pub(crate) routes: Routes,
 }
 
+/// Stage timings on stderr when `DEMOC_TIMINGS` is set (for profiling; never in outputs).
+pub(crate) struct Stages {
+    on: bool,
+    last: std::time::Instant,
+}
+
+impl Stages {
+    pub(crate) fn new() -> Stages {
+        Stages { on: std::env::var_os("DEMOC_TIMINGS").is_some(), last: std::time::Instant::now() }
+    }
+
+    pub(crate) fn mark(&mut self, stage: &str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            eprintln!("timing: {stage:<8} {:>8.1} ms", (now - self.last).as_secs_f64() * 1000.0);
+            self.last = now;
+        }
+    }
+}
+
 /// Where the spec comes from.
 pub enum Input<'a> {
     Path(&'a Path),
@@ -47,7 +68,12 @@ pub enum Input<'a> {
 
 /// Parse + resolve + derive + check. `Err` is a usage/IO problem (exit 2);
 /// spec problems are diagnostics in the session.
-pub(crate) fn front(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
+pub(crate) fn front(
+    input: Input,
+    opts: &Options,
+    s: &mut Session,
+) -> Result<Option<Front>, String> {
+    let mut clock = Stages::new();
     let mut spec = Spec::default();
     let base = catalog::load(&mut s.sources, &mut s.diags, opts.catalog_dir.as_deref())?;
     {
@@ -60,6 +86,7 @@ pub(crate) fn front(input: Input, opts: &Options, s: &mut Session) -> Result<Opt
             }
         }
     }
+    clock.mark("parse");
     if s.diags.has_errors() {
         return Ok(None);
     }
@@ -67,21 +94,33 @@ pub(crate) fn front(input: Input, opts: &Options, s: &mut Session) -> Result<Opt
     for c in base.into_iter().chain(std::mem::take(&mut spec.catalogs)) {
         db.absorb(c);
     }
-    let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else { return Ok(None) };
+    let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else {
+        return Ok(None);
+    };
+    clock.mark("resolve");
     if s.diags.has_errors() {
         return Ok(None);
     }
     let Some(physics) = db.physics.as_ref() else {
-        return Err("the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into());
+        return Err(
+            "the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into(),
+        );
     };
     crate::derive::addressing::assign(&mut model, &mut s.diags);
     let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
     let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
+    clock.mark("derive");
     if s.diags.has_errors() {
         return Ok(None);
     }
-    let front = Front { db, model, topology, routes };
+    let front = Front {
+        db,
+        model,
+        topology,
+        routes,
+    };
     crate::check::run(&front, &mut s.diags);
+    clock.mark("check");
     if opts.deny_warnings {
         s.diags.deny_warnings();
     }

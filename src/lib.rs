@@ -10,10 +10,17 @@ pub mod cli;
 pub(crate) mod compile;
 pub(crate) mod derive;
 pub mod diag;
+pub(crate) mod emit;
+pub(crate) mod ir;
+pub(crate) mod lower;
+pub(crate) mod manifest;
 pub(crate) mod plan;
+pub(crate) mod render;
 pub(crate) mod resolve;
 pub mod source;
 pub(crate) mod spec;
+pub mod synth;
+pub(crate) mod write;
 pub(crate) mod yaml;
 
 pub use cli::run;

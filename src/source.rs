@@ -17,7 +17,11 @@ pub struct Span {
 impl Span {
     pub(crate) fn new(file: FileId, start: usize, end: usize) -> Span {
         let clamp = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
-        Span { file, start: clamp(start), end: clamp(end.max(start)) }
+        Span {
+            file,
+            start: clamp(start),
+            end: clamp(end.max(start)),
+        }
     }
 
     pub(crate) fn range(self) -> Range<usize> {
@@ -38,7 +42,11 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        SourceFile { name, text, line_starts }
+        SourceFile {
+            name,
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -46,7 +54,10 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line];
-        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
         (line + 1, col + 1)
     }
 
@@ -56,7 +67,9 @@ impl SourceFile {
             return self.text.len();
         };
         let rest = &self.text[start..];
-        rest.char_indices().nth(col.saturating_sub(1)).map_or(self.text.len(), |(i, _)| start + i)
+        rest.char_indices()
+            .nth(col.saturating_sub(1))
+            .map_or(self.text.len(), |(i, _)| start + i)
     }
 }
 
@@ -78,7 +91,10 @@ impl Sources {
     }
 
     pub(crate) fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
     }
 
     pub(crate) fn len(&self) -> usize {

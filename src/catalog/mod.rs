@@ -16,13 +16,28 @@ use crate::yaml::decode::{Named, Sp};
 
 /// The catalog files compiled into the binary, by display name.
 pub(crate) const EMBEDDED: &[(&str, &str)] = &[
-    ("catalog/physics.yaml", include_str!("../../catalog/physics.yaml")),
-    ("catalog/switches.yaml", include_str!("../../catalog/switches.yaml")),
+    (
+        "catalog/physics.yaml",
+        include_str!("../../catalog/physics.yaml"),
+    ),
+    (
+        "catalog/switches.yaml",
+        include_str!("../../catalog/switches.yaml"),
+    ),
     ("catalog/nics.yaml", include_str!("../../catalog/nics.yaml")),
     ("catalog/cpus.yaml", include_str!("../../catalog/cpus.yaml")),
-    ("catalog/chassis.yaml", include_str!("../../catalog/chassis.yaml")),
-    ("catalog/drives.yaml", include_str!("../../catalog/drives.yaml")),
-    ("catalog/optics.yaml", include_str!("../../catalog/optics.yaml")),
+    (
+        "catalog/chassis.yaml",
+        include_str!("../../catalog/chassis.yaml"),
+    ),
+    (
+        "catalog/drives.yaml",
+        include_str!("../../catalog/drives.yaml"),
+    ),
+    (
+        "catalog/optics.yaml",
+        include_str!("../../catalog/optics.yaml"),
+    ),
 ];
 
 /// Models by name, each with the span of its name (for "defined here" labels).
@@ -33,7 +48,9 @@ pub struct Table<T> {
 
 impl<T> Default for Table<T> {
     fn default() -> Self {
-        Table { by_name: HashMap::new() }
+        Table {
+            by_name: HashMap::new(),
+        }
     }
 }
 
@@ -54,7 +71,11 @@ impl<T> Table<T> {
 
     /// Entries sorted by name, for deterministic listings.
     pub(crate) fn sorted(&self) -> Vec<(&str, &T)> {
-        let mut v: Vec<(&str, &T)> = self.by_name.iter().map(|(k, (_, t))| (k.as_str(), t)).collect();
+        let mut v: Vec<(&str, &T)> = self
+            .by_name
+            .iter()
+            .map(|(k, (_, t))| (k.as_str(), t))
+            .collect();
         v.sort_by(|a, b| a.0.cmp(b.0));
         v
     }
@@ -117,13 +138,13 @@ pub(crate) fn load(
             .collect();
         files.sort();
         for f in files {
-            let bytes = std::fs::read(&f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?;
+            let bytes =
+                std::fs::read(&f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?;
             loader.load_catalog(&f.to_string_lossy(), &bytes, &mut base);
         }
     }
     Ok(base.catalogs)
 }
-
 
 /// A plain-text listing of the catalog, one model per line.
 pub(crate) fn listing(db: &Db) -> String {
@@ -135,11 +156,53 @@ pub(crate) fn listing(db: &Db) -> String {
             let _ = writeln!(out, "  {k:<28} {v}");
         }
     };
-    section("switches", db.switches.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
-    section("nics", db.nics.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
-    section("cpus", db.cpus.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
-    section("chassis", db.chassis.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
-    section("drives", db.drives.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
-    section("optics", db.optics.sorted().into_iter().map(|(k, v)| (k.into(), v.title.clone())).collect());
+    section(
+        "switches",
+        db.switches
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.title.clone()))
+            .collect(),
+    );
+    section(
+        "nics",
+        db.nics
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.title.clone()))
+            .collect(),
+    );
+    section(
+        "cpus",
+        db.cpus
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.title.clone()))
+            .collect(),
+    );
+    section(
+        "chassis",
+        db.chassis
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.title.clone()))
+            .collect(),
+    );
+    section(
+        "drives",
+        db.drives
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.title.clone()))
+            .collect(),
+    );
+    section(
+        "optics",
+        db.optics
+            .sorted()
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.title.clone()))
+            .collect(),
+    );
     out
 }

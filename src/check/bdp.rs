@@ -7,9 +7,8 @@
 use std::collections::HashMap;
 
 use super::Ctx;
-use crate::diag::{Diagnostic, Diags, codes};
+use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::resolve::model::HostId;
-use crate::source::Span;
 use crate::spec::flow::Protocol;
 
 /// Share of a host's memory its TCP buffers may take before a warning: a policy choice
@@ -30,7 +29,11 @@ fn window_limit(ceiling_bytes: f64, rtt_ms: f64, streams: u32) -> f64 {
 
 fn streams_needed(ceiling_bytes: f64, rate_bps: f64, rtt_ms: f64) -> u32 {
     let n = (bdp_bytes(rate_bps, rtt_ms) / ceiling_bytes).ceil();
-    if n.is_finite() && n >= 1.0 { n.min(f64::from(u32::MAX)) as u32 } else { 1 }
+    if n.is_finite() && n >= 1.0 {
+        n.min(f64::from(u32::MAX)) as u32
+    } else {
+        1
+    }
 }
 
 /// The highest rate a TCP flow of `streams` streams reaches at `rtt_ms` when every
@@ -46,13 +49,19 @@ pub(crate) fn streams_needed_for_window(cx: &Ctx, rate_bps: f64, rtt_ms: f64) ->
 
 /// Bytes for messages: `125 MB`, `1.25 GB`.
 fn bytes(b: f64) -> String {
-    let (v, unit) = if b >= 1e9 { (b / 1e9, "GB") } else if b >= 1e6 { (b / 1e6, "MB") } else { (b / 1e3, "kB") };
+    let (v, unit) = if b >= 1e9 {
+        (b / 1e9, "GB")
+    } else if b >= 1e6 {
+        (b / 1e6, "MB")
+    } else {
+        (b / 1e3, "kB")
+    };
     let s = format!("{v:.2}");
     format!("{} {unit}", s.trim_end_matches('0').trim_end_matches('.'))
 }
 
 fn ms(x: f64) -> String {
-    let s = format!("{x:.3}");
+    let s = format!("{x:.1}");
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
@@ -70,7 +79,7 @@ fn flow(cx: &Ctx, i: usize, per_host: &mut HashMap<HostId, Buffers>, diags: &mut
     let mut worst: Option<(u32, f64)> = None;
     for pr in &cx.routes.flows[i].pairs {
         let rtt = pr.rtt_ms();
-        let need = streams_needed(ceiling, rate, rtt);
+        let need = streams_needed_for_window(cx, rate, rtt);
         if worst.is_none_or(|(n, r)| need > n || need == n && rtt > r) {
             worst = Some((need, rtt));
         }
@@ -84,18 +93,24 @@ fn flow(cx: &Ctx, i: usize, per_host: &mut HashMap<HostId, Buffers>, diags: &mut
             }
         }
     }
-    let (Some(s), Some((need, rtt))) = (&f.streams, worst) else { return };
+    let (Some(s), Some((need, rtt))) = (&f.streams, worst) else {
+        return;
+    };
     if s.value >= need {
         return;
     }
-    let limit = window_limit(ceiling, rtt, s.value) / 1e9;
+    let limit = window_limit_bps(cx, rtt, s.value) / 1e9;
     diags.push(
         Diagnostic::new(
             codes::TCP_STREAMS,
             s.span,
-            format!("flow `{}` runs {} stream(s) per pair but needs {need} to fill its window", f.name.value, s.value),
+            format!(
+                "flow `{}` runs {} per pair but needs {need} to hold its bandwidth-delay product",
+                f.name.value,
+                plural(s.value as usize, "stream")
+            ),
         )
-        .label(format!("{} stream(s) reach at most {:.1} Gbit/s at {} ms", s.value, limit, ms(rtt)))
+        .label(format!("{} at most {:.1} Gbit/s at {} ms RTT", if s.value == 1 { "1 stream reaches" } else { "these streams reach" }, limit, ms(rtt)))
         .also(f.rate.span, format!("{} per pair over {} ms RTT: a {} bandwidth-delay product", f.pair_rate(), ms(rtt), bytes(bdp_bytes(rate, rtt))))
         .help(format!(
             "set `streams: {need}` or more: a stream's window is capped at {} (`net.core.rmem_max`)",
@@ -117,14 +132,25 @@ fn memory(cx: &Ctx, per_host: &HashMap<HostId, Buffers>, diags: &mut Diags) {
         let mut d = Diagnostic::new(
             codes::BUFFER_MEMORY,
             mem.span,
-            format!("the TCP buffers of `{}` need {}, more than half of its {} GB of memory", host.name.value, bytes(b.bytes), mem.value),
+            format!(
+                "the TCP buffers of `{}` need {}, more than half of its {} GB of memory",
+                host.name.value,
+                bytes(b.bytes),
+                mem.value
+            ),
         )
         .label(format!("{} GB", mem.value));
         if let Some((held, i)) = b.largest {
             let f = &cx.m.flows[i];
-            d = d.also(f.name.span, format!("flow `{}` alone needs {}", f.name.value, bytes(held)));
+            d = d.also(
+                f.name.span,
+                format!("flow `{}` alone needs {}", f.name.value, bytes(held)),
+            );
         }
-        diags.push(d.help(format!("give `{}` more memory, or spread its flows over more hosts", host.name.value)));
+        diags.push(d.help(format!(
+            "give `{}` more memory, or spread its flows over more hosts",
+            host.name.value
+        )));
     }
 }
 
@@ -139,12 +165,6 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     memory(cx, &per_host, diags);
 }
 
-/// The span of a flow's `streams:` if declared, else its name: for callers reporting on streams.
-pub(crate) fn streams_span(cx: &Ctx, flow: usize) -> Span {
-    let f = &cx.m.flows[flow];
-    f.streams.as_ref().map_or(f.name.span, |s| s.span)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::optics::testkit;
@@ -156,7 +176,11 @@ mod tests {
     fn bdp_matches_the_domain_table() {
         assert!((bdp_bytes(10e9, 100.0) - 125e6).abs() < 1.0);
         assert!((bdp_bytes(100e9, 150.0) - 1.875e9).abs() < 1.0);
-        assert_eq!(streams_needed(CEILING, 100e9, 100.0), 1, "1.25 GB fits one 2 GiB window");
+        assert_eq!(
+            streams_needed(CEILING, 100e9, 100.0),
+            1,
+            "1.25 GB fits one 2 GiB window"
+        );
         assert_eq!(streams_needed(CEILING, 400e9, 50.0), 2, "2.5 GB needs two");
         assert_eq!(streams_needed(CEILING, 1e9, 0.0), 1);
         let one = window_limit(CEILING, 100.0, 1);
@@ -167,10 +191,10 @@ mod tests {
         assert_eq!(bytes(125e6), "125 MB");
     }
 
-    /// 400G between the sites over ~1000 km: 5 ms one way each direction, 10 ms RTT plus hops.
+    /// 400G between the sites over a circuit of 80 ms RTT: a 4 GB bandwidth-delay product.
     fn far(flow: &str, memory: u32) -> String {
-        testkit::two_sites("length_km: 1000", flow)
-            .replace("kind: dark-fiber", "kind: circuit, capacity: 100G, rtt_ms: 80")
+        testkit::two_sites("capacity: 100G, rtt_ms: 80", flow)
+            .replace("kind: dark-fiber", "kind: circuit")
             .replace("rate: 80G", "rate: 400G")
             .replace("memory_gb: 256", &format!("memory_gb: {memory}"))
     }
@@ -178,19 +202,28 @@ mod tests {
     #[test]
     fn enough_streams_is_clean() {
         assert!(testkit::run(&far("streams: 2", 256), check).is_empty());
-        assert!(testkit::run(&far("", 256), check).is_empty(), "no declared streams: as many as needed");
+        assert!(
+            testkit::run(&far("", 256), check).is_empty(),
+            "no declared streams: as many as needed"
+        );
     }
 
     #[test]
     fn too_few_streams_and_too_little_memory() {
         assert_eq!(testkit::run(&far("streams: 1", 256), check), ["W0230"]);
-        assert_eq!(testkit::run(&far("streams: 2", 4), check), ["W0231", "W0231"]);
+        assert_eq!(
+            testkit::run(&far("streams: 2", 4), check),
+            ["W0231", "W0231"],
+            "4 GB at each end"
+        );
         let f = testkit::front(&far("streams: 2", 256));
         let cx = Ctx::new(&f).expect("physics");
         let rtt = f.routes.flows[0].pairs[0].rtt_ms();
-        assert!(rtt > 90.0 && rtt < 91.0, "80 ms circuit + 2 x 1000 km x 5 us + hops: {rtt}");
-        assert_eq!(streams_needed_for_window(&cx, 400e9, rtt), 3);
-        assert!(window_limit_bps(&cx, rtt, 3) >= 400e9);
-        assert_eq!(streams_span(&cx, 0), f.model.flows[0].streams.as_ref().map(|s| s.span).unwrap_or_default());
+        assert!(
+            rtt > 80.0 && rtt < 80.1,
+            "80 ms circuit + switch hops: {rtt}"
+        );
+        assert_eq!(streams_needed_for_window(&cx, 400e9, rtt), 2);
+        assert!(window_limit_bps(&cx, rtt, 2) >= 400e9 && window_limit_bps(&cx, rtt, 1) < 400e9);
     }
 }

@@ -1,8 +1,13 @@
 //! Pass 4: feasibility. Each module checks one concern, reports located diagnostics,
 //! and (where it bounds a flow) contributes a limit to the per-flow prediction.
 
+pub(crate) mod bdp;
 pub(crate) mod findings;
 pub(crate) mod load;
+pub(crate) mod mtu;
+pub(crate) mod openflow;
+pub(crate) mod optics;
+pub(crate) mod otn;
 pub(crate) mod pcie;
 pub(crate) mod predict;
 pub(crate) mod storage;
@@ -40,5 +45,10 @@ impl<'a> Ctx<'a> {
 pub(crate) fn run(front: &Front, diags: &mut Diags) {
     let Some(cx) = Ctx::new(front) else { return };
     pcie::check(&cx, diags);
+    optics::check(&cx, diags);
+    otn::check(&cx, diags);
+    mtu::check(&cx, diags);
+    bdp::check(&cx, diags);
+    openflow::check(&cx, diags);
     findings::check(&cx, diags);
 }

@@ -5,11 +5,12 @@
 //! whose frames cannot hold a host's packets is an error at the port's MTU.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 use super::Ctx;
 use crate::derive::paths::{PairRoute, Via};
-use crate::diag::{Code, Diagnostic, Diags, codes};
-use crate::resolve::model::{LinkId, LinkKind, Model, NodeId, SwitchId};
+use crate::diag::{Diagnostic, Diags, codes, plural};
+use crate::resolve::model::{End, LinkId, LinkKind, Model, NodeId, SwitchId};
 use crate::source::Span;
 
 /// Bytes a switch port's frame MTU must hold beyond the IP packet: the Ethernet header
@@ -27,14 +28,6 @@ pub(crate) enum Origin {
     Show(Span),
     /// The model's maximum (span: the switch's `model:`).
     Model(Span),
-}
-
-impl Origin {
-    fn span(self) -> Span {
-        match self {
-            Origin::Port(s) | Origin::Show(s) | Origin::Model(s) => s,
-        }
-    }
 }
 
 /// A switch port's frame MTU: its override, else the show's switch MTU (at most the
@@ -59,6 +52,7 @@ fn hop_links(m: &Model, via: Via) -> Vec<LinkId> {
 
 /// The largest IP packet a pair's route carries end to end: the hosts' MTUs, link and
 /// WAN MTUs, and every switch port's frame MTU minus the layer-2 overhead.
+#[allow(dead_code)] // for the plan and the prediction; not wired yet
 pub(crate) fn path_mtu(m: &Model, pr: &PairRoute) -> u32 {
     let mut mtu = m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value);
     for h in &pr.hops {
@@ -69,7 +63,11 @@ pub(crate) fn path_mtu(m: &Model, pr: &PairRoute) -> u32 {
             }
             for e in [link.a, link.b] {
                 if let NodeId::Switch(s) = e.node {
-                    mtu = mtu.min(port_frame_mtu(m, s, e.port).0.saturating_sub(L2_OVERHEAD_BYTES));
+                    mtu = mtu.min(
+                        port_frame_mtu(m, s, e.port)
+                            .0
+                            .saturating_sub(L2_OVERHEAD_BYTES),
+                    );
                 }
             }
         }
@@ -85,104 +83,178 @@ fn link_name(m: &Model, l: LinkId) -> String {
     }
 }
 
-/// `x` or `x` and 3 others.
+/// `x` or `x` and 3 other hosts.
 fn some(names: &[String], other: &str) -> String {
     match names {
         [] => String::new(),
         [one] => format!("`{one}`"),
-        [first, rest @ ..] => format!("`{first}` and {} other {other}{}", rest.len(), if rest.len() == 1 { "" } else { "s" }),
+        [first, rest @ ..] => format!(
+            "`{first}` and {}",
+            plural(rest.len(), &format!("other {other}"))
+        ),
     }
 }
 
-/// One finding, grouped by its two spans (hosts of a range share theirs).
-struct Group {
-    code: Code,
-    primary: Span,
-    secondary: Span,
-    /// Hosts (or ports) the finding is about, in order of discovery.
-    names: Vec<String>,
-    /// Host MTU, and the limit it runs into (IP MTU of a link, or a port's frame MTU).
-    mtu: u32,
-    limit: u32,
-    what: String,
-    flow: Span,
-    flow_name: String,
-    origin: Option<Origin>,
+/// Values in order of discovery, found by key.
+struct Ordered<K, V> {
+    items: Vec<(K, V)>,
+    index: HashMap<K, usize>,
 }
 
-#[derive(Default)]
-struct Found {
-    groups: Vec<Group>,
-    index: HashMap<(&'static str, Span, Other), usize>,
-}
-
-/// What a group is keyed on besides its code and primary span.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Other {
-    Span(Span),
-    Model(String),
-}
-
-impl Found {
-    fn add(&mut self, g: Group, name: String) {
-        // A model's limit is one finding per host, whichever switch of that model hit it.
-        let other = match g.origin {
-            Some(Origin::Model(_)) => Other::Model(g.what.clone()),
-            _ => Other::Span(g.secondary),
-        };
-        let key = (g.code.id, g.primary, other);
-        match self.index.get(&key) {
-            Some(&i) => {
-                if !self.groups[i].names.contains(&name) {
-                    self.groups[i].names.push(name);
-                }
-            }
-            None => {
-                self.index.insert(key, self.groups.len());
-                self.groups.push(Group { names: vec![name], ..g });
-            }
+impl<K: Hash + Eq, V> Default for Ordered<K, V> {
+    fn default() -> Self {
+        Ordered {
+            items: Vec::new(),
+            index: HashMap::new(),
         }
     }
 }
 
-fn pair(cx: &Ctx, flow: usize, pr: &PairRoute, found: &mut Found) {
-    let m = cx.m;
-    let f = &m.flows[flow];
-    for h in [pr.src, pr.dst] {
-        let host = &m.hosts[h];
-        let mtu = host.mtu.value;
-        let base = |code, primary, secondary, limit, what: String, origin| Group {
-            code,
-            primary,
-            secondary,
-            names: Vec::new(),
-            mtu,
-            limit,
-            what,
-            flow: f.name.span,
-            flow_name: f.name.value.clone(),
-            origin,
-        };
-        for hop in &pr.hops {
-            for l in hop_links(m, hop.via) {
-                let link = &m.links[l];
-                if let Some(x) = link.mtu.as_ref().filter(|x| x.value < mtu) {
-                    found.add(base(codes::PATH_MTU, host.mtu.span, x.span, x.value, link_name(m, l), None), host.name.value.clone());
-                }
-                for e in [link.a, link.b] {
-                    let NodeId::Switch(s) = e.node else { continue };
-                    let (frame, origin) = port_frame_mtu(m, s, e.port);
-                    if frame >= mtu.saturating_add(L2_OVERHEAD_BYTES) {
-                        continue;
+impl<K: Hash + Eq + Clone, V> Ordered<K, V> {
+    fn entry(&mut self, key: K, new: impl FnOnce() -> V) -> &mut V {
+        let items = &mut self.items;
+        let i = *self.index.entry(key.clone()).or_insert_with(|| {
+            items.push((key, new()));
+            items.len() - 1
+        });
+        &mut self.items[i].1
+    }
+}
+
+fn push_new<T: PartialEq>(v: &mut Vec<T>, x: T) {
+    if !v.contains(&x) {
+        v.push(x);
+    }
+}
+
+/// A hop that limits packets: where its MTU is written, the MTU and its name.
+#[derive(Clone, PartialEq)]
+struct Limit {
+    span: Span,
+    value: u32,
+    what: String,
+}
+
+/// The first flow a finding was seen on: its name's span and the name.
+type FlowRef = (Span, String);
+
+/// E0225: the hosts sharing one MTU setting, and every hop on their routes below it.
+struct PathFinding {
+    mtu: u32,
+    hosts: Vec<String>,
+    limits: Vec<Limit>,
+    flow: FlowRef,
+}
+
+/// E0226 at a port MTU setting (override or show default): the ports it sets on the
+/// routes, and the largest host MTU sent through them (with where that MTU is written).
+struct PortFinding {
+    frame: u32,
+    ports: Vec<String>,
+    host: (u32, Span),
+    flow: FlowRef,
+}
+
+/// E0226 at a host MTU the model's largest frame cannot carry.
+struct ModelFinding {
+    mtu: u32,
+    hosts: Vec<String>,
+    model: String,
+    model_span: Span,
+    frame: u32,
+    flow: FlowRef,
+}
+
+#[derive(Default)]
+struct Found {
+    path: Ordered<Span, PathFinding>,
+    port: Ordered<Span, PortFinding>,
+    model: Ordered<(Span, String), ModelFinding>,
+}
+
+impl Found {
+    fn pair(&mut self, m: &Model, flow: FlowRef, pr: &PairRoute) {
+        for h in [pr.src, pr.dst] {
+            let host = &m.hosts[h];
+            let mtu = host.mtu.value;
+            for hop in &pr.hops {
+                for l in hop_links(m, hop.via) {
+                    let link = &m.links[l];
+                    if let Some(x) = link.mtu.as_ref().filter(|x| x.value < mtu) {
+                        let f = self.path.entry(host.mtu.span, || PathFinding {
+                            mtu,
+                            hosts: Vec::new(),
+                            limits: Vec::new(),
+                            flow: flow.clone(),
+                        });
+                        push_new(&mut f.hosts, host.name.value.clone());
+                        push_new(
+                            &mut f.limits,
+                            Limit {
+                                span: x.span,
+                                value: x.value,
+                                what: link_name(m, l),
+                            },
+                        );
                     }
-                    let (g, who) = match origin {
-                        Origin::Model(span) => {
-                            let model = m.switches[s].model.value.clone();
-                            (base(codes::FRAME_MTU, host.mtu.span, span, frame, model, Some(origin)), host.name.value.clone())
+                    for e in [link.a, link.b] {
+                        let NodeId::Switch(s) = e.node else { continue };
+                        let (frame, origin) = port_frame_mtu(m, s, e.port);
+                        if frame < mtu.saturating_add(L2_OVERHEAD_BYTES) {
+                            self.frame(
+                                m,
+                                (host.name.value.clone(), mtu, host.mtu.span),
+                                s,
+                                e,
+                                frame,
+                                origin,
+                                &flow,
+                            );
                         }
-                        _ => (base(codes::FRAME_MTU, origin.span(), host.mtu.span, frame, String::new(), Some(origin)), m.end_name(e)),
-                    };
-                    found.add(g, who);
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn frame(
+        &mut self,
+        m: &Model,
+        host: (String, u32, Span),
+        s: SwitchId,
+        e: End,
+        frame: u32,
+        origin: Origin,
+        flow: &FlowRef,
+    ) {
+        let (name, mtu, mtu_span) = host;
+        match origin {
+            Origin::Model(model_span) => {
+                let model = m.switches[s].model.value.clone();
+                let f = self
+                    .model
+                    .entry((mtu_span, model.clone()), || ModelFinding {
+                        mtu,
+                        hosts: Vec::new(),
+                        model,
+                        model_span,
+                        frame,
+                        flow: flow.clone(),
+                    });
+                push_new(&mut f.hosts, name);
+            }
+            Origin::Port(span) | Origin::Show(span) => {
+                let f = self.port.entry(span, || PortFinding {
+                    frame,
+                    ports: Vec::new(),
+                    host: (mtu, mtu_span),
+                    flow: flow.clone(),
+                });
+                push_new(&mut f.ports, m.end_name(e));
+                if mtu > f.host.0 {
+                    f.host = (mtu, mtu_span);
+                    f.flow = flow.clone();
                 }
             }
         }
@@ -190,45 +262,85 @@ fn pair(cx: &Ctx, flow: usize, pr: &PairRoute, found: &mut Found) {
 }
 
 fn host_mtu_label(cx: &Ctx, span: Span, mtu: u32) -> String {
-    if span == cx.m.settings.host_mtu.span { format!("the show's host MTU, {mtu}") } else { format!("MTU {mtu}") }
+    if span == cx.m.settings.host_mtu.span {
+        format!("hosts get MTU {mtu} from the show")
+    } else {
+        format!("MTU {mtu}")
+    }
 }
 
-fn report(cx: &Ctx, g: &Group) -> Diagnostic {
-    let on_route = format!("on the route of flow `{}`", g.flow_name);
-    let need = g.mtu.saturating_add(L2_OVERHEAD_BYTES);
-    if g.code == codes::PATH_MTU {
-        return Diagnostic::new(g.code, g.primary, format!("MTU {} of {} is above the {} bytes {} carries", g.mtu, some(&g.names, "host"), g.limit, g.what))
-            .label(host_mtu_label(cx, g.primary, g.mtu))
-            .also(g.secondary, format!("{} carries at most {}", g.what, g.limit))
-            .also(g.flow, on_route)
-            .help(format!("lower the host MTU to {} or less, or raise the `mtu:` of {}", g.limit, g.what));
+fn on_route(d: Diagnostic, flow: &FlowRef) -> Diagnostic {
+    d.also(flow.0, format!("on the route of flow `{}`", flow.1))
+}
+
+fn path_report(cx: &Ctx, span: Span, f: &PathFinding) -> Diagnostic {
+    let mut limits = f.limits.clone();
+    limits.sort_by_key(|l| l.value);
+    let tight = &limits[0];
+    let mut d = Diagnostic::new(
+        codes::PATH_MTU,
+        span,
+        format!(
+            "MTU {} of {} is above the {} bytes {} carries",
+            f.mtu,
+            some(&f.hosts, "host"),
+            tight.value,
+            tight.what
+        ),
+    )
+    .label(host_mtu_label(cx, span, f.mtu));
+    for l in &limits {
+        d = d.also(l.span, format!("{} carries at most {}", l.what, l.value));
     }
-    match g.origin {
-        Some(Origin::Model(_)) => Diagnostic::new(
-            g.code,
-            g.primary,
-            format!("MTU {} of {} needs {need}-byte frames but `{}` takes at most {}", g.mtu, some(&g.names, "host"), g.what, g.limit),
-        )
-        .label(host_mtu_label(cx, g.primary, g.mtu))
-        .also(g.secondary, format!("the model's largest frame is {}", g.limit))
-        .also(g.flow, on_route)
-        .help(format!(
-            "lower the host MTU to {} or less (a frame adds {L2_OVERHEAD_BYTES} bytes: Ethernet header, 802.1Q tag, FCS)",
-            g.limit.saturating_sub(L2_OVERHEAD_BYTES)
-        )),
-        _ => Diagnostic::new(
-            g.code,
-            g.primary,
-            format!("{} take frames of at most {} bytes, too small for {need}-byte frames", some(&g.names, "port"), g.limit),
-        )
-        .label(format!("frame MTU {}", g.limit))
-        .also(g.secondary, format!("hosts send {}-byte packets here", g.mtu))
-        .also(g.flow, on_route)
-        .help(format!(
-            "raise the port MTU to {need} or more (the packet plus {L2_OVERHEAD_BYTES} bytes of Ethernet header, 802.1Q tag and FCS), or lower the host MTU to {}",
-            g.limit.saturating_sub(L2_OVERHEAD_BYTES)
-        )),
-    }
+    let raise = if limits.len() == 1 {
+        format!("the `mtu:` of {}", tight.what)
+    } else {
+        "the `mtu:` of every hop labelled here".to_owned()
+    };
+    on_route(d, &f.flow).help(format!(
+        "lower the host MTU to {} or less, or raise {raise}",
+        tight.value
+    ))
+}
+
+fn port_report(span: Span, f: &PortFinding) -> Diagnostic {
+    let need = f.host.0.saturating_add(L2_OVERHEAD_BYTES);
+    let verb = if f.ports.len() == 1 { "takes" } else { "take" };
+    let d = Diagnostic::new(
+        codes::FRAME_MTU,
+        span,
+        format!("{} {verb} frames of at most {} bytes, too small for the {need}-byte frames of {}-byte packets", some(&f.ports, "port"), f.frame, f.host.0),
+    )
+    .label(format!("frame MTU {}", f.frame))
+    .also(f.host.1, format!("hosts send {}-byte packets", f.host.0));
+    on_route(d, &f.flow).help(format!(
+        "raise the port MTU to {need} or more (the packet plus {L2_OVERHEAD_BYTES} bytes of Ethernet header, 802.1Q tag and FCS), or lower the host MTU to {}",
+        f.frame.saturating_sub(L2_OVERHEAD_BYTES)
+    ))
+}
+
+fn model_report(cx: &Ctx, span: Span, f: &ModelFinding) -> Diagnostic {
+    let need = f.mtu.saturating_add(L2_OVERHEAD_BYTES);
+    let d = Diagnostic::new(
+        codes::FRAME_MTU,
+        span,
+        format!(
+            "MTU {} of {} needs {need}-byte frames but `{}` takes at most {}",
+            f.mtu,
+            some(&f.hosts, "host"),
+            f.model,
+            f.frame
+        ),
+    )
+    .label(host_mtu_label(cx, span, f.mtu))
+    .also(
+        f.model_span,
+        format!("the model's largest frame is {}", f.frame),
+    );
+    on_route(d, &f.flow).help(format!(
+        "lower the host MTU to {} or less (a frame adds {L2_OVERHEAD_BYTES} bytes: Ethernet header, 802.1Q tag, FCS)",
+        f.frame.saturating_sub(L2_OVERHEAD_BYTES)
+    ))
 }
 
 /// Host MTUs above their NICs' maximum, and a show switch MTU above a model's maximum.
@@ -237,25 +349,50 @@ fn capabilities(cx: &Ctx, diags: &mut Diags) {
     let mut seen = HashSet::new();
     for h in &m.hosts {
         for nic in &h.nics {
-            let Some(max) = cx.db.nics.get(&nic.model).and_then(|n| n.max_mtu) else { continue };
+            let Some(max) = cx.db.nics.get(&nic.model).and_then(|n| n.max_mtu) else {
+                continue;
+            };
             if h.mtu.value > max && seen.insert((h.mtu.span, nic.model.span)) {
                 diags.push(
-                    Diagnostic::new(codes::CAPABILITY, h.mtu.span, format!("MTU {} of `{}` is above the {max} its NIC `{}` takes", h.mtu.value, h.name.value, nic.model.value))
-                        .label(host_mtu_label(cx, h.mtu.span, h.mtu.value))
-                        .also(nic.model.span, format!("takes at most {max}"))
-                        .help(format!("use an MTU of {max} or less")),
+                    Diagnostic::new(
+                        codes::CAPABILITY,
+                        h.mtu.span,
+                        format!(
+                            "MTU {} of `{}` is above the {max} its NIC `{}` takes",
+                            h.mtu.value, h.name.value, nic.model.value
+                        ),
+                    )
+                    .label(host_mtu_label(cx, h.mtu.span, h.mtu.value))
+                    .also(nic.model.span, format!("takes at most {max}"))
+                    .help(format!("use an MTU of {max} or less")),
                 );
             }
         }
     }
-    let Some(show) = &m.settings.switch_mtu else { return };
+    let Some(show) = &m.settings.switch_mtu else {
+        return;
+    };
+    let mut models = HashSet::new();
     for sw in &m.switches {
-        if show.value > sw.max_mtu && seen.insert((show.span, sw.model.span)) {
+        if show.value > sw.max_mtu && models.insert(sw.model.value.as_str()) {
             diags.push(
-                Diagnostic::new(codes::CAPABILITY, show.span, format!("switch MTU {} is above the {} of `{}` (`{}`)", show.value, sw.max_mtu, sw.name.value, sw.model.value))
-                    .label("too large for this model")
-                    .also(sw.model.span, format!("takes frames of at most {}", sw.max_mtu))
-                    .help(format!("use a switch MTU of {} or less; the model's maximum is used meanwhile", sw.max_mtu)),
+                Diagnostic::new(
+                    codes::CAPABILITY,
+                    show.span,
+                    format!(
+                        "switch MTU {} is above the {} of `{}` (`{}`)",
+                        show.value, sw.max_mtu, sw.name.value, sw.model.value
+                    ),
+                )
+                .label("too large for this model")
+                .also(
+                    sw.model.span,
+                    format!("takes frames of at most {}", sw.max_mtu),
+                )
+                .help(format!(
+                    "use a switch MTU of {} or less; the model's maximum is used meanwhile",
+                    sw.max_mtu
+                )),
             );
         }
     }
@@ -265,13 +402,19 @@ fn capabilities(cx: &Ctx, diags: &mut Diags) {
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     capabilities(cx, diags);
     let mut found = Found::default();
-    for (i, fr) in cx.routes.flows.iter().enumerate() {
+    for (fr, f) in cx.routes.flows.iter().zip(&cx.m.flows) {
         for pr in &fr.pairs {
-            pair(cx, i, pr, &mut found);
+            found.pair(cx.m, (f.name.span, f.name.value.clone()), pr);
         }
     }
-    for g in &found.groups {
-        diags.push(report(cx, g));
+    for (span, f) in &found.path.items {
+        diags.push(path_report(cx, *span, f));
+    }
+    for (span, f) in &found.port.items {
+        diags.push(port_report(*span, f));
+    }
+    for ((span, _), f) in &found.model.items {
+        diags.push(model_report(cx, *span, f));
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::Ctx;
 use crate::catalog::types::{OpticModel, Physics};
-use crate::diag::{Diagnostic, Diags, codes};
+use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::resolve::model::{End, Link, LinkKind, NodeId};
 use crate::source::Span;
 use crate::spec::link::Media;
@@ -81,12 +81,20 @@ pub(crate) fn loss_db(tx: &OpticModel, plant: Plant, physics: &Physics) -> Resul
 /// The power budget of optic `a` at one end and `b` at the other over `plant`, in the
 /// worse direction: margin = (launch min - sensitivity) - (length x attenuation +
 /// connectors + splices), or maximum channel loss - plant loss when only that is published.
-pub(crate) fn budget(a: &OpticModel, b: &OpticModel, plant: Plant, physics: &Physics) -> Result<Budget, String> {
+pub(crate) fn budget(
+    a: &OpticModel,
+    b: &OpticModel,
+    plant: Plant,
+    physics: &Physics,
+) -> Result<Budget, String> {
     let mut worst: Option<Budget> = None;
     for (tx, rx) in [(a, b), (b, a)] {
         let available_db = available(tx, rx)
             .ok_or("the catalog gives neither launch power and receiver sensitivity nor a maximum channel loss")?;
-        let one = Budget { available_db, loss_db: loss_db(tx, plant, physics)? };
+        let one = Budget {
+            available_db,
+            loss_db: loss_db(tx, plant, physics)?,
+        };
         if worst.is_none_or(|w| one.margin_db() < w.margin_db()) {
             worst = Some(one);
         }
@@ -108,18 +116,35 @@ fn same_rate(a: Rate, b: Rate) -> bool {
 fn num(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
+    }
 }
 
 /// The catalog optic of `rate` for `fiber` with the shortest reach that closes `plant`
 /// with `required` dB of margin (ties: by name).
-fn closer<'a>(cx: &Ctx<'a>, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> Option<(&'a str, &'a OpticModel, Budget)> {
+fn closer<'a>(
+    cx: &Ctx<'a>,
+    rate: Rate,
+    fiber: Fiber,
+    plant: Plant,
+    required: f64,
+) -> Option<(&'a str, &'a OpticModel, Budget)> {
     cx.db
         .optics
         .sorted()
         .into_iter()
-        .filter(|(_, o)| same_rate(o.rate.value, rate) && o.fiber == fiber && o.reach_km >= plant.length_km)
-        .filter_map(|(n, o)| budget(o, o, plant, cx.physics).ok().filter(|b| b.margin_db() >= required).map(|b| (n, o, b)))
+        .filter(|(_, o)| {
+            same_rate(o.rate.value, rate) && o.fiber == fiber && o.reach_km >= plant.length_km
+        })
+        .filter_map(|(n, o)| {
+            budget(o, o, plant, cx.physics)
+                .ok()
+                .filter(|b| b.margin_db() >= required)
+                .map(|b| (n, o, b))
+        })
         .min_by(|a, b| a.1.reach_km.total_cmp(&b.1.reach_km))
 }
 
@@ -169,20 +194,22 @@ impl Run<'_, '_> {
 
     fn required(&self) -> (f64, Option<Span>) {
         let m = &self.cx.m.settings.margin_db;
-        if m.value.is_nan() { (self.cx.physics.default_margin_db, None) } else { (m.value, Some(m.span)) }
-    }
-
-    fn optic(&self, name: &Sp<String>) -> Option<&OpticModel> {
-        self.cx.db.optics.get(name)
+        if m.value.is_nan() {
+            (self.cx.physics.default_margin_db, None)
+        } else {
+            (m.value, Some(m.span))
+        }
     }
 
     /// The speed an optic at `e` must run at: the port's, times the subports of a breakout.
     fn port_rates(&self, e: End) -> (Rate, Option<Rate>) {
         let p = self.cx.m.port(e);
         let siblings = match (e.node, &p.parent) {
-            (NodeId::Switch(s), Some(parent)) => {
-                self.cx.m.switches[s].ports.iter().filter(|q| q.parent.as_ref() == Some(parent)).count()
-            }
+            (NodeId::Switch(s), Some(parent)) => self.cx.m.switches[s]
+                .ports
+                .iter()
+                .filter(|q| q.parent.as_ref() == Some(parent))
+                .count(),
             _ => 1,
         };
         let whole = (siblings > 1).then(|| Rate(p.speed.bps() * siblings as f64));
@@ -196,10 +223,20 @@ impl Run<'_, '_> {
         }
         let port = self.cx.m.end_name(e);
         self.push(
-            Diagnostic::new(codes::OPTIC_RATE, name.span, format!("optic `{}` runs at {} but `{port}` runs at {speed}", name.value, o.rate.value))
-                .label(format!("a {} optic", o.rate.value))
-                .also(end_span, format!("`{port}` runs at {speed}"))
-                .help(format!("use a {speed} optic on {}, or run the port at {}", f.name, o.rate.value)),
+            Diagnostic::new(
+                codes::OPTIC_RATE,
+                name.span,
+                format!(
+                    "optic `{}` runs at {} but `{port}` runs at {speed}",
+                    name.value, o.rate.value
+                ),
+            )
+            .label(format!("a {} optic", o.rate.value))
+            .also(end_span, format!("`{port}` runs at {speed}"))
+            .help(format!(
+                "use a {speed} optic on {}, or run the port at {}",
+                f.name, o.rate.value
+            )),
         );
     }
 
@@ -209,21 +246,43 @@ impl Run<'_, '_> {
         }
         for e in [f.link.a, f.link.b] {
             let p = self.cx.m.port(e);
-            let (Some(fec @ (Fec::None | Fec::Fc)), Some(span)) = (p.fec, p.span) else { continue };
+            let (Some(fec @ (Fec::None | Fec::Fc)), Some(span)) = (p.fec, p.span) else {
+                continue;
+            };
             let port = self.cx.m.end_name(e);
             self.push(
-                Diagnostic::new(codes::OPTIC_FEC, span, format!("`{port}` has FEC `{}` but optic `{}` needs RS-FEC", fec.as_str(), name.value))
-                    .label(format!("FEC `{}`", fec.as_str()))
-                    .also(name.span, "reaches its rated distance only with RS-FEC")
-                    .help(format!("set `fec: rs` on `{port}`")),
+                Diagnostic::new(
+                    codes::OPTIC_FEC,
+                    span,
+                    format!(
+                        "`{port}` has FEC `{}` but optic `{}` needs RS-FEC",
+                        fec.as_str(),
+                        name.value
+                    ),
+                )
+                .label(format!("FEC `{}`", fec.as_str()))
+                .also(name.span, "reaches its rated distance only with RS-FEC")
+                .help(format!("set `fec: rs` on `{port}`")),
             );
         }
     }
 
     /// Ends that cannot talk, or an optic for the wrong fiber; true when the link is sound.
-    fn pairing(&mut self, f: &FiberLink, a: (&Sp<String>, &OpticModel), b: (&Sp<String>, &OpticModel)) -> bool {
+    fn pairing(
+        &mut self,
+        f: &FiberLink,
+        a: (&Sp<String>, &OpticModel),
+        b: (&Sp<String>, &OpticModel),
+    ) -> bool {
         if a.0.value != b.0.value && !compatible(a.1, b.1) {
-            let what = |o: &OpticModel| format!("{} {} at {} nm", o.rate.value, o.fiber.as_str().to_uppercase(), num(o.wavelength_nm));
+            let what = |o: &OpticModel| {
+                format!(
+                    "{} {} at {} nm",
+                    o.rate.value,
+                    o.fiber.as_str().to_uppercase(),
+                    num(o.wavelength_nm)
+                )
+            };
             self.push(
                 Diagnostic::new(codes::OPTIC_MISMATCH, b.0.span, format!("the optics at the two ends of {} cannot talk to each other", f.name))
                     .label(format!("`{}`: {}", b.0.value, what(b.1)))
@@ -232,15 +291,24 @@ impl Run<'_, '_> {
             );
             return false;
         }
-        let Some((fiber, span)) = f.fiber else { return true };
+        let Some((fiber, span)) = f.fiber else {
+            return true;
+        };
         for (name, o) in [a, b] {
             if o.fiber != fiber {
-                let (of, wf) = (o.fiber.as_str().to_uppercase(), fiber.as_str().to_uppercase());
+                let (of, wf) = (
+                    o.fiber.as_str().to_uppercase(),
+                    fiber.as_str().to_uppercase(),
+                );
                 self.push(
-                    Diagnostic::new(codes::FIBER_MISMATCH, name.span, format!("optic `{}` is for {of} but {} is {wf}", name.value, f.name))
-                        .label(format!("an {of} optic"))
-                        .also(span, format!("{wf} fiber"))
-                        .help(format!("pick an {wf} optic, or correct the WAN's `fiber:`")),
+                    Diagnostic::new(
+                        codes::FIBER_MISMATCH,
+                        name.span,
+                        format!("optic `{}` is for {of} but {} is {wf}", name.value, f.name),
+                    )
+                    .label(format!("an {of} optic"))
+                    .also(span, format!("{wf} fiber"))
+                    .help(format!("pick an {wf} optic, or correct the WAN's `fiber:`")),
                 );
                 return false;
             }
@@ -248,7 +316,12 @@ impl Run<'_, '_> {
         true
     }
 
-    fn reach(&mut self, f: &FiberLink, a: (&Sp<String>, &OpticModel), b: (&Sp<String>, &OpticModel)) -> bool {
+    fn reach(
+        &mut self,
+        f: &FiberLink,
+        a: (&Sp<String>, &OpticModel),
+        b: (&Sp<String>, &OpticModel),
+    ) -> bool {
         let (name, o) = if b.1.reach_km < a.1.reach_km { b } else { a };
         if f.plant.length_km <= o.reach_km {
             return true;
@@ -256,20 +329,39 @@ impl Run<'_, '_> {
         let (required, _) = self.required();
         let help = remedy(self.cx, o.rate.value, o.fiber, f.plant, required);
         self.push(
-            Diagnostic::new(codes::OPTIC_REACH, f.length_span, format!("{} is {} km long, beyond the {} km reach of `{}`", f.name, num(f.plant.length_km), num(o.reach_km), name.value))
-                .label(format!("{} km", num(f.plant.length_km)))
-                .also(name.span, format!("rated for {} km", num(o.reach_km)))
-                .help(help),
+            Diagnostic::new(
+                codes::OPTIC_REACH,
+                f.length_span,
+                format!(
+                    "{} is {} km long, beyond the {} km reach of `{}`",
+                    f.name,
+                    num(f.plant.length_km),
+                    num(o.reach_km),
+                    name.value
+                ),
+            )
+            .label(format!("{} km", num(f.plant.length_km)))
+            .also(name.span, format!("rated for {} km", num(o.reach_km)))
+            .help(help),
         );
         false
     }
 
-    fn power(&mut self, f: &FiberLink, a: (&Sp<String>, &OpticModel), b: (&Sp<String>, &OpticModel)) {
+    fn power(
+        &mut self,
+        f: &FiberLink,
+        a: (&Sp<String>, &OpticModel),
+        b: (&Sp<String>, &OpticModel),
+    ) {
         let physics = self.cx.physics;
         let bud = match budget(a.1, b.1, f.plant, physics) {
             Ok(x) => x,
             Err(why) => {
-                let name = if available(a.1, b.1).is_none() && a.0.value != b.0.value { b.0 } else { a.0 };
+                let name = if available(a.1, b.1).is_none() && a.0.value != b.0.value {
+                    b.0
+                } else {
+                    a.0
+                };
                 return self.push(
                     Diagnostic::new(codes::OPTIC_FIGURES, name.span, format!("cannot compute the optical budget of {}", f.name))
                         .label(why)
@@ -284,30 +376,44 @@ impl Run<'_, '_> {
         }
         let p = f.plant;
         let loss = format!(
-            "{} dB of loss: {} km x {} dB/km, {} connector(s), {} splice(s)",
+            "{} dB of loss: {} km x {} dB/km, {}, {}",
             num((bud.loss_db * 10.0).round() / 10.0),
             num(p.length_km),
             num(attenuation(physics, band_key(a.1)).unwrap_or(f64::NAN)),
-            p.connectors,
-            p.splices
+            plural(p.connectors as usize, "connector"),
+            plural(p.splices as usize, "splice")
         );
         let avail = |o: &OpticModel| match (o.tx_min_dbm, o.rx_sensitivity_dbm) {
             (Some(t), Some(r)) => format!("launch {} dBm, sensitivity {} dBm", num(t), num(r)),
             _ => "maximum channel loss".to_owned(),
         };
-        let optic_label = format!("`{}` can lose {} dB ({})", a.0.value, num((bud.available_db * 10.0).round() / 10.0), avail(a.1));
+        let optic_label = format!(
+            "`{}` can lose {} dB ({})",
+            a.0.value,
+            num((bud.available_db * 10.0).round() / 10.0),
+            avail(a.1)
+        );
         let help = remedy(self.cx, a.1.rate.value, a.1.fiber, p, required);
         let d = if margin < 0.0 {
             Diagnostic::new(
                 codes::OPTICAL_BUDGET,
                 f.length_span,
-                format!("the optical budget of {} does not close: {} dB short", f.name, num((-margin * 10.0).round() / 10.0)),
+                format!(
+                    "the optical budget of {} does not close: {} dB short",
+                    f.name,
+                    num((-margin * 10.0).round() / 10.0)
+                ),
             )
         } else {
             let d = Diagnostic::new(
                 codes::OPTICAL_MARGIN,
                 f.length_span,
-                format!("the optical margin of {} is {} dB, below the required {} dB", f.name, num((margin * 10.0).round() / 10.0), num(required)),
+                format!(
+                    "the optical margin of {} is {} dB, below the required {} dB",
+                    f.name,
+                    num((margin * 10.0).round() / 10.0),
+                    num(required)
+                ),
             );
             match required_span {
                 Some(s) => d.also(s, "required margin set here"),
@@ -329,7 +435,10 @@ impl Run<'_, '_> {
             }
             return;
         };
-        let (Some(oa), Some(ob)) = (self.optic(na), self.optic(nb)) else { return };
+        let optics = &self.cx.db.optics;
+        let (Some(oa), Some(ob)) = (optics.get(na), optics.get(nb)) else {
+            return;
+        };
         self.rate(f, l.a, l.span_a, na, oa);
         self.rate(f, l.b, l.span_b, nb, ob);
         self.fec(f, na, oa);
@@ -345,14 +454,26 @@ impl Run<'_, '_> {
 
 fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
     let m = cx.m;
-    let plant = Plant { length_km: l.length_km, connectors: l.connectors, splices: l.splices };
+    let plant = Plant {
+        length_km: l.length_km,
+        connectors: l.connectors,
+        splices: l.splices,
+    };
     match l.kind {
         LinkKind::Lan => {
-            if matches!(l.media, Some(Media::Dac | Media::Aoc)) || l.optic_a.is_none() && l.media != Some(Media::Fiber) {
+            if matches!(l.media, Some(Media::Dac | Media::Aoc))
+                || l.optic_a.is_none() && l.media != Some(Media::Fiber)
+            {
                 return None;
             }
             let name = format!("link `{}` -- `{}`", m.end_name(l.a), m.end_name(l.b));
-            Some(FiberLink { link: l, name, fiber: None, length_span: l.span, plant })
+            Some(FiberLink {
+                link: l,
+                name,
+                fiber: None,
+                length_span: l.span,
+                plant,
+            })
         }
         LinkKind::Wan(w) => {
             let wan = &m.wans[w];
@@ -361,14 +482,24 @@ fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
             }
             let name = format!("WAN link `{}`", wan.name.value);
             let length_span = wan.length_km.as_ref().map_or(wan.span, |x| x.span);
-            Some(FiberLink { link: l, name, fiber: Some((wan.fiber, wan.span)), length_span, plant })
+            Some(FiberLink {
+                link: l,
+                name,
+                fiber: Some((wan.fiber, wan.span)),
+                length_span,
+                plant,
+            })
         }
     }
 }
 
 /// Checks every fiber link.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
-    let mut run = Run { cx, diags, seen: HashSet::new() };
+    let mut run = Run {
+        cx,
+        diags,
+        seen: HashSet::new(),
+    };
     for l in &cx.m.links {
         if let Some(f) = fiber_link(cx, l) {
             run.link(&f);
@@ -378,10 +509,17 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::testkit;
+    use super::*;
 
-    fn optic(rate: f64, fiber: Fiber, nm: f64, tx: Option<f64>, rx: Option<f64>, max: Option<f64>) -> OpticModel {
+    fn optic(
+        rate: f64,
+        fiber: Fiber,
+        nm: f64,
+        tx: Option<f64>,
+        rx: Option<f64>,
+        max: Option<f64>,
+    ) -> OpticModel {
         OpticModel {
             title: "t".into(),
             rate: Sp::new(Rate::from_gbps(rate), Span::default()),
@@ -404,37 +542,100 @@ mod tests {
 
     #[test]
     fn budget_from_launch_and_sensitivity() {
+        let ph = physics();
         let lr = optic(10.0, Fiber::Smf, 1310.0, Some(-8.2), Some(-14.4), None);
-        let b = budget(&lr, &lr, Plant { length_km: 10.0, connectors: 2, splices: 0 }, &physics()).unwrap();
+        let b = budget(
+            &lr,
+            &lr,
+            Plant {
+                length_km: 10.0,
+                connectors: 2,
+                splices: 0,
+            },
+            &ph,
+        )
+        .unwrap();
+        let loss = 10.0 * attenuation(&ph, "smf_1310").unwrap() + 2.0 * ph.connector_db;
         assert!((b.available_db - 6.2).abs() < 1e-9);
-        assert!((b.loss_db - 5.0).abs() < 1e-9, "10 km x 0.4 + 2 x 0.5");
-        assert!((b.margin_db() - 1.2).abs() < 1e-9);
+        assert!((b.loss_db - loss).abs() < 1e-9);
+        assert!((b.margin_db() - (6.2 - loss)).abs() < 1e-9);
     }
 
     #[test]
     fn budget_from_max_loss_and_band() {
+        let ph = physics();
         let er = optic(10.0, Fiber::Smf, 1550.0, None, None, Some(15.0));
-        let b = budget(&er, &er, Plant { length_km: 40.0, connectors: 2, splices: 3 }, &physics()).unwrap();
-        assert!((b.loss_db - (40.0 * 0.25 + 1.0 + 0.3)).abs() < 1e-9);
-        assert!((b.margin_db() - 3.7).abs() < 1e-9);
+        let b = budget(
+            &er,
+            &er,
+            Plant {
+                length_km: 40.0,
+                connectors: 2,
+                splices: 3,
+            },
+            &ph,
+        )
+        .unwrap();
+        let loss = 40.0 * attenuation(&ph, "smf_1550").unwrap()
+            + 2.0 * ph.connector_db
+            + 3.0 * ph.splice_db;
+        assert!((b.loss_db - loss).abs() < 1e-9);
+        assert!((b.margin_db() - (15.0 - loss)).abs() < 1e-9);
     }
 
     #[test]
     fn budget_takes_the_worse_direction() {
         let strong = optic(10.0, Fiber::Smf, 1310.0, Some(0.0), Some(-20.0), None);
         let weak = optic(10.0, Fiber::Smf, 1310.0, Some(-8.0), Some(-14.0), None);
-        let b = budget(&strong, &weak, Plant { length_km: 0.0, connectors: 0, splices: 0 }, &physics()).unwrap();
-        assert!((b.available_db - 12.0).abs() < 1e-9, "weak -> strong: -8 - -20 = 12; strong -> weak: 14");
+        let b = budget(
+            &strong,
+            &weak,
+            Plant {
+                length_km: 0.0,
+                connectors: 0,
+                splices: 0,
+            },
+            &physics(),
+        )
+        .unwrap();
+        assert!(
+            (b.available_db - 12.0).abs() < 1e-9,
+            "weak -> strong: -8 - -20 = 12; strong -> weak: 14"
+        );
     }
 
     #[test]
     fn budget_without_figures_is_an_error() {
         let bare = optic(10.0, Fiber::Smf, 1310.0, None, None, None);
-        assert!(budget(&bare, &bare, Plant { length_km: 1.0, connectors: 2, splices: 0 }, &physics()).is_err());
+        assert!(
+            budget(
+                &bare,
+                &bare,
+                Plant {
+                    length_km: 1.0,
+                    connectors: 2,
+                    splices: 0
+                },
+                &physics()
+            )
+            .is_err()
+        );
         let mut ph = physics();
-        ph.attenuation_db_per_km.entries.retain(|(k, _)| k.as_str() != "smf_1310");
+        ph.attenuation_db_per_km
+            .entries
+            .retain(|(k, _)| k.as_str() != "smf_1310");
         let lr = optic(10.0, Fiber::Smf, 1310.0, Some(-8.2), Some(-14.4), None);
-        let err = budget(&lr, &lr, Plant { length_km: 1.0, connectors: 2, splices: 0 }, &ph).unwrap_err();
+        let err = budget(
+            &lr,
+            &lr,
+            Plant {
+                length_km: 1.0,
+                connectors: 2,
+                splices: 0,
+            },
+            &ph,
+        )
+        .unwrap_err();
         assert!(err.contains("smf_1310"), "{err}");
     }
 
@@ -443,13 +644,19 @@ mod tests {
         let lr = optic(10.0, Fiber::Smf, 1310.0, None, None, None);
         let er = optic(10.0, Fiber::Smf, 1550.0, None, None, None);
         let sr = optic(10.0, Fiber::Mmf, 850.0, None, None, None);
-        assert_eq!((band_key(&lr), band_key(&er), band_key(&sr)), ("smf_1310", "smf_1550", "mmf_850"));
+        assert_eq!(
+            (band_key(&lr), band_key(&er), band_key(&sr)),
+            ("smf_1310", "smf_1550", "mmf_850")
+        );
         let mut cfp = lr.clone();
         cfp.form = "cfp".into();
         assert!(compatible(&lr, &cfp));
         assert!(!compatible(&lr, &er));
         assert!(!compatible(&lr, &sr));
-        assert!(!compatible(&lr, &optic(100.0, Fiber::Smf, 1310.0, None, None, None)));
+        assert!(!compatible(
+            &lr,
+            &optic(100.0, Fiber::Smf, 1310.0, None, None, None)
+        ));
     }
 
     fn codes_of(yaml: &str) -> Vec<&'static str> {
@@ -463,22 +670,53 @@ mod tests {
 
     #[test]
     fn long_dark_fiber_needs_another_optic_or_amplifiers() {
-        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-lr4, length_km: 30", "")), ["E0212"]);
-        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-lr4, length_km: 9", "")), ["W0211"]);
-        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-er4, length_km: 217", "")), ["E0212"]);
-        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-er4, length_km: 39, splices: 40", "")), ["E0210"]);
+        assert_eq!(
+            codes_of(&testkit::two_sites(
+                "optic: 100gbase-lr4, length_km: 30",
+                ""
+            )),
+            ["E0212"]
+        );
+        assert_eq!(
+            codes_of(&testkit::two_sites("optic: 100gbase-lr4, length_km: 9", "")),
+            ["W0211"]
+        );
+        assert_eq!(
+            codes_of(&testkit::two_sites(
+                "optic: 100gbase-er4, length_km: 217",
+                ""
+            )),
+            ["E0212"]
+        );
+        assert_eq!(
+            codes_of(&testkit::two_sites(
+                "optic: 100gbase-er4, length_km: 39, splices: 40",
+                ""
+            )),
+            ["E0210"]
+        );
     }
 
     #[test]
     fn wrong_fiber_and_rate() {
-        assert_eq!(codes_of(&testkit::two_sites("optic: 100gbase-sr4, length_km: 0.05", "")), ["E0214"]);
-        assert_eq!(codes_of(&testkit::two_sites("optic: 10gbase-lr, length_km: 5", "")), ["E0215"]);
+        assert_eq!(
+            codes_of(&testkit::two_sites(
+                "optic: 100gbase-sr4, length_km: 0.05",
+                ""
+            )),
+            ["E0214"]
+        );
+        assert_eq!(
+            codes_of(&testkit::two_sites("optic: 10gbase-lr, length_km: 5", "")),
+            ["E0215"]
+        );
     }
 }
 
 /// Builds the front end of a test spec (parse, resolve, derive; no checks) against the
-/// fixture catalog of tests/fixtures/check/catalog.yaml only, so unit tests do not move
-/// when the embedded catalog grows. Shared by the unit tests of the checks.
+/// embedded catalog/physics.yaml and the fixture catalog of tests/fixtures/check/catalog.yaml
+/// only, so unit tests do not move when the embedded hardware tables grow. Shared by the
+/// unit tests of the checks.
 #[cfg(test)]
 pub(crate) mod testkit {
     use std::path::Path;
@@ -520,7 +758,11 @@ flows:
 "#;
 
     pub(crate) fn two_sites(wan: &str, flow: &str) -> String {
-        let flow = if flow.is_empty() { String::new() } else { format!(", {flow}") };
+        let flow = if flow.is_empty() {
+            String::new()
+        } else {
+            format!(", {flow}")
+        };
         TWO_SITES.replace("{wan}", wan).replace("{flow}", &flow)
     }
 
@@ -534,6 +776,12 @@ flows:
         let mut spec = Spec::default();
         {
             let mut loader = Loader::new(&mut s.sources, &mut s.diags, Limits::default());
+            for (name, text) in crate::catalog::EMBEDDED
+                .iter()
+                .filter(|(n, _)| n.ends_with("physics.yaml"))
+            {
+                loader.load_catalog(name, text.as_bytes(), &mut spec);
+            }
             loader.load_text("catalog.yaml", Path::new(""), CATALOG.as_bytes(), &mut spec);
             loader.load_text("show.yaml", Path::new(""), yaml.as_bytes(), &mut spec);
         }
@@ -548,7 +796,12 @@ flows:
         let topology = crate::derive::topology::build(&model, us_per_km);
         let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
         assert!(!s.diags.has_errors(), "{}", render(&s));
-        Front { db, model, topology, routes }
+        Front {
+            db,
+            model,
+            topology,
+            routes,
+        }
     }
 
     /// Runs one check on `yaml`; the codes it reported, in order.

@@ -10,7 +10,8 @@ use crate::resolve::model::Wan;
 use crate::spec::units::{Rate, parse_rate};
 use crate::spec::wan::WanKind;
 
-/// What an OTN WAN link carries.
+/// What an OTN WAN link carries (for the plan output; not wired yet).
+#[allow(dead_code)]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct OtnLine<'a> {
     /// Catalog key of the line signal (`otu4`).
@@ -27,10 +28,16 @@ pub(crate) struct OtnLine<'a> {
 /// The catalog signal carrying an Ethernet client written as `100GE`: an entry whose
 /// `client` is spelled the same wins, else one of the same client rate (by name).
 pub(crate) fn signal_for<'a>(db: &'a Db, client: &str) -> Result<(&'a str, &'a OtnSignal), String> {
-    let rate = parse_rate(client).map_err(|e| format!("`{client}` is not an Ethernet client: {e}"))?;
+    let rate =
+        parse_rate(client).map_err(|e| format!("`{client}` is not an Ethernet client: {e}"))?;
     let all = db.otn.sorted();
-    let by_name = all.iter().find(|(_, s)| s.client.eq_ignore_ascii_case(client.trim()));
-    let by_rate = || all.iter().find(|(_, s)| (s.client_rate.bps() - rate.bps()).abs() <= 1e-6 * rate.bps());
+    let by_name = all
+        .iter()
+        .find(|(_, s)| s.client.eq_ignore_ascii_case(client.trim()));
+    let by_rate = || {
+        all.iter()
+            .find(|(_, s)| (s.client_rate.bps() - rate.bps()).abs() <= 1e-6 * rate.bps())
+    };
     by_name.or_else(by_rate).copied().ok_or_else(|| {
         let known: Vec<&str> = all.iter().map(|(_, s)| s.client.as_str()).collect();
         if known.is_empty() {
@@ -42,6 +49,7 @@ pub(crate) fn signal_for<'a>(db: &'a Db, client: &str) -> Result<(&'a str, &'a O
 }
 
 /// Line figures of an OTN WAN link; None for other kinds or an unknown client.
+#[allow(dead_code)]
 pub(crate) fn line<'a>(db: &'a Db, w: &Wan) -> Option<OtnLine<'a>> {
     if w.kind != WanKind::Otn {
         return None;
@@ -64,9 +72,18 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
         let Some(client) = &w.client else { continue };
         if let Err(known) = signal_for(cx.db, client) {
             diags.push(
-                Diagnostic::new(codes::OTN_CLIENT, client.span, format!("no OTN signal carries the client `{}` of `{}`", client.value, w.name.value))
-                    .label("no line signal for this client")
-                    .help(format!("{known}; use one of those clients, or add an `otn:` entry to the catalog")),
+                Diagnostic::new(
+                    codes::OTN_CLIENT,
+                    client.span,
+                    format!(
+                        "no OTN signal carries the client `{}` of `{}`",
+                        client.value, w.name.value
+                    ),
+                )
+                .label("no line signal for this client")
+                .help(format!(
+                    "{known}; use one of those clients, or add an `otn:` entry to the catalog"
+                )),
             );
         }
     }
@@ -78,7 +95,8 @@ mod tests {
     use super::*;
 
     fn otn(client: &str) -> String {
-        testkit::two_sites("length_km: 1", "").replace("kind: dark-fiber", &format!("kind: otn, client: {client}"))
+        testkit::two_sites("length_km: 1", "")
+            .replace("kind: dark-fiber", &format!("kind: otn, client: {client}"))
     }
 
     #[test]
@@ -87,6 +105,7 @@ mod tests {
         assert_eq!(signal_for(&f.db, "100GE").map(|(n, _)| n), Ok("otu4"));
         assert_eq!(signal_for(&f.db, "10G").map(|(n, _)| n), Ok("otu2e"));
         let err = signal_for(&f.db, "25GE").unwrap_err();
+        assert!(signal_for(&f.db, "twenty").is_err());
         assert!(err.contains("`100GE`") && err.contains("`10GE`"), "{err}");
         let l = line(&f.db, &f.model.wans[0]).expect("an OTN line");
         assert_eq!((l.signal, l.clients), ("otu4", 1));
@@ -97,7 +116,17 @@ mod tests {
     #[test]
     fn known_client_is_clean_unknown_is_an_error() {
         assert!(testkit::run(&otn("100GE"), check).is_empty());
-        // The fixture catalog has no OTU3.
-        assert_eq!(testkit::run(&otn("40GE"), check), ["E0220"]);
+        assert!(testkit::run(&otn("40GE"), check).is_empty());
+        // 25GE clients on broken-out ports: no OTN signal carries 25GE.
+        let spec = otn("25GE")
+            .replace(
+                "model: t-sw32 }",
+                "model: t-sw32, ports: { 1/32: { breakout: 4x25G } } }",
+            )
+            .replace(
+                r#""sw1:1/32", b: "sw2:1/32""#,
+                r#""sw1:1/32:1", b: "sw2:1/32:1""#,
+            );
+        assert_eq!(testkit::run(&spec, check), ["E0220"]);
     }
 }

@@ -315,7 +315,7 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
         }
         pair_res.push(per_pair);
     }
-    let mut caps: HashMap<Res, Option<(f64, LimitKind, String)>> = HashMap::new();
+    let mut caps: HashMap<Res, Option<(f64, LimitKind)>> = HashMap::new();
     let mut flows = Vec::with_capacity(m.flows.len());
     for (fi, f) in m.flows.iter().enumerate() {
         flows.push(predict_flow(
@@ -363,92 +363,87 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
     )
 }
 
-fn predict_flow(
+/// Where a candidate limit comes from; turned into words only for the bottleneck, so
+/// the hot loop formats nothing.
+#[derive(Clone, Copy)]
+enum Why<'a> {
+    Demand,
+    Shared { res: &'a Res, demand: f64, wire: bool, eff: f64, mtu: u32 },
+    LagHash { lag: usize, streams: u32, used: usize },
+    Cpu { host: HostId, streams: u32, per_stream: f64, numa: bool },
+    Window { streams: u32, rtt_ms: f64 },
+}
+
+fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
+    let m = cx.m;
+    match why {
+        Why::Demand => format!("the flow asks for {}", crate::spec::units::Rate::from_gbps(rate)),
+        Why::Shared { res, demand, wire, eff, mtu } => {
+            let (cap, _, base) = capacity(cx, facts, res).unwrap_or((0.0, LimitKind::Link, String::new()));
+            if demand > cap + 1e-9 {
+                format!("{base}, shared by {demand:.0} Gbit/s of demand")
+            } else if wire && eff < 1.0 {
+                format!("{base} ({:.1}% payload at MTU {mtu})", eff * 100.0)
+            } else {
+                base
+            }
+        }
+        Why::LagHash { lag, streams, used } => {
+            let lag = &m.lags[lag];
+            format!("port-channel {} hashes {streams} stream(s) onto at most {used} of its {} members", lag.id, lag.members.len())
+        }
+        Why::Cpu { host, streams, per_stream, numa } => {
+            let h = &m.hosts[host];
+            let note = if numa { ", halved for crossing sockets" } else { "" };
+            format!("`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}", h.name.value, h.cpu.value)
+        }
+        Why::Window { streams, rtt_ms } => format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT"),
+    }
+}
+
+fn predict_flow<'r>(
     cx: &Ctx,
     facts: &[HostFacts],
     loads: &Loads,
-    caps: &mut HashMap<Res, Option<(f64, LimitKind, String)>>,
+    caps: &mut HashMap<Res, Option<(f64, LimitKind)>>,
     f: &Flow,
     fi: usize,
-    pair_res: &[Vec<Res>],
+    pair_res: &'r [Vec<Res>],
 ) -> FlowPrediction {
     let m = cx.m;
     let routes = &cx.routes.flows[fi];
     let rate = f.pair_rate().gbps();
-    let cpu = m
-        .hosts
-        .get(f.pairs[0].0)
-        .and_then(|h| cx.db.cpus.get(&h.cpu));
+    let cpu = m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
     let nstreams = streams(f, per_stream);
     let mut total = 0.0;
-    let mut worst: Option<Limit> = None;
+    let mut worst: Option<(f64, LimitKind, Why<'r>)> = None;
     let mut rtt_ms: f64 = 0.0;
     let mut numa_remote = false;
     for (pi, pr) in routes.pairs.iter().enumerate() {
         let mtu = path_mtu(m, pr);
         let eff = goodput(cx, f.protocol.value, mtu);
         rtt_ms = rtt_ms.max(pr.rtt_ms());
-        let mut best = Limit {
-            kind: LimitKind::Demand,
-            gbps: rate,
-            why: format!(
-                "the flow asks for {}",
-                crate::spec::units::Rate::from_gbps(rate)
-            ),
-        };
-        let mut consider = |l: Limit| {
-            if l.gbps < best.gbps - 1e-9 {
-                best = l;
+        let mut best: (f64, LimitKind, Why<'r>) = (rate, LimitKind::Demand, Why::Demand);
+        let mut consider = |gbps: f64, kind: LimitKind, why: Why<'r>| {
+            if gbps < best.0 - 1e-9 {
+                best = (gbps, kind, why);
             }
         };
         for r in &pair_res[pi] {
-            let cap = caps
-                .entry(r.clone())
-                .or_insert_with(|| capacity(cx, facts, r))
-                .clone();
-            let Some((cap, kind, why)) = cap else {
-                continue;
-            };
+            let cap = *caps.entry(r.clone()).or_insert_with(|| capacity(cx, facts, r).map(|(c, k, _)| (c, k)));
+            let Some((cap, kind)) = cap else { continue };
             let demand = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
             let wire = matches!(r, Res::Link(..) | Res::Lag(..));
             let usable = if wire { cap * eff } else { cap };
-            let share = if demand > cap {
-                usable * rate / demand
-            } else {
-                usable.min(rate)
-            };
-            let why = if demand > cap + 1e-9 {
-                format!("{why}, shared by {demand:.0} Gbit/s of demand")
-            } else if wire && eff < 1.0 {
-                format!("{why} ({:.1}% payload at MTU {mtu})", eff * 100.0)
-            } else {
-                why
-            };
-            consider(Limit {
-                kind,
-                gbps: share,
-                why,
-            });
+            let share = if demand > cap { usable * rate / demand } else { usable.min(rate) };
+            consider(share, kind, Why::Shared { res: r, demand, wire, eff, mtu });
             // Static LAG hashing: one stream never spreads over more members than it has.
             if let Res::Lag(g, _) = r {
                 let lag = &m.lags[*g];
-                let member = lag
-                    .members
-                    .first()
-                    .map_or(0.0, |&l| m.links[l].capacity.gbps());
-                let usable_members = (nstreams as usize).min(lag.members.len()) as f64;
-                consider(Limit {
-                    kind: LimitKind::Lag,
-                    gbps: usable_members * member * eff,
-                    why: format!(
-                        "port-channel {} hashes {} stream(s) onto at most {} of its {} members",
-                        lag.id,
-                        nstreams,
-                        usable_members,
-                        lag.members.len()
-                    ),
-                });
+                let member = lag.members.first().map_or(0.0, |&l| m.links[l].capacity.gbps());
+                let used = (nstreams as usize).min(lag.members.len());
+                consider(used as f64 * member * eff, LimitKind::Lag, Why::LagHash { lag: *g, streams: nstreams, used });
             }
         }
         if f.protocol.value != Protocol::Rdma {
@@ -456,49 +451,23 @@ fn predict_flow(
             numa_remote |= numa;
             let ps = per_stream * factor;
             let cores = cpu.map_or(u32::MAX, |c| c.cores * u32::from(m.hosts[pr.src].sockets));
-            let usable_streams = nstreams.min(cores);
-            let host = &m.hosts[pr.src];
-            let numa_note = if numa {
-                ", halved for crossing sockets"
-            } else {
-                ""
-            };
-            consider(Limit {
-                kind: LimitKind::Cpu,
-                gbps: f64::from(usable_streams) * ps,
-                why: format!(
-                    "`{}` (`{}`): {usable_streams} stream(s) x {ps:.1} Gbit/s per stream{numa_note}",
-                    host.name.value, host.cpu.value
-                ),
-            });
+            let usable = nstreams.min(cores);
+            consider(f64::from(usable) * ps, LimitKind::Cpu, Why::Cpu { host: pr.src, streams: usable, per_stream: ps, numa });
             if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
-                let w = f64::from(nstreams) * cx.physics.max_socket_buffer_bytes * 8.0
-                    / (pr.rtt_ms() / 1000.0)
-                    / 1e9;
-                consider(Limit {
-                    kind: LimitKind::Window,
-                    gbps: w,
-                    why: format!(
-                        "{nstreams} stream(s) x 2 GiB window over {:.1} ms RTT",
-                        pr.rtt_ms()
-                    ),
-                });
+                let w = f64::from(nstreams) * cx.physics.max_socket_buffer_bytes * 8.0 / (pr.rtt_ms() / 1000.0) / 1e9;
+                consider(w, LimitKind::Window, Why::Window { streams: nstreams, rtt_ms: pr.rtt_ms() });
             }
         }
-        total += best.gbps;
-        if worst.as_ref().is_none_or(|w| best.gbps < w.gbps) {
+        total += best.0;
+        if worst.as_ref().is_none_or(|w| best.0 < w.0) {
             worst = Some(best);
         }
     }
-    let path = routes
-        .pairs
-        .first()
-        .map(|p| {
-            p.switches()
-                .map(|s| m.switches[s].name.value.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let path = routes.pairs.first().map(|p| p.switches().map(|s| m.switches[s].name.value.clone()).collect()).unwrap_or_default();
+    let bottleneck = match worst {
+        Some((gbps, kind, why)) => Limit { kind, gbps, why: explain(cx, facts, why, rate) },
+        None => Limit { kind: LimitKind::Demand, gbps: 0.0, why: "no routed pair".into() },
+    };
     FlowPrediction {
         name: f.name.value.clone(),
         protocol: f.protocol.value.as_str(),
@@ -506,11 +475,7 @@ fn predict_flow(
         streams_per_pair: nstreams,
         demand_gbps: f.rate.gbps() * if f.bidirectional { 2.0 } else { 1.0 },
         predicted_gbps: total,
-        bottleneck: worst.unwrap_or(Limit {
-            kind: LimitKind::Demand,
-            gbps: 0.0,
-            why: "no routed pair".into(),
-        }),
+        bottleneck,
         rtt_ms,
         path,
         numa_remote,

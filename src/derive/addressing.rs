@@ -24,8 +24,17 @@ impl Pool {
     pub(crate) fn new(prefix: Prefix) -> Pool {
         let net = u64::from(prefix.network());
         let last = u64::from(prefix.last());
-        let (first, last) = if prefix.len >= 31 { (net, last) } else { (net + 1, last - 1) };
-        Pool { prefix, next: first, first, last }
+        let (first, last) = if prefix.len >= 31 {
+            (net, last)
+        } else {
+            (net + 1, last - 1)
+        };
+        Pool {
+            prefix,
+            next: first,
+            first,
+            last,
+        }
     }
 
     /// Usable addresses in the pool.
@@ -46,7 +55,10 @@ impl Pool {
     }
 
     /// The next aligned /31 whose two addresses are free.
-    pub(crate) fn take_pair(&mut self, used: &HashMap<Ipv4Addr, Span>) -> Option<(Ipv4Addr, Ipv4Addr)> {
+    pub(crate) fn take_pair(
+        &mut self,
+        used: &HashMap<Ipv4Addr, Span>,
+    ) -> Option<(Ipv4Addr, Ipv4Addr)> {
         let mut n = u64::from(self.prefix.network()).max(self.next);
         if n % 2 == 1 {
             n += 1;
@@ -76,19 +88,30 @@ impl Ax<'_> {
         if let Some(p) = pool {
             if !p.contains(addr) {
                 self.diags.push(
-                    Diagnostic::new(codes::ADDRESS_OUTSIDE_POOL, span, format!("{addr} is outside the {what} pool {}", p.value))
-                        .label("outside the pool")
-                        .also(p.span, "pool declared here")
-                        .help(format!("use an address inside {}, or widen the pool", p.value)),
+                    Diagnostic::new(
+                        codes::ADDRESS_OUTSIDE_POOL,
+                        span,
+                        format!("{addr} is outside the {what} pool {}", p.value),
+                    )
+                    .label("outside the pool")
+                    .also(p.span, "pool declared here")
+                    .help(format!(
+                        "use an address inside {}, or widen the pool",
+                        p.value
+                    )),
                 );
             }
         }
         if let Some(&first) = self.used.get(&addr) {
             self.diags.push(
-                Diagnostic::new(codes::DUPLICATE_ADDRESS, span, format!("{addr} is assigned twice"))
-                    .label("second use")
-                    .also(first, "first use")
-                    .help("give each interface its own address"),
+                Diagnostic::new(
+                    codes::DUPLICATE_ADDRESS,
+                    span,
+                    format!("{addr} is assigned twice"),
+                )
+                .label("second use")
+                .also(first, "first use")
+                .help("give each interface its own address"),
             );
         } else {
             self.used.insert(addr, span);
@@ -98,18 +121,30 @@ impl Ax<'_> {
 
 fn overlaps(m: &Model, diags: &mut Diags) {
     let p = &m.settings.pools;
-    let pools: Vec<(&str, &Sp<Prefix>)> = [("dtn", &p.dtn), ("p2p", &p.p2p), ("mgmt", &p.mgmt), ("loopback", &p.loopback)]
-        .into_iter()
-        .filter_map(|(n, p)| p.as_ref().map(|p| (n, p)))
-        .collect();
+    let pools: Vec<(&str, &Sp<Prefix>)> = [
+        ("dtn", &p.dtn),
+        ("p2p", &p.p2p),
+        ("mgmt", &p.mgmt),
+        ("loopback", &p.loopback),
+    ]
+    .into_iter()
+    .filter_map(|(n, p)| p.as_ref().map(|p| (n, p)))
+    .collect();
     for (i, (na, a)) in pools.iter().enumerate() {
         for (nb, b) in &pools[i + 1..] {
             if a.overlaps(b.value) {
                 diags.push(
-                    Diagnostic::new(codes::POOL_OVERLAP, b.span, format!("the {nb} pool {} overlaps the {na} pool {}", b.value, a.value))
-                        .label("overlapping pool")
-                        .also(a.span, format!("{na} pool"))
-                        .help("give each pool its own address range"),
+                    Diagnostic::new(
+                        codes::POOL_OVERLAP,
+                        b.span,
+                        format!(
+                            "the {nb} pool {} overlaps the {na} pool {}",
+                            b.value, a.value
+                        ),
+                    )
+                    .label("overlapping pool")
+                    .also(a.span, format!("{na} pool"))
+                    .help("give each pool its own address range"),
                 );
             }
         }
@@ -118,24 +153,38 @@ fn overlaps(m: &Model, diags: &mut Diags) {
 
 fn exhausted(diags: &mut Diags, pool: &Sp<Prefix>, what: &str, need: usize, have: u64) {
     diags.push(
-        Diagnostic::new(codes::POOL_EXHAUSTED, pool.span, format!("the {what} pool {} is exhausted", pool.value))
-            .label(format!("{} usable", plural(have as usize, "address")))
-            .help(format!("{} more needed: widen the pool (a shorter prefix) or give static addresses", need)),
+        Diagnostic::new(
+            codes::POOL_EXHAUSTED,
+            pool.span,
+            format!("the {what} pool {} is exhausted", pool.value),
+        )
+        .label(format!("{} usable", plural(have as usize, "address")))
+        .help(format!(
+            "{} more needed: widen the pool (a shorter prefix) or give static addresses",
+            need
+        )),
     );
 }
 
 fn is_routed(m: &Model, l: &crate::resolve::model::Link) -> bool {
-    let both_switches = matches!(l.a.node, NodeId::Switch(_)) && matches!(l.b.node, NodeId::Switch(_));
+    let both_switches =
+        matches!(l.a.node, NodeId::Switch(_)) && matches!(l.b.node, NodeId::Switch(_));
     let bgp = matches!(l.kind, LinkKind::Wan(w) if m.wans[w].peer_asn.is_some());
-    both_switches && (l.mode == Some(PortMode::Routed) || l.subnet.is_some() || bgp) && l.lag.is_none()
+    both_switches
+        && (l.mode == Some(PortMode::Routed) || l.subnet.is_some() || bgp)
+        && l.lag.is_none()
 }
 
 /// Validates static addresses and allocates the rest.
 pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     overlaps(m, diags);
     let pools = &m.settings.pools;
-    let (dtn_pool, mgmt_pool, p2p_pool) = (pools.dtn.clone(), pools.mgmt.clone(), pools.p2p.clone());
-    let mut ax = Ax { diags, used: HashMap::new() };
+    let (dtn_pool, mgmt_pool, p2p_pool) =
+        (pools.dtn.clone(), pools.mgmt.clone(), pools.p2p.clone());
+    let mut ax = Ax {
+        diags,
+        used: HashMap::new(),
+    };
     // Static addresses first, so allocation skips them.
     for s in &m.switches {
         if let Some(a) = &s.mgmt {
@@ -165,7 +214,10 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
             for p in 0..m.hosts[h].ports.len() {
                 let host = &mut m.hosts[h];
                 if let Some(s) = host.addresses.get(&p) {
-                    host.ports[p].address = Some(Prefix { addr: s.addr, len: s.len });
+                    host.ports[p].address = Some(Prefix {
+                        addr: s.addr,
+                        len: s.len,
+                    });
                     continue;
                 }
                 if host.ports[p].link.is_none() {
@@ -174,7 +226,10 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
                 match alloc.take(&ax.used) {
                     Some(a) => {
                         ax.used.insert(a, pool.span);
-                        host.ports[p].address = Some(Prefix { addr: a, len: pool.len });
+                        host.ports[p].address = Some(Prefix {
+                            addr: a,
+                            len: pool.len,
+                        });
                     }
                     None => missing += 1,
                 }
@@ -209,7 +264,13 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
         set(m, b, y, len);
     }
     if let (Some(pool), true) = (&p2p_pool, missing > 0) {
-        exhausted(ax.diags, pool, "p2p", missing * 2, Pool::new(pool.value).capacity());
+        exhausted(
+            ax.diags,
+            pool,
+            "p2p",
+            missing * 2,
+            Pool::new(pool.value).capacity(),
+        );
     }
     // Management addresses for switches without a static one.
     if let Some(pool) = &mgmt_pool {

@@ -74,7 +74,9 @@ struct Cost {
 impl Eq for Cost {}
 impl Ord for Cost {
     fn cmp(&self, o: &Self) -> Ordering {
-        (self.primary, self.latency).partial_cmp(&(o.primary, o.latency)).unwrap_or(Ordering::Equal)
+        (self.primary, self.latency)
+            .partial_cmp(&(o.primary, o.latency))
+            .unwrap_or(Ordering::Equal)
     }
 }
 impl PartialOrd for Cost {
@@ -90,7 +92,14 @@ struct Tree {
 }
 
 fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
-    let start = Cost { primary: if policy == Routing::Widest { f64::NEG_INFINITY } else { 0.0 }, latency: 0.0 };
+    let start = Cost {
+        primary: if policy == Routing::Widest {
+            f64::NEG_INFINITY
+        } else {
+            0.0
+        },
+        latency: 0.0,
+    };
     let mut cost = HashMap::new();
     let mut pred = HashMap::new();
     let mut heap = BinaryHeap::new();
@@ -101,7 +110,11 @@ fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
             continue;
         }
         for e in t.graph.edges(n) {
-            let other = if e.source() == n { e.target() } else { e.source() };
+            let other = if e.source() == n {
+                e.target()
+            } else {
+                e.source()
+            };
             if matches!(t.graph[other], NodeId::Host(_)) {
                 continue;
             }
@@ -110,7 +123,11 @@ fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
             let primary = match policy {
                 Routing::Shortest => latency,
                 Routing::Widest => {
-                    let width = if c.primary == f64::NEG_INFINITY { adj.capacity_bps } else { (-c.primary).min(adj.capacity_bps) };
+                    let width = if c.primary == f64::NEG_INFINITY {
+                        adj.capacity_bps
+                    } else {
+                        (-c.primary).min(adj.capacity_bps)
+                    };
                     -width
                 }
             };
@@ -137,8 +154,13 @@ fn choose(t: &Topology, e: EdgeIndex, load: &mut HashMap<LinkId, f64>, rate: f64
         .iter()
         .copied()
         .min_by(|a, b| {
-            let (la, lb) = (load.get(a).copied().unwrap_or(0.0), load.get(b).copied().unwrap_or(0.0));
-            la.partial_cmp(&lb).unwrap_or(Ordering::Equal).then(a.cmp(b))
+            let (la, lb) = (
+                load.get(a).copied().unwrap_or(0.0),
+                load.get(b).copied().unwrap_or(0.0),
+            );
+            la.partial_cmp(&lb)
+                .unwrap_or(Ordering::Equal)
+                .then(a.cmp(b))
         })
         .unwrap_or(0);
     *load.entry(best).or_insert(0.0) += rate;
@@ -156,7 +178,16 @@ fn uplinks(t: &Topology, h: HostId) -> Vec<(EdgeIndex, NodeIndex)> {
     let mut v: Vec<(EdgeIndex, NodeIndex)> = t
         .graph
         .edges(n)
-        .map(|e| (e.id(), if e.source() == n { e.target() } else { e.source() }))
+        .map(|e| {
+            (
+                e.id(),
+                if e.source() == n {
+                    e.target()
+                } else {
+                    e.source()
+                },
+            )
+        })
         .filter(|(_, o)| matches!(t.graph[*o], NodeId::Switch(_)))
         .collect();
     v.sort();
@@ -183,7 +214,12 @@ impl Router<'_> {
             if matches!(to, NodeId::Switch(_)) {
                 latency += self.hop_us;
             }
-            hops.push(Hop { adj: e, via, from: at, to });
+            hops.push(Hop {
+                adj: e,
+                via,
+                from: at,
+                to,
+            });
             at = to;
         }
         (hops, latency)
@@ -222,7 +258,12 @@ impl Router<'_> {
         edges.extend(middle);
         edges.push(de);
         let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
-        Some(PairRoute { src: s, dst: d, hops, latency_us })
+        Some(PairRoute {
+            src: s,
+            dst: d,
+            hops,
+            latency_us,
+        })
     }
 
     fn edge_between(&self, a: NodeId, b: NodeId) -> Option<EdgeIndex> {
@@ -230,22 +271,42 @@ impl Router<'_> {
     }
 
     /// Route along an explicit list of switches; Err(index of the hop at fault).
-    fn explicit(&mut self, s: HostId, d: HostId, path: &[usize], rate: f64) -> Result<PairRoute, usize> {
+    fn explicit(
+        &mut self,
+        s: HostId,
+        d: HostId,
+        path: &[usize],
+        rate: f64,
+    ) -> Result<PairRoute, usize> {
         let mut nodes = vec![NodeId::Host(s)];
         nodes.extend(path.iter().map(|&x| NodeId::Switch(x)));
         nodes.push(NodeId::Host(d));
         let mut edges = Vec::with_capacity(nodes.len());
         for (i, w) in nodes.windows(2).enumerate() {
-            edges.push(self.edge_between(w[0], w[1]).ok_or(i.min(path.len().saturating_sub(1)))?);
+            edges.push(
+                self.edge_between(w[0], w[1])
+                    .ok_or(i.min(path.len().saturating_sub(1)))?,
+            );
         }
         let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
-        Ok(PairRoute { src: s, dst: d, hops, latency_us })
+        Ok(PairRoute {
+            src: s,
+            dst: d,
+            hops,
+            latency_us,
+        })
     }
 }
 
 /// Routes every flow pair. Unroutable pairs are diagnostics (E0201).
 pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
-    let mut r = Router { m, t, trees: HashMap::new(), load: HashMap::new(), hop_us: m.settings.hop_latency_us };
+    let mut r = Router {
+        m,
+        t,
+        trees: HashMap::new(),
+        load: HashMap::new(),
+        hop_us: m.settings.hop_latency_us,
+    };
     let mut out = Routes::default();
     for f in &m.flows {
         let rate = f.pair_rate().bps();

@@ -57,13 +57,24 @@ pub(crate) fn build(m: &Model, us_per_km: f64) -> Topology {
     }
     let mut edges: HashMap<(NodeId, NodeId), EdgeIndex> = HashMap::new();
     for (id, l) in m.links.iter().enumerate() {
-        let (lo, hi) = if l.a.node <= l.b.node { (l.a.node, l.b.node) } else { (l.b.node, l.a.node) };
+        let (lo, hi) = if l.a.node <= l.b.node {
+            (l.a.node, l.b.node)
+        } else {
+            (l.b.node, l.a.node)
+        };
         let lat = link_latency_us(m, id, us_per_km);
         let e = *edges.entry((lo, hi)).or_insert_with(|| {
             graph.add_edge(
                 index[&lo],
                 index[&hi],
-                Adjacency { lo, hi, links: Vec::new(), lags: Vec::new(), latency_us: lat, capacity_bps: 0.0 },
+                Adjacency {
+                    lo,
+                    hi,
+                    links: Vec::new(),
+                    lags: Vec::new(),
+                    latency_us: lat,
+                    capacity_bps: 0.0,
+                },
             )
         });
         let adj = &mut graph[e];

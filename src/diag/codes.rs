@@ -196,9 +196,33 @@ codes! {
     SHORTFALL = "W0247" "shortfall" Warning
         "A flow is predicted to reach less than 95 % of its declared rate. The label names the \
          bottleneck; `democ plan` lists every limit.";
+    // ---- lowering: device configs -------------------------------------------------------
+    VENDOR_UNSUPPORTED = "E0301" "vendor-unsupported" Error
+        "The spec asks a switch for something its OS cannot do, or that democ's vendor data \
+         (templates/<vendor>/vendor.yaml) has no confirmed syntax for, and the generated config \
+         would be wrong without it: OpenFlow on Arista EOS, an OpenFlow mode or version the OS \
+         lacks, a breakout mode or port speed the OS has no keyword for, a routed port on a pure \
+         OpenFlow switch. Pick another OS or model, change the request, or add the syntax to \
+         vendor.yaml.";
+    CONFIG_INCOMPLETE = "E0302" "config-incomplete" Error
+        "A device config needs a value the spec does not give: a controller for an OpenFlow \
+         switch, an `asn` for a switch that peers over BGP on a WAN connection with `peer_asn`, a \
+         prefix length for a management address (set `addressing.mgmt`).";
+    VENDOR_MANUAL = "W0303" "vendor-manual" Warning
+        "The generated config is correct, but something the spec asks for is not in it because \
+         democ has no confirmed syntax for it on this OS (FEC on FTOS, PicOS and Onyx; PFC/ECN on \
+         PicOS, ECN on FTOS; the CrossFlow controller connection on PicOS), the OS does not allow \
+         it (a datapath id on OS10 or Onyx), or the OS caps it (EOS MTU 9214). The help line says \
+         what to configure by hand. democ never drops a request silently.";
+    CONFIG_PARTIAL = "W0304" "config-partial" Warning
+        "A device config leaves an optional part out because the spec lacks a value it needs: a \
+         management address outside every `addressing.mgmt` pool has no prefix length, so the \
+         management port is not configured.";
 }
 
 /// Looks a code up by id (`E0101`, case-insensitive) or name (`unknown-reference`).
 pub(crate) fn find(query: &str) -> Option<Code> {
-    ALL.iter().copied().find(|c| c.id.eq_ignore_ascii_case(query) || c.name == query)
+    ALL.iter()
+        .copied()
+        .find(|c| c.id.eq_ignore_ascii_case(query) || c.name == query)
 }

@@ -41,7 +41,10 @@ impl Diagnostic {
             severity: code.severity(),
             code,
             message: message.into(),
-            primary: Label { span, message: String::new() },
+            primary: Label {
+                span,
+                message: String::new(),
+            },
             secondary: Vec::new(),
             help: None,
             notes: Vec::new(),
@@ -56,7 +59,10 @@ impl Diagnostic {
 
     /// The other side of a conflict.
     pub(crate) fn also(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.secondary.push(Label { span, message: message.into() });
+        self.secondary.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -108,16 +114,27 @@ impl Diags {
     pub(crate) fn sort(&mut self) {
         let mut seen = std::collections::HashSet::new();
         self.items.retain(|d| {
-            let key = (d.code.id, d.primary.span, d.secondary.iter().map(|l| l.span).collect::<Vec<_>>(), d.primary.message.clone());
+            let key = (
+                d.code.id,
+                d.primary.span,
+                d.secondary.iter().map(|l| l.span).collect::<Vec<_>>(),
+                d.primary.message.clone(),
+            );
             seen.insert(key)
         });
         self.items.sort_by(|a, b| {
-            (a.primary.span.file, a.primary.span.start, a.code.id, &a.message).cmp(&(
-                b.primary.span.file,
-                b.primary.span.start,
-                b.code.id,
-                &b.message,
-            ))
+            (
+                a.primary.span.file,
+                a.primary.span.start,
+                a.code.id,
+                &a.message,
+            )
+                .cmp(&(
+                    b.primary.span.file,
+                    b.primary.span.start,
+                    b.code.id,
+                    &b.message,
+                ))
         });
     }
 
@@ -147,7 +164,10 @@ pub(crate) fn did_you_mean<'a>(
 }
 
 /// "did you mean `x`?" or a list of what is allowed, for help lines.
-pub(crate) fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str> + Clone) -> String {
+pub(crate) fn suggest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+) -> String {
     match did_you_mean(name, candidates.clone()) {
         Some(c) => format!("did you mean `{c}`?"),
         None => {
@@ -159,7 +179,11 @@ pub(crate) fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a s
             } else if all.len() <= 8 {
                 format!("expected one of {}", list(&all))
             } else {
-                format!("expected one of {}, ... ({} in all)", list(&all[..8]), all.len())
+                format!(
+                    "expected one of {}, ... ({} in all)",
+                    list(&all[..8]),
+                    all.len()
+                )
             }
         }
     }
@@ -175,7 +199,13 @@ pub(crate) fn list(items: &[&str]) -> String {
     }
 }
 
-/// "1 error", "2 errors"
+/// "1 error", "2 errors", "2 switches"
 pub(crate) fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+    if n == 1 {
+        format!("{n} {word}")
+    } else if word.ends_with("ch") || word.ends_with('s') || word.ends_with('x') {
+        format!("{n} {word}es")
+    } else {
+        format!("{n} {word}s")
+    }
 }

@@ -31,7 +31,10 @@ impl<'a> Files<'a> for Sources {
         let start = file.offset_of(line_index + 1, 1);
         let next = file.offset_of(line_index + 2, 1);
         if start > file.text.len() {
-            return Err(files::Error::LineTooLarge { given: line_index, max: 0 });
+            return Err(files::Error::LineTooLarge {
+                given: line_index,
+                max: 0,
+            });
         }
         Ok(start..next.max(start))
     }
@@ -43,8 +46,10 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
         Severity::Warning => cs::Severity::Warning,
         Severity::Note => cs::Severity::Note,
     };
-    let mut labels = vec![cs::Label::primary(d.primary.span.file, d.primary.span.range())
-        .with_message(&d.primary.message)];
+    let mut labels = vec![
+        cs::Label::primary(d.primary.span.file, d.primary.span.range())
+            .with_message(&d.primary.message),
+    ];
     labels.extend(
         d.secondary
             .iter()
@@ -72,7 +77,13 @@ pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
         for d in diags {
             // A render failure means a span is outside its file: a bug, but never a panic.
             if term::emit(&mut writer, &config, sources, &to_codespan(d)).is_err() {
-                let _ = writeln!(writer, "{}[{}]: {}", sev_word(d.severity), d.code.id, d.message);
+                let _ = writeln!(
+                    writer,
+                    "{}[{}]: {}",
+                    sev_word(d.severity),
+                    d.code.id,
+                    d.message
+                );
             }
         }
     }
@@ -120,7 +131,14 @@ fn json_label<'a>(sources: &'a Sources, l: &'a super::Label) -> JsonLabel<'a> {
     let file = sources.get(l.span.file);
     let (line, column) = file.line_col(l.span.start as usize);
     let (end_line, end_column) = file.line_col(l.span.end as usize);
-    JsonLabel { file: &file.name, line, column, end_line, end_column, message: &l.message }
+    JsonLabel {
+        file: &file.name,
+        line,
+        column,
+        end_line,
+        end_column,
+        message: &l.message,
+    }
 }
 
 /// Renders diagnostics as a JSON document `{"diagnostics": [...], "errors": n, "warnings": n}`.
@@ -146,8 +164,14 @@ pub fn to_json(sources: &Sources, diags: &[Diagnostic]) -> String {
             }
         })
         .collect();
-    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
-    let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
     let doc = serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }

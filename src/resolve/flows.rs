@@ -16,14 +16,23 @@ fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
             Some(&(NodeId::Host(h), _)) => out.push(h),
             Some(&(NodeId::Switch(_), _)) => {
                 rx.diags.push(
-                    Diagnostic::new(codes::UNKNOWN_REF, p.span, format!("`{name}` is a switch, not a host"))
-                        .label("flows and fabrics connect hosts")
-                        .help("name the DTNs at each end"),
+                    Diagnostic::new(
+                        codes::UNKNOWN_REF,
+                        p.span,
+                        format!("`{name}` is a switch, not a host"),
+                    )
+                    .label("flows and fabrics connect hosts")
+                    .help("name the DTNs at each end"),
                 );
                 return None;
             }
             None => {
-                let hosts: Vec<String> = rx.nodes.iter().filter(|(_, (id, _))| matches!(id, NodeId::Host(_))).map(|(k, _)| k.clone()).collect();
+                let hosts: Vec<String> = rx
+                    .nodes
+                    .iter()
+                    .filter(|(_, (id, _))| matches!(id, NodeId::Host(_)))
+                    .map(|(k, _)| k.clone())
+                    .collect();
                 rx.unknown(p.span, "host", &name, hosts.iter().map(String::as_str));
                 return None;
             }
@@ -32,7 +41,12 @@ fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
     Some(out)
 }
 
-fn pairs(rx: &mut Rx, f: &crate::spec::flow::Flow, from: Vec<HostId>, to: Vec<HostId>) -> Option<Vec<(HostId, HostId)>> {
+fn pairs(
+    rx: &mut Rx,
+    f: &crate::spec::flow::Flow,
+    from: Vec<HostId>,
+    to: Vec<HostId>,
+) -> Option<Vec<(HostId, HostId)>> {
     let out: Vec<(HostId, HostId)> = match (from.len(), to.len()) {
         (1, _) => to.iter().map(|&t| (from[0], t)).collect(),
         (_, 1) => from.iter().map(|&s| (s, to[0])).collect(),
@@ -50,10 +64,14 @@ fn pairs(rx: &mut Rx, f: &crate::spec::flow::Flow, from: Vec<HostId>, to: Vec<Ho
     if let Some(&(s, _)) = out.iter().find(|(s, t)| s == t) {
         let _ = s;
         rx.diags.push(
-            Diagnostic::new(codes::SELF_LINK, f.to.span, "a flow goes from a host to itself")
-                .label("same host at both ends")
-                .also(f.from.span, "source")
-                .help("a flow needs two different hosts"),
+            Diagnostic::new(
+                codes::SELF_LINK,
+                f.to.span,
+                "a flow goes from a host to itself",
+            )
+            .label("same host at both ends")
+            .also(f.from.span, "source")
+            .help("a flow needs two different hosts"),
         );
         return None;
     }
@@ -67,7 +85,12 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
         match rx.nodes.get(hop.as_str()) {
             Some(&(NodeId::Switch(s), _)) => out.push(Sp::new(s, hop.span)),
             _ => {
-                let sw: Vec<String> = rx.nodes.iter().filter(|(_, (id, _))| matches!(id, NodeId::Switch(_))).map(|(k, _)| k.clone()).collect();
+                let sw: Vec<String> = rx
+                    .nodes
+                    .iter()
+                    .filter(|(_, (id, _))| matches!(id, NodeId::Switch(_)))
+                    .map(|(k, _)| k.clone())
+                    .collect();
                 rx.unknown(hop.span, "switch", hop, sw.iter().map(String::as_str));
                 return None;
             }
@@ -92,11 +115,23 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let path = path(rx, f);
         if let Some(s) = &f.streams {
             if s.value == 0 {
-                rx.diags.push(Diagnostic::new(codes::INVALID_VALUE, s.span, "a flow needs at least one stream").label("zero").help("set `streams: 1` or more, or leave it out"));
+                rx.diags.push(
+                    Diagnostic::new(
+                        codes::INVALID_VALUE,
+                        s.span,
+                        "a flow needs at least one stream",
+                    )
+                    .label("zero")
+                    .help("set `streams: 1` or more, or leave it out"),
+                );
             }
         }
-        let (Some(from), Some(to), Some(path), true) = (from, to, path, valid) else { continue };
-        let Some(pairs) = pairs(rx, f, from, to) else { continue };
+        let (Some(from), Some(to), Some(path), true) = (from, to, path, valid) else {
+            continue;
+        };
+        let Some(pairs) = pairs(rx, f, from, to) else {
+            continue;
+        };
         m.flows.push(Flow {
             name: f.name.clone(),
             pairs,
@@ -119,22 +154,46 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             rx.duplicate(fab.name.span, first, "NVMe fabric", &fab.name);
         }
         seen.insert(fab.name.value.clone(), fab.name.span);
-        let target = hosts_of(rx, &Sp::new(Pattern { prefix: fab.target.value.clone(), range: None, suffix: String::new() }, fab.target.span));
+        let target = hosts_of(
+            rx,
+            &Sp::new(
+                Pattern {
+                    prefix: fab.target.value.clone(),
+                    range: None,
+                    suffix: String::new(),
+                },
+                fab.target.span,
+            ),
+        );
         let mut initiators = Vec::new();
         for i in &fab.initiators {
             initiators.extend(hosts_of(rx, i).unwrap_or_default());
         }
-        let Some(target) = target.and_then(|t| t.first().copied()) else { continue };
+        let Some(target) = target.and_then(|t| t.first().copied()) else {
+            continue;
+        };
         if m.hosts[target].nvme.is_empty() {
             rx.diags.push(
-                Diagnostic::new(codes::CAPABILITY, fab.target.span, format!("target `{}` has no NVMe drives", fab.target.value))
-                    .label("nothing to export")
-                    .help("add `nvme:` to the target host or pick another target"),
+                Diagnostic::new(
+                    codes::CAPABILITY,
+                    fab.target.span,
+                    format!("target `{}` has no NVMe drives", fab.target.value),
+                )
+                .label("nothing to export")
+                .help("add `nvme:` to the target host or pick another target"),
             );
         }
         if let Some(&i) = initiators.iter().find(|&&i| i == target) {
             let _ = i;
-            rx.diags.push(Diagnostic::new(codes::SELF_LINK, fab.span, "the target is also listed as an initiator").label("target and initiator are the same host").help("remove the target from `initiators`"));
+            rx.diags.push(
+                Diagnostic::new(
+                    codes::SELF_LINK,
+                    fab.span,
+                    "the target is also listed as an initiator",
+                )
+                .label("target and initiator are the same host")
+                .help("remove the target from `initiators`"),
+            );
         }
         m.fabrics.push(Fabric {
             name: fab.name.clone(),

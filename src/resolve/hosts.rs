@@ -17,8 +17,14 @@ fn slot_names(ch: &ChassisModel) -> Vec<&str> {
 }
 
 fn behind_names(ch: &ChassisModel) -> Vec<&str> {
-    let sw = ch.switches.iter().flat_map(|s| s.iter().map(|(k, _)| k.as_str()));
-    let bays = ch.bays.iter().flat_map(|b| b.iter().map(|(k, _)| k.as_str()));
+    let sw = ch
+        .switches
+        .iter()
+        .flat_map(|s| s.iter().map(|(k, _)| k.as_str()));
+    let bays = ch
+        .bays
+        .iter()
+        .flat_map(|b| b.iter().map(|(k, _)| k.as_str()));
     sw.chain(bays).collect()
 }
 
@@ -33,30 +39,51 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
             if !ch.slots.iter().any(|(k, _)| k.value == nic.slot.value) {
                 let names = slot_names(ch);
                 rx.diags.push(
-                    Diagnostic::new(codes::UNKNOWN_REF, nic.slot.span, format!("chassis `{}` has no slot `{}`", h.chassis.value, nic.slot.value))
-                        .label("no such slot")
-                        .help(suggest(&nic.slot, names.iter().copied())),
+                    Diagnostic::new(
+                        codes::UNKNOWN_REF,
+                        nic.slot.span,
+                        format!(
+                            "chassis `{}` has no slot `{}`",
+                            h.chassis.value, nic.slot.value
+                        ),
+                    )
+                    .label("no such slot")
+                    .help(suggest(&nic.slot, names.iter().copied())),
                 );
             }
         }
         if let Some(&first) = used_slots.get(nic.slot.as_str()) {
             rx.diags.push(
-                Diagnostic::new(codes::PORT_REUSED, nic.slot.span, format!("slot `{}` holds two cards", nic.slot.value))
-                    .label("second card")
-                    .also(first, "first card in this slot")
-                    .help("put each card in its own slot"),
+                Diagnostic::new(
+                    codes::PORT_REUSED,
+                    nic.slot.span,
+                    format!("slot `{}` holds two cards", nic.slot.value),
+                )
+                .label("second card")
+                .also(first, "first card in this slot")
+                .help("put each card in its own slot"),
             );
         }
         used_slots.insert(nic.slot.value.clone(), nic.slot.span);
         let nports = model.map_or(u32::MAX, |m| m.ports) as usize;
         if nic.ports.len() > nports {
             rx.diags.push(
-                Diagnostic::new(codes::UNKNOWN_PORT, nic.ports[nports].span, format!("NIC `{}` has {nports} port(s), {} are named", nic.model.value, nic.ports.len()))
-                    .label("one port too many")
-                    .help(format!("name at most {nports} port(s) on this card")),
+                Diagnostic::new(
+                    codes::UNKNOWN_PORT,
+                    nic.ports[nports].span,
+                    format!(
+                        "NIC `{}` has {nports} port(s), {} are named",
+                        nic.model.value,
+                        nic.ports.len()
+                    ),
+                )
+                .label("one port too many")
+                .help(format!("name at most {nports} port(s) on this card")),
             );
         }
-        let speeds: Vec<crate::spec::units::Rate> = model.map(|m| m.speeds.iter().map(|s| s.value).collect()).unwrap_or_default();
+        let speeds: Vec<crate::spec::units::Rate> = model
+            .map(|m| m.speeds.iter().map(|s| s.value).collect())
+            .unwrap_or_default();
         let mut idx = Vec::new();
         for p in nic.ports.iter().take(nports) {
             let valid = {
@@ -68,9 +95,16 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
             }
             if host.port_index.contains_key(p.as_str()) {
                 rx.diags.push(
-                    Diagnostic::new(codes::DUPLICATE_NAME, p.span, format!("host `{}` already has a port `{}`", host.name.value, p.value))
-                        .label("second port of this name")
-                        .help("give every NIC port of a host its own name"),
+                    Diagnostic::new(
+                        codes::DUPLICATE_NAME,
+                        p.span,
+                        format!(
+                            "host `{}` already has a port `{}`",
+                            host.name.value, p.value
+                        ),
+                    )
+                    .label("second port of this name")
+                    .help("give every NIC port of a host its own name"),
                 );
                 continue;
             }
@@ -98,13 +132,22 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                     host.addresses.insert(i, addr.clone());
                 }
                 _ => rx.diags.push(
-                    Diagnostic::new(codes::UNKNOWN_PORT, addr.span, format!("this NIC has no port `{pname}`"))
-                        .label("address for an unknown port")
-                        .help(suggest(pname, nic.ports.iter().map(|p| p.as_str()))),
+                    Diagnostic::new(
+                        codes::UNKNOWN_PORT,
+                        addr.span,
+                        format!("this NIC has no port `{pname}`"),
+                    )
+                    .label("address for an unknown port")
+                    .help(suggest(pname, nic.ports.iter().map(|p| p.as_str()))),
                 ),
             }
         }
-        host.nics.push(Nic { model: nic.model.clone(), slot: nic.slot.clone(), ports: idx, span: nic.span });
+        host.nics.push(Nic {
+            model: nic.model.clone(),
+            slot: nic.slot.clone(),
+            ports: idx,
+            span: nic.span,
+        });
     }
 }
 
@@ -116,16 +159,28 @@ fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
         let count = g.count.as_ref().map_or(1, |c| c.value);
         if count == 0 {
             let span = g.count.as_ref().map_or(g.span, |c| c.span);
-            rx.diags.push(Diagnostic::new(codes::INVALID_VALUE, span, "a drive group needs at least one drive").label("zero").help("remove the group or set `count: 1` or more"));
+            rx.diags.push(
+                Diagnostic::new(
+                    codes::INVALID_VALUE,
+                    span,
+                    "a drive group needs at least one drive",
+                )
+                .label("zero")
+                .help("remove the group or set `count: 1` or more"),
+            );
         }
         if let Some(ch) = ch {
             if let Some(slot) = &g.slot {
                 if !ch.slots.iter().any(|(k, _)| k.value == slot.value) {
                     let names = slot_names(ch);
                     rx.diags.push(
-                        Diagnostic::new(codes::UNKNOWN_REF, slot.span, format!("chassis `{}` has no slot `{}`", h.chassis.value, slot.value))
-                            .label("no such slot")
-                            .help(suggest(slot, names.iter().copied())),
+                        Diagnostic::new(
+                            codes::UNKNOWN_REF,
+                            slot.span,
+                            format!("chassis `{}` has no slot `{}`", h.chassis.value, slot.value),
+                        )
+                        .label("no such slot")
+                        .help(suggest(slot, names.iter().copied())),
                     );
                 }
             }
@@ -133,9 +188,16 @@ fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 let names = behind_names(ch);
                 if !names.contains(&b.as_str()) {
                     rx.diags.push(
-                        Diagnostic::new(codes::UNKNOWN_REF, b.span, format!("chassis `{}` has no PCIe switch or bay group `{}`", h.chassis.value, b.value))
-                            .label("not on this board")
-                            .help(suggest(b, names.iter().copied())),
+                        Diagnostic::new(
+                            codes::UNKNOWN_REF,
+                            b.span,
+                            format!(
+                                "chassis `{}` has no PCIe switch or bay group `{}`",
+                                h.chassis.value, b.value
+                            ),
+                        )
+                        .label("not on this board")
+                        .help(suggest(b, names.iter().copied())),
                     );
                 }
             }
@@ -147,7 +209,13 @@ fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 );
             }
         }
-        host.nvme.push(NvmeGroup { model: g.model.clone(), count, slot: g.slot.clone(), behind: g.behind.clone(), span: g.span });
+        host.nvme.push(NvmeGroup {
+            model: g.model.clone(),
+            count,
+            slot: g.slot.clone(),
+            behind: g.behind.clone(),
+            span: g.span,
+        });
     }
 }
 
@@ -156,9 +224,21 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let names = match parse_pattern(key, false) {
             Ok(p) => p.expand(),
             Err((msg, help)) => {
-                let code = if msg.contains("above the limit") { codes::LIMIT } else { codes::BAD_NAME };
-                let help = if help.is_empty() { "use only letters, digits, `-`, `_` and `.`".into() } else { help };
-                rx.diags.push(Diagnostic::new(code, key.span, msg).label("this host name").help(help));
+                let code = if msg.contains("above the limit") {
+                    codes::LIMIT
+                } else {
+                    codes::BAD_NAME
+                };
+                let help = if help.is_empty() {
+                    "use only letters, digits, `-`, `_` and `.`".into()
+                } else {
+                    help
+                };
+                rx.diags.push(
+                    Diagnostic::new(code, key.span, msg)
+                        .label("this host name")
+                        .help(help),
+                );
                 continue;
             }
         };
@@ -174,9 +254,13 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let sockets = match &h.sockets {
             Some(s) if s.value == 0 || s.value > max_sockets => {
                 rx.diags.push(
-                    Diagnostic::new(codes::CAPABILITY, s.span, format!("chassis `{}` has {max_sockets} socket(s)", h.chassis.value))
-                        .label("impossible socket count")
-                        .help(format!("use 1 to {max_sockets}")),
+                    Diagnostic::new(
+                        codes::CAPABILITY,
+                        s.span,
+                        format!("chassis `{}` has {max_sockets} socket(s)", h.chassis.value),
+                    )
+                    .label("impossible socket count")
+                    .help(format!("use 1 to {max_sockets}")),
                 );
                 max_sockets
             }

@@ -19,7 +19,12 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
     for (node, port) in pairs {
         let Some(&(id, _)) = rx.nodes.get(&node) else {
             let names: Vec<String> = rx.nodes.keys().cloned().collect();
-            rx.unknown(ep.span, "switch or host", &node, names.iter().map(String::as_str));
+            rx.unknown(
+                ep.span,
+                "switch or host",
+                &node,
+                names.iter().map(String::as_str),
+            );
             return None;
         };
         let (index, ports) = match id {
@@ -30,17 +35,32 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
             Some(&p) => out.push(End { node: id, port: p }),
             None => {
                 ok = false;
-                let broken: Vec<&str> = ports.iter().filter(|p| p.parent.as_deref() == Some(port.as_str())).map(|p| p.name.as_str()).collect();
+                let broken: Vec<&str> = ports
+                    .iter()
+                    .filter(|p| p.parent.as_deref() == Some(port.as_str()))
+                    .map(|p| p.name.as_str())
+                    .collect();
                 let help = if broken.is_empty() {
                     suggest(&port, ports.iter().map(|p| p.name.as_str()))
                 } else {
-                    format!("`{port}` is broken out; cable one of its subports: {}", list(&broken))
+                    format!(
+                        "`{port}` is broken out; cable one of its subports: {}",
+                        list(&broken)
+                    )
                 };
-                let what = if matches!(id, NodeId::Host(_)) { "host" } else { "switch" };
+                let what = if matches!(id, NodeId::Host(_)) {
+                    "host"
+                } else {
+                    "switch"
+                };
                 rx.diags.push(
-                    Diagnostic::new(codes::UNKNOWN_PORT, ep.span, format!("{what} `{node}` has no port `{port}`"))
-                        .label("no such port")
-                        .help(help),
+                    Diagnostic::new(
+                        codes::UNKNOWN_PORT,
+                        ep.span,
+                        format!("{what} `{node}` has no port `{port}`"),
+                    )
+                    .label("no such port")
+                    .help(help),
                 );
             }
         }
@@ -49,7 +69,14 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
 }
 
 /// The speed both ends agree on, or a diagnostic.
-fn agree(rx: &mut Rx, m: &Model, a: End, b: End, want: Option<&Sp<Rate>>, span: Span) -> Option<Rate> {
+fn agree(
+    rx: &mut Rx,
+    m: &Model,
+    a: End,
+    b: End,
+    want: Option<&Sp<Rate>>,
+    span: Span,
+) -> Option<Rate> {
     let (pa, pb) = (m.port(a), m.port(b));
     if let Some(w) = want {
         for (p, e) in [(pa, a), (pb, b)] {
@@ -57,9 +84,13 @@ fn agree(rx: &mut Rx, m: &Model, a: End, b: End, want: Option<&Sp<Rate>>, span: 
                 let allowed: Vec<String> = p.speeds.iter().map(ToString::to_string).collect();
                 let allowed: Vec<&str> = allowed.iter().map(String::as_str).collect();
                 rx.diags.push(
-                    Diagnostic::new(codes::PORT_SPEED, w.span, format!("`{}` cannot run at {}", m.end_name(e), w.value))
-                        .label("requested speed")
-                        .help(format!("this port runs at {}", list(&allowed))),
+                    Diagnostic::new(
+                        codes::PORT_SPEED,
+                        w.span,
+                        format!("`{}` cannot run at {}", m.end_name(e), w.value),
+                    )
+                    .label("requested speed")
+                    .help(format!("this port runs at {}", list(&allowed))),
                 );
                 return None;
             }
@@ -71,11 +102,25 @@ fn agree(rx: &mut Rx, m: &Model, a: End, b: End, want: Option<&Sp<Rate>>, span: 
     if pa.speed == pb.speed {
         return Some(pa.speed);
     }
-    if !fixed_a && !fixed_b || !fixed_a && pa.speeds.contains(&pb.speed) || !fixed_b && pb.speeds.contains(&pa.speed) {
-        let common = pa.speeds.iter().copied().filter(|s| pb.speeds.contains(s)).fold(None, |best: Option<Rate>, s| {
-            Some(best.map_or(s, |b| if s.0 > b.0 { s } else { b }))
-        });
-        let choice = if fixed_a { Some(pa.speed).filter(|s| pb.speeds.contains(s)) } else if fixed_b { Some(pb.speed).filter(|s| pa.speeds.contains(s)) } else { common };
+    if !fixed_a && !fixed_b
+        || !fixed_a && pa.speeds.contains(&pb.speed)
+        || !fixed_b && pb.speeds.contains(&pa.speed)
+    {
+        let common = pa
+            .speeds
+            .iter()
+            .copied()
+            .filter(|s| pb.speeds.contains(s))
+            .fold(None, |best: Option<Rate>, s| {
+                Some(best.map_or(s, |b| if s.0 > b.0 { s } else { b }))
+            });
+        let choice = if fixed_a {
+            Some(pa.speed).filter(|s| pb.speeds.contains(s))
+        } else if fixed_b {
+            Some(pb.speed).filter(|s| pa.speeds.contains(s))
+        } else {
+            common
+        };
         if let Some(s) = choice {
             return Some(s);
         }
@@ -83,7 +128,13 @@ fn agree(rx: &mut Rx, m: &Model, a: End, b: End, want: Option<&Sp<Rate>>, span: 
     let mut d = Diagnostic::new(
         codes::LINK_SPEED_MISMATCH,
         span,
-        format!("`{}` runs at {} but `{}` runs at {}", m.end_name(a), pa.speed, m.end_name(b), pb.speed),
+        format!(
+            "`{}` runs at {} but `{}` runs at {}",
+            m.end_name(a),
+            pa.speed,
+            m.end_name(b),
+            pb.speed
+        ),
     )
     .label("the two ends cannot agree on a speed");
     if let Some(s) = pa.span {
@@ -92,7 +143,9 @@ fn agree(rx: &mut Rx, m: &Model, a: End, b: End, want: Option<&Sp<Rate>>, span: 
     if let Some(s) = pb.span {
         d = d.also(s, format!("`{}` configured here", m.end_name(b)));
     }
-    rx.diags.push(d.help("break the faster port out to the slower speed, or set `speed:` to one both ports support"));
+    rx.diags.push(d.help(
+        "break the faster port out to the slower speed, or set `speed:` to one both ports support",
+    ));
     None
 }
 
@@ -100,9 +153,13 @@ fn agree(rx: &mut Rx, m: &Model, a: End, b: End, want: Option<&Sp<Rate>>, span: 
 fn claim(rx: &mut Rx, m: &mut Model, a: End, b: End, id: usize, span: Span) -> bool {
     if a.node == b.node {
         rx.diags.push(
-            Diagnostic::new(codes::SELF_LINK, span, format!("both ends of this link are on `{}`", m.node_name(a.node)))
-                .label("loops back to the same device")
-                .help("connect two different devices"),
+            Diagnostic::new(
+                codes::SELF_LINK,
+                span,
+                format!("both ends of this link are on `{}`", m.node_name(a.node)),
+            )
+            .label("loops back to the same device")
+            .help("connect two different devices"),
         );
         return false;
     }
@@ -111,10 +168,14 @@ fn claim(rx: &mut Rx, m: &mut Model, a: End, b: End, id: usize, span: Span) -> b
         if let Some(prev) = m.port(e).link {
             let first = m.links[prev].span;
             rx.diags.push(
-                Diagnostic::new(codes::PORT_REUSED, span, format!("port `{}` is cabled twice", m.end_name(e)))
-                    .label("second cable on this port")
-                    .also(first, "first cabled here")
-                    .help("every port carries one cable; pick a free port"),
+                Diagnostic::new(
+                    codes::PORT_REUSED,
+                    span,
+                    format!("port `{}` is cabled twice", m.end_name(e)),
+                )
+                .label("second cable on this port")
+                .also(first, "first cabled here")
+                .help("every port carries one cable; pick a free port"),
             );
             ok = false;
         }
@@ -136,23 +197,33 @@ fn bundle(rx: &mut Rx, m: &Model, a: &Sp<Endpoint>, b: &Sp<Endpoint>) -> Option<
     let (ea, eb) = (ea?, eb?);
     if ea.len() != eb.len() {
         rx.diags.push(
-            Diagnostic::new(codes::INVALID_VALUE, b.span, format!("`a` names {} port(s) but `b` names {}", ea.len(), eb.len()))
-                .label("different count")
-                .also(a.span, "other end")
-                .help("give both ends the same number of ports"),
+            Diagnostic::new(
+                codes::INVALID_VALUE,
+                b.span,
+                format!("`a` names {} port(s) but `b` names {}", ea.len(), eb.len()),
+            )
+            .label("different count")
+            .also(a.span, "other end")
+            .help("give both ends the same number of ports"),
         );
         return None;
     }
-    Some(Bundle { pairs: ea.into_iter().zip(eb).collect() })
+    Some(Bundle {
+        pairs: ea.into_iter().zip(eb).collect(),
+    })
 }
 
 fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
     match v {
         Some(l) if !(l.value > 0.0) => {
             rx.diags.push(
-                Diagnostic::new(codes::INVALID_VALUE, l.span, format!("{what} must be greater than zero"))
-                    .label("zero or negative")
-                    .help(format!("give the real {what}")),
+                Diagnostic::new(
+                    codes::INVALID_VALUE,
+                    l.span,
+                    format!("{what} must be greater than zero"),
+                )
+                .label("zero or negative")
+                .help(format!("give the real {what}")),
             );
             0.0
         }
@@ -163,12 +234,17 @@ fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
 
 fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
     for l in &spec.links {
-        let Some(b) = bundle(rx, m, &l.a, &l.b) else { continue };
+        let Some(b) = bundle(rx, m, &l.a, &l.b) else {
+            continue;
+        };
         let length_km = positive(rx, l.length_m.as_ref(), "a cable length") / 1000.0;
         let lag = l.lag.as_ref().map(|lag| {
             m.lags.push(Lag {
                 id: lag.id.value,
-                lacp: lag.lacp.as_ref().map_or(crate::spec::link::Lacp::Active, |x| x.value),
+                lacp: lag
+                    .lacp
+                    .as_ref()
+                    .map_or(crate::spec::link::Lacp::Active, |x| x.value),
                 members: Vec::new(),
                 span: lag.span,
             });
@@ -179,7 +255,9 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             if !claim(rx, m, a, bb, id, l.span) {
                 continue;
             }
-            let Some(speed) = agree(rx, m, a, bb, l.speed.as_ref(), l.span) else { continue };
+            let Some(speed) = agree(rx, m, a, bb, l.speed.as_ref(), l.span) else {
+                continue;
+            };
             m.port_mut(a).speed = speed;
             m.port_mut(bb).speed = speed;
             if let Some(g) = lag {
@@ -215,9 +293,13 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
 fn need<T>(rx: &mut Rx, v: Option<T>, w: &crate::spec::wan::Wan, field: &str) -> Option<T> {
     if v.is_none() {
         rx.diags.push(
-            Diagnostic::new(codes::MISSING_FIELD, w.kind.span, format!("a `{}` WAN link needs `{field}`", w.kind.as_str()))
-                .label(format!("`{field}` is missing for this kind"))
-                .help(format!("add `{field}:` to `{}`", w.name.value)),
+            Diagnostic::new(
+                codes::MISSING_FIELD,
+                w.kind.span,
+                format!("a `{}` WAN link needs `{field}`", w.kind.as_str()),
+            )
+            .label(format!("`{field}` is missing for this kind"))
+            .help(format!("add `{field}:` to `{}`", w.name.value)),
         );
     }
     v
@@ -235,7 +317,9 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             continue;
         }
         seen.insert(w.name.value.clone(), w.name.span);
-        let Some(b) = bundle(rx, m, &w.a, &w.b) else { continue };
+        let Some(b) = bundle(rx, m, &w.a, &w.b) else {
+            continue;
+        };
         if !valid {
             continue;
         }
@@ -246,9 +330,13 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 let r = crate::spec::units::parse_rate(c).ok();
                 if r.is_none() {
                     rx.diags.push(
-                        Diagnostic::new(codes::INVALID_VALUE, c.span, format!("`{}` is not an OTN client signal", c.value))
-                            .label("unknown client")
-                            .help("write the Ethernet client: `10GE`, `40GE` or `100GE`"),
+                        Diagnostic::new(
+                            codes::INVALID_VALUE,
+                            c.span,
+                            format!("`{}` is not an OTN client signal", c.value),
+                        )
+                        .label("unknown client")
+                        .help("write the Ethernet client: `10GE`, `40GE` or `100GE`"),
                     );
                 }
                 r
@@ -270,8 +358,11 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             if !claim(rx, m, a, bb, id, w.span) {
                 continue;
             }
-            let want = client_rate.map(|r| Sp::new(r, w.client.as_ref().map_or(w.span, |c| c.span)));
-            let Some(speed) = agree(rx, m, a, bb, want.as_ref(), w.span) else { continue };
+            let want =
+                client_rate.map(|r| Sp::new(r, w.client.as_ref().map_or(w.span, |c| c.span)));
+            let Some(speed) = agree(rx, m, a, bb, want.as_ref(), w.span) else {
+                continue;
+            };
             m.port_mut(a).speed = speed;
             m.port_mut(bb).speed = speed;
             let capacity = match (&w.capacity, w.kind.value) {

@@ -49,18 +49,28 @@ impl Rx<'_> {
     ) {
         let hint = suggest(name, candidates);
         self.diags.push(
-            Diagnostic::new(codes::UNKNOWN_MODEL, span, format!("unknown {what} model `{name}`"))
-                .label("not in the catalog")
-                .help(format!("{hint}; `democ catalog` lists the models, `catalog:` in the spec adds one")),
+            Diagnostic::new(
+                codes::UNKNOWN_MODEL,
+                span,
+                format!("unknown {what} model `{name}`"),
+            )
+            .label("not in the catalog")
+            .help(format!(
+                "{hint}; `democ catalog` lists the models, `catalog:` in the spec adds one"
+            )),
         );
     }
 
     pub(crate) fn duplicate(&mut self, span: Span, first: Span, what: &str, name: &str) {
         self.diags.push(
-            Diagnostic::new(codes::DUPLICATE_NAME, span, format!("{what} `{name}` is declared twice"))
-                .label("second declaration")
-                .also(first, "first declared here")
-                .help("rename one of them; names must be unique"),
+            Diagnostic::new(
+                codes::DUPLICATE_NAME,
+                span,
+                format!("{what} `{name}` is declared twice"),
+            )
+            .label("second declaration")
+            .also(first, "first declared here")
+            .help("rename one of them; names must be unique"),
         );
     }
 
@@ -77,7 +87,12 @@ impl Rx<'_> {
 /// Resolves a merged spec against the catalog.
 pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> {
     let settings = settings::settings(spec, diags)?;
-    let mut rx = Rx { db, diags, sites: HashMap::new(), nodes: HashMap::new() };
+    let mut rx = Rx {
+        db,
+        diags,
+        sites: HashMap::new(),
+        nodes: HashMap::new(),
+    };
     let sites = settings::sites(spec, &mut rx);
     let mut m = Model {
         settings,

@@ -12,8 +12,12 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
     let Some(show) = &spec.show else {
         let span = Span::new(crate::source::FileId(0), 0, 0);
         diags.push(
-            Diagnostic::new(codes::MISSING_FIELD, span, "the spec has no `show:` section")
-                .help("start the main file with `show: { name: ... }`"),
+            Diagnostic::new(
+                codes::MISSING_FIELD,
+                span,
+                "the spec has no `show:` section",
+            )
+            .help("start the main file with `show: { name: ... }`"),
         );
         return None;
     };
@@ -23,19 +27,38 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
     let a = show.addressing.as_ref();
     Some(Settings {
         name: show.name.value.clone(),
-        title: show.title.clone().unwrap_or_else(|| show.name.value.clone()),
+        title: show
+            .title
+            .clone()
+            .unwrap_or_else(|| show.name.value.clone()),
         venue: show.venue.clone().unwrap_or_default(),
-        host_mtu: d.and_then(|d| d.host_mtu.clone()).unwrap_or(Sp::new(9000, at)),
+        host_mtu: d
+            .and_then(|d| d.host_mtu.clone())
+            .unwrap_or(Sp::new(9000, at)),
         switch_mtu: d.and_then(|d| d.switch_mtu.clone()),
         controller: of.map(|o| o.controller.clone()),
-        of_version: of.and_then(|o| o.version.clone()).unwrap_or(Sp::new("1.3".into(), at)),
-        margin_db: d.and_then(|d| d.optics_margin_db.clone()).unwrap_or(Sp::new(f64::NAN, at)),
-        warn_utilization: d.and_then(|d| d.warn_utilization.as_ref()).map_or(90.0, |v| v.value),
-        routing: d.and_then(|d| d.routing.as_ref()).map_or(Routing::Shortest, |v| v.value),
-        dtn_vlan: d.and_then(|d| d.dtn_vlan.as_ref()).map_or(1000, |v| v.value),
-        pfc_priority: d.and_then(|d| d.pfc_priority.as_ref()).map_or(3, |v| v.value),
+        of_version: of
+            .and_then(|o| o.version.clone())
+            .unwrap_or(Sp::new("1.3".into(), at)),
+        margin_db: d
+            .and_then(|d| d.optics_margin_db.clone())
+            .unwrap_or(Sp::new(f64::NAN, at)),
+        warn_utilization: d
+            .and_then(|d| d.warn_utilization.as_ref())
+            .map_or(90.0, |v| v.value),
+        routing: d
+            .and_then(|d| d.routing.as_ref())
+            .map_or(Routing::Shortest, |v| v.value),
+        dtn_vlan: d
+            .and_then(|d| d.dtn_vlan.as_ref())
+            .map_or(1000, |v| v.value),
+        pfc_priority: d
+            .and_then(|d| d.pfc_priority.as_ref())
+            .map_or(3, |v| v.value),
         pcie_mps: d.and_then(|d| d.pcie_mps.as_ref()).map_or(256, |v| v.value),
-        hop_latency_us: d.and_then(|d| d.hop_latency_us.as_ref()).map_or(1.0, |v| v.value),
+        hop_latency_us: d
+            .and_then(|d| d.hop_latency_us.as_ref())
+            .map_or(1.0, |v| v.value),
         pools: Pools {
             dtn: a.and_then(|a| a.dtn.clone()),
             p2p: a.and_then(|a| a.p2p.clone()),
@@ -62,7 +85,12 @@ pub(super) fn sites(spec: &Spec, rx: &mut Rx) -> Vec<Site> {
         }
         first.insert(name.as_str(), name.span);
         rx.sites.insert(name.value.clone(), out.len());
-        out.push(Site { name: name.clone(), kind: s.kind.value, booth: s.booth.clone(), location: s.location.clone() });
+        out.push(Site {
+            name: name.clone(),
+            kind: s.kind.value,
+            booth: s.booth.clone(),
+            location: s.location.clone(),
+        });
     }
     out
 }

@@ -31,7 +31,10 @@ pub(super) fn claim(rx: &mut Rx, name: &Sp<String>, id: NodeId, what: &str) -> b
 /// Parses `4x25G` into (count, speed).
 pub(crate) fn parse_breakout(text: &str) -> Option<(u32, Rate)> {
     let (n, s) = text.split_once(['x', 'X'])?;
-    Some((n.trim().parse().ok().filter(|&n| n > 0)?, parse_rate(s).ok()?))
+    Some((
+        n.trim().parse().ok().filter(|&n| n > 0)?,
+        parse_rate(s).ok()?,
+    ))
 }
 
 fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
@@ -61,7 +64,14 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
 }
 
 /// Applies one port override; returns the ports that replace the base port.
-fn apply(rx: &mut Rx, sw: &str, mut port: Port, group: &PortGroup, o: &Sp<PortOverride>, max_mtu: u32) -> Vec<Port> {
+fn apply(
+    rx: &mut Rx,
+    sw: &str,
+    mut port: Port,
+    group: &PortGroup,
+    o: &Sp<PortOverride>,
+    max_mtu: u32,
+) -> Vec<Port> {
     port.span = Some(o.span);
     port.fec = o.fec.as_ref().map(|f| f.value);
     port.description = o.description.as_ref().map(|d| d.value.clone());
@@ -69,9 +79,16 @@ fn apply(rx: &mut Rx, sw: &str, mut port: Port, group: &PortGroup, o: &Sp<PortOv
     if let Some(mtu) = &o.mtu {
         if mtu.value > max_mtu {
             rx.diags.push(
-                Diagnostic::new(codes::CAPABILITY, mtu.span, format!("MTU {} is above the model's maximum of {max_mtu}", mtu.value))
-                    .label("too large")
-                    .help(format!("use at most {max_mtu}")),
+                Diagnostic::new(
+                    codes::CAPABILITY,
+                    mtu.span,
+                    format!(
+                        "MTU {} is above the model's maximum of {max_mtu}",
+                        mtu.value
+                    ),
+                )
+                .label("too large")
+                .help(format!("use at most {max_mtu}")),
             );
         }
         port.mtu = Some(mtu.value);
@@ -81,31 +98,58 @@ fn apply(rx: &mut Rx, sw: &str, mut port: Port, group: &PortGroup, o: &Sp<PortOv
             let allowed: Vec<String> = port.speeds.iter().map(ToString::to_string).collect();
             let allowed: Vec<&str> = allowed.iter().map(String::as_str).collect();
             rx.diags.push(
-                Diagnostic::new(codes::PORT_SPEED, speed.span, format!("port `{sw}:{}` cannot run at {}", port.name, speed.value))
-                    .label("unsupported speed")
-                    .help(format!("a {} port runs at {}; use `breakout:` for lower speeds on split lanes", port.form, list(&allowed))),
+                Diagnostic::new(
+                    codes::PORT_SPEED,
+                    speed.span,
+                    format!("port `{sw}:{}` cannot run at {}", port.name, speed.value),
+                )
+                .label("unsupported speed")
+                .help(format!(
+                    "a {} port runs at {}; use `breakout:` for lower speeds on split lanes",
+                    port.form,
+                    list(&allowed)
+                )),
             );
         } else {
             port.speed = speed.value;
         }
     }
-    let Some(bo) = &o.breakout else { return vec![port] };
-    let modes: Vec<&str> = group.breakout.iter().flatten().map(|s| s.as_str()).collect();
+    let Some(bo) = &o.breakout else {
+        return vec![port];
+    };
+    let modes: Vec<&str> = group
+        .breakout
+        .iter()
+        .flatten()
+        .map(|s| s.as_str())
+        .collect();
     let parsed = parse_breakout(bo);
-    if !modes.iter().any(|m| parse_breakout(m) == parsed && parsed.is_some()) {
+    if !modes
+        .iter()
+        .any(|m| parse_breakout(m) == parsed && parsed.is_some())
+    {
         let help = if modes.is_empty() {
             format!("`{}` ports of this model cannot be broken out", port.form)
         } else {
             format!("this port supports {}", list(&modes))
         };
         rx.diags.push(
-            Diagnostic::new(codes::PORT_SPEED, bo.span, format!("port `{sw}:{}` cannot break out as `{}`", port.name, bo.value))
-                .label("unsupported breakout")
-                .help(help),
+            Diagnostic::new(
+                codes::PORT_SPEED,
+                bo.span,
+                format!(
+                    "port `{sw}:{}` cannot break out as `{}`",
+                    port.name, bo.value
+                ),
+            )
+            .label("unsupported breakout")
+            .help(help),
         );
         return vec![port];
     }
-    let Some((n, speed)) = parsed else { return vec![port] };
+    let Some((n, speed)) = parsed else {
+        return vec![port];
+    };
     (1..=n)
         .map(|i| Port {
             name: format!("{}:{i}", port.name),
@@ -117,17 +161,33 @@ fn apply(rx: &mut Rx, sw: &str, mut port: Port, group: &PortGroup, o: &Sp<PortOv
         .collect()
 }
 
-fn ports(rx: &mut Rx, sw: &Sp<String>, model: &SwitchModel, spec: &crate::spec::switch::Switch) -> Vec<Port> {
+fn ports(
+    rx: &mut Rx,
+    sw: &Sp<String>,
+    model: &SwitchModel,
+    spec: &crate::spec::switch::Switch,
+) -> Vec<Port> {
     let base = base_ports(model);
     let overrides = spec.ports.as_ref();
-    let known: HashMap<&str, usize> = base.iter().enumerate().map(|(i, (p, _))| (p.name.as_str(), i)).collect();
+    let known: HashMap<&str, usize> = base
+        .iter()
+        .enumerate()
+        .map(|(i, (p, _))| (p.name.as_str(), i))
+        .collect();
     if let Some(ov) = overrides {
         for (name, o) in ov {
             if !known.contains_key(name.as_str()) {
                 rx.diags.push(
-                    Diagnostic::new(codes::UNKNOWN_PORT, o.span, format!("switch `{}` ({}) has no port `{name}`", sw.value, spec.model.value))
-                        .label("no such port on this model")
-                        .help(suggest(name, base.iter().map(|(p, _)| p.name.as_str()))),
+                    Diagnostic::new(
+                        codes::UNKNOWN_PORT,
+                        o.span,
+                        format!(
+                            "switch `{}` ({}) has no port `{name}`",
+                            sw.value, spec.model.value
+                        ),
+                    )
+                    .label("no such port on this model")
+                    .help(suggest(name, base.iter().map(|(p, _)| p.name.as_str()))),
                 );
             }
         }
@@ -148,52 +208,98 @@ fn os_of(rx: &mut Rx, s: &crate::spec::switch::Switch, model: &SwitchModel) -> O
     if !model.os.iter().any(|o| o.value == os.value) {
         let names: Vec<&str> = model.os.iter().map(|o| o.as_str()).collect();
         rx.diags.push(
-            Diagnostic::new(codes::CAPABILITY, os.span, format!("model `{}` does not run `{}`", s.model.value, os.as_str()))
-                .label("unsupported OS")
-                .help(format!("this model runs {}", list(&names))),
+            Diagnostic::new(
+                codes::CAPABILITY,
+                os.span,
+                format!("model `{}` does not run `{}`", s.model.value, os.as_str()),
+            )
+            .label("unsupported OS")
+            .help(format!("this model runs {}", list(&names))),
         );
     }
     os.value
 }
 
-fn openflow(rx: &mut Rx, m: &Model, s: &crate::spec::switch::Switch, model: &SwitchModel, os: Os) -> Option<OpenflowCfg> {
+fn openflow(
+    rx: &mut Rx,
+    m: &Model,
+    s: &crate::spec::switch::Switch,
+    model: &SwitchModel,
+    os: Os,
+) -> Option<OpenflowCfg> {
     let of = s.openflow.as_ref()?;
     let mode = of.mode.value;
     if mode == OfMode::Off {
         return None;
     }
-    let version = of.version.clone().unwrap_or_else(|| m.settings.of_version.clone());
-    let controller = of.controller.as_ref().or(m.settings.controller.as_ref()).map(|c| c.value);
+    let version = of
+        .version
+        .clone()
+        .unwrap_or_else(|| m.settings.of_version.clone());
+    let controller = of
+        .controller
+        .as_ref()
+        .or(m.settings.controller.as_ref())
+        .map(|c| c.value);
     let instance = of.instance.as_ref().map_or(1, |i| i.value);
-    let caps = model.openflow.as_ref().filter(|c| c.os.as_ref().is_none_or(|l| l.contains(&os)));
+    let caps = model
+        .openflow
+        .as_ref()
+        .filter(|c| c.os.as_ref().is_none_or(|l| l.contains(&os)));
     match caps {
         None => rx.diags.push(
-            Diagnostic::new(codes::CAPABILITY, of.mode.span, format!("`{}` on `{}` does not support OpenFlow", os.as_str(), s.model.value))
-                .label("OpenFlow requested here")
-                .help("set `openflow: { mode: off }` or pick a model/OS with OpenFlow"),
+            Diagnostic::new(
+                codes::CAPABILITY,
+                of.mode.span,
+                format!(
+                    "`{}` on `{}` does not support OpenFlow",
+                    os.as_str(),
+                    s.model.value
+                ),
+            )
+            .label("OpenFlow requested here")
+            .help("set `openflow: { mode: off }` or pick a model/OS with OpenFlow"),
         ),
         Some(caps) => {
             if mode == OfMode::Ovs && os != Os::Picos {
                 rx.diags.push(
-                    Diagnostic::new(codes::CAPABILITY, of.mode.span, "OVS mode exists only on PicOS")
-                        .label("`ovs` needs PicOS")
-                        .help("use `pure` or `hybrid` on this OS"),
+                    Diagnostic::new(
+                        codes::CAPABILITY,
+                        of.mode.span,
+                        "OVS mode exists only on PicOS",
+                    )
+                    .label("`ovs` needs PicOS")
+                    .help("use `pure` or `hybrid` on this OS"),
                 );
             }
             if !caps.versions.iter().any(|v| *v == version.value) {
                 let v: Vec<&str> = caps.versions.iter().map(String::as_str).collect();
                 rx.diags.push(
-                    Diagnostic::new(codes::CAPABILITY, version.span, format!("`{}` does not speak OpenFlow {}", s.model.value, version.value))
-                        .label("unsupported version")
-                        .help(format!("this model supports {}", list(&v))),
+                    Diagnostic::new(
+                        codes::CAPABILITY,
+                        version.span,
+                        format!(
+                            "`{}` does not speak OpenFlow {}",
+                            s.model.value, version.value
+                        ),
+                    )
+                    .label("unsupported version")
+                    .help(format!("this model supports {}", list(&v))),
                 );
             }
             if caps.instances > 0 && u32::from(instance) > caps.instances {
                 let span = of.instance.as_ref().map_or(of.mode.span, |i| i.span);
                 rx.diags.push(
-                    Diagnostic::new(codes::CAPABILITY, span, format!("instance {instance} is beyond the model's {} OpenFlow instances", caps.instances))
-                        .label("no such instance")
-                        .help(format!("use an instance from 1 to {}", caps.instances)),
+                    Diagnostic::new(
+                        codes::CAPABILITY,
+                        span,
+                        format!(
+                            "instance {instance} is beyond the model's {} OpenFlow instances",
+                            caps.instances
+                        ),
+                    )
+                    .label("no such instance")
+                    .help(format!("use an instance from 1 to {}", caps.instances)),
                 );
             }
         }
@@ -201,9 +307,13 @@ fn openflow(rx: &mut Rx, m: &Model, s: &crate::spec::switch::Switch, model: &Swi
     if let Some(d) = &of.dpid {
         if d.len() != 16 || !d.chars().all(|c| c.is_ascii_hexdigit()) {
             rx.diags.push(
-                Diagnostic::new(codes::INVALID_VALUE, d.span, format!("`{}` is not a datapath id", d.value))
-                    .label("not 16 hex digits")
-                    .help("write 16 hexadecimal digits, for example `0000000000000011`"),
+                Diagnostic::new(
+                    codes::INVALID_VALUE,
+                    d.span,
+                    format!("`{}` is not a datapath id", d.value),
+                )
+                .label("not 16 hex digits")
+                .help("write 16 hexadecimal digits, for example `0000000000000011`"),
             );
         }
     }
@@ -231,7 +341,11 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let os = os_of(rx, s, model);
         let openflow = openflow(rx, m, s, model, os);
         let ports = ports(rx, name, model, s);
-        let port_index = ports.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
+        let port_index = ports
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i))
+            .collect();
         m.switches.push(Switch {
             name: name.clone(),
             site: site.unwrap_or(0),

@@ -17,7 +17,11 @@ impl Prefix {
         u32::from(self.addr) & self.mask()
     }
     pub(crate) fn mask(self) -> u32 {
-        if self.len == 0 { 0 } else { u32::MAX << (32 - u32::from(self.len)) }
+        if self.len == 0 {
+            0
+        } else {
+            u32::MAX << (32 - u32::from(self.len))
+        }
     }
     pub(crate) fn size(self) -> u64 {
         1u64 << (32 - u32::from(self.len))
@@ -41,16 +45,28 @@ impl std::fmt::Display for Prefix {
 }
 
 pub(crate) fn parse_prefix(text: &str) -> Result<Prefix, String> {
-    let (a, l) = text.split_once('/').ok_or_else(|| format!("`{text}` has no prefix length: write it as `10.16.0.0/16`"))?;
-    let addr: Ipv4Addr = a.trim().parse().map_err(|_| format!("`{a}` is not an IPv4 address"))?;
-    let len: u8 = l.trim().parse().ok().filter(|&l| l <= 32).ok_or_else(|| format!("`/{l}` is not a prefix length from 0 to 32"))?;
+    let (a, l) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}` has no prefix length: write it as `10.16.0.0/16`"))?;
+    let addr: Ipv4Addr = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{a}` is not an IPv4 address"))?;
+    let len: u8 = l
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&l| l <= 32)
+        .ok_or_else(|| format!("`/{l}` is not a prefix length from 0 to 32"))?;
     Ok(Prefix { addr, len })
 }
 
 impl Decode for Prefix {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Prefix> {
         let text = String::decode(node, cx)?;
-        parse_prefix(&text).map_err(|e| cx.invalid(node.span, format!("`{text}` is not an IPv4 prefix"), e)).ok()
+        parse_prefix(&text)
+            .map_err(|e| cx.invalid(node.span, format!("`{text}` is not an IPv4 prefix"), e))
+            .ok()
     }
 }
 
@@ -73,7 +89,11 @@ impl Decode for Addr {
         match text.parse::<Ipv4Addr>() {
             Ok(a) => Some(Addr(a)),
             Err(_) => {
-                cx.invalid(node.span, format!("`{text}` is not an IPv4 address"), "write four numbers from 0 to 255: `192.168.16.11`");
+                cx.invalid(
+                    node.span,
+                    format!("`{text}` is not an IPv4 address"),
+                    "write four numbers from 0 to 255: `192.168.16.11`",
+                );
                 None
             }
         }
@@ -106,7 +126,11 @@ impl Decode for Controller {
         match parsed {
             Some((addr, port)) => Some(Controller { addr, port }),
             None => {
-                cx.invalid(node.span, format!("`{text}` is not a controller address"), "write `ip:port`, for example `10.16.0.10:6653`");
+                cx.invalid(
+                    node.span,
+                    format!("`{text}` is not a controller address"),
+                    "write `ip:port`, for example `10.16.0.10:6653`",
+                );
                 None
             }
         }

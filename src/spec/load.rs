@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{MessageFormatter, UserMessageFormatter};
 
 use super::{Spec, SpecFile};
@@ -11,12 +12,16 @@ use crate::yaml::decode::{Cx, Decode, Sp};
 use crate::yaml::node::{Node, parse_tree};
 
 /// Safety limits on input; each breach is an E0009 diagnostic, never a hang.
+/// `max_file_bytes` and `max_nodes` count the main file and its includes together, so
+/// including one large file many times cannot multiply the work.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub max_file_bytes: usize,
     pub max_includes: usize,
     pub max_include_depth: usize,
     pub max_depth: usize,
+    /// YAML values (scalars, lists, mappings, alias expansions included). A large show
+    /// has a few tens of thousands; each costs about a microsecond and 100 bytes.
     pub max_nodes: usize,
 }
 
@@ -27,19 +32,24 @@ impl Default for Limits {
             max_includes: 256,
             max_include_depth: 16,
             max_depth: 64,
+            // A 1,000-switch show with 10,000 DTNs and 100,000 flows is about 1.2 million
+            // values; the limit leaves room for ten times that and stops alias bombs.
             max_nodes: 20_000_000,
         }
     }
 }
 
-fn yaml_options(limits: &Limits) -> serde_saphyr::Options {
+/// Parser options for one file, with `nodes` values left of the show's budget.
+fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
     // Both types are non-exhaustive: start from the defaults and adjust.
     let mut budget = serde_saphyr::Budget::default();
     budget.max_reader_input_bytes = Some(limits.max_file_bytes);
-    budget.max_events = limits.max_nodes.saturating_mul(3);
-    budget.max_nodes = limits.max_nodes;
+    budget.max_events = nodes.saturating_mul(3);
+    budget.max_nodes = nodes;
+    budget.max_recorded_anchor_events = nodes;
     budget.max_depth = limits.max_depth;
     let mut options = serde_saphyr::Options::default();
+    options.alias_limits.max_total_replayed_events = nodes;
     options.budget = Some(budget);
     options.with_snippet = false;
     options
@@ -48,42 +58,142 @@ fn yaml_options(limits: &Limits) -> serde_saphyr::Options {
 /// Decodes bytes to text: UTF-8 (BOM stripped); anything else is an error.
 fn decode_text(bytes: &[u8]) -> Result<String, (usize, String, String)> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err((0, "the file is UTF-16".into(), "save the file as UTF-8".into()));
+        return Err((
+            0,
+            "the file is UTF-16".into(),
+            "save the file as UTF-8".into(),
+        ));
     }
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     match std::str::from_utf8(body) {
         Ok(s) => Ok(s.to_owned()),
         Err(e) => Err((
             e.valid_up_to(),
-            format!("the file is not valid UTF-8 (byte 0x{:02x})", body[e.valid_up_to()]),
+            format!(
+                "the file is not valid UTF-8 (byte 0x{:02x})",
+                body[e.valid_up_to()]
+            ),
             "save the file as UTF-8; Latin-1 and Windows code pages are not accepted".into(),
         )),
     }
 }
 
+/// The parser budget an error reports, looking through alias and snippet wrappers.
+fn breach_of(mut err: &serde_saphyr::Error) -> Option<&BudgetBreach> {
+    loop {
+        match err {
+            serde_saphyr::Error::Budget { breach, .. } => return Some(breach),
+            serde_saphyr::Error::AliasError { error, .. }
+            | serde_saphyr::Error::WithSnippet { error, .. } => err = error,
+            _ => return None,
+        }
+    }
+}
+
+/// What a breached parser budget means, in the words of `Limits`.
+fn budget_message(breach: &BudgetBreach, limits: &Limits) -> String {
+    match breach {
+        BudgetBreach::Depth { .. } => {
+            format!("the YAML is nested deeper than {} levels", limits.max_depth)
+        }
+        BudgetBreach::Nodes { .. } | BudgetBreach::Events { .. } => {
+            format!("the show has more than {} YAML values (all files together)", limits.max_nodes)
+        }
+        BudgetBreach::Aliases { aliases } => format!("the YAML uses {aliases} aliases (`*name`), above the limit"),
+        BudgetBreach::Anchors { anchors } => format!("the YAML defines {anchors} anchors (`&name`), above the limit"),
+        BudgetBreach::RecordedAnchorEvents { .. }
+        | BudgetBreach::RecordedAnchorBytes { .. }
+        | BudgetBreach::AliasAnchorRatio { .. }
+        | BudgetBreach::MergeKeys { .. } => {
+            "the YAML's aliases (`*name`) expand to too much data".to_owned()
+        }
+        BudgetBreach::ScalarBytes { .. } | BudgetBreach::InputBytes { .. } => {
+            format!("the YAML text is larger than {} bytes", limits.max_file_bytes)
+        }
+        other => format!("the YAML is beyond a parser limit ({other:?})"),
+    }
+}
+
+/// The span of the token at `start`: up to `:` or the end of the line.
+fn token_at(text: &str, start: usize) -> usize {
+    let rest = &text[start..];
+    let len = rest.find([':', '\n', '\r']).unwrap_or(rest.len());
+    start + rest[..len].trim_end().len()
+}
+
 /// Turns a YAML-level error into a located diagnostic.
-fn yaml_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error) -> Diagnostic {
-    let message = UserMessageFormatter.format_message(err).into_owned();
-    let span = match err.location() {
+fn yaml_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error, limits: &Limits) -> Diagnostic {
+    let mut message = UserMessageFormatter.format_message(err).into_owned();
+    let f = sources.get(file);
+    let mut span = match err.location() {
         Some(loc) if loc.line() > 0 => {
-            let f = sources.get(file);
             let start = f.offset_of(loc.line() as usize, loc.column() as usize);
-            let end = f.text[start..].chars().next().map_or(start, |c| start + c.len_utf8());
+            let end = f.text[start..]
+                .chars()
+                .next()
+                .map_or(start, |c| start + c.len_utf8());
             Span::new(file, start, end)
         }
         _ => Span::new(file, 0, 0),
     };
+    let breach = breach_of(err);
+    let replay = matches!(
+        err.without_snippet(),
+        serde_saphyr::Error::AliasReplayLimitExceeded { .. }
+            | serde_saphyr::Error::AliasExpansionLimitExceeded { .. }
+            | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. }
+    );
+    if let Some(breach) = breach {
+        message = budget_message(breach, limits);
+    } else if replay {
+        message = format!("the YAML's aliases (`*name`) expand to more than {} values", limits.max_nodes);
+    }
+    let breach = breach.is_some() || replay;
     let lower = message.to_lowercase();
+    if lower.contains("duplicate mapping key") {
+        // Underline the whole key, not its first character.
+        let start = span.start as usize;
+        span = Span::new(file, start, token_at(&f.text, start).max(span.end as usize));
+    } else if lower.contains("tab") {
+        // Point at the tab itself (the parser stops at the first character after it).
+        let (line, _) = f.line_col(span.start as usize);
+        let line_start = f.offset_of(line, 1);
+        if let Some(i) = f.text[line_start..span.start as usize].find('\t') {
+            span = Span::new(file, line_start + i, line_start + i + 1);
+        }
+    }
+    let label = if breach {
+        "limit reached here"
+    } else if lower.contains("duplicate mapping key") {
+        "second occurrence of this key"
+    } else {
+        "here"
+    };
     let (code, help) = if lower.contains("duplicate mapping key") {
         (codes::DUPLICATE_KEY, "remove or rename one of the two keys")
-    } else if lower.contains("budget") || lower.contains("limit") || lower.contains("alias") && lower.contains("exceed") {
-        (codes::LIMIT, "simplify the document: fewer aliases, less nesting, a smaller file")
+    } else if breach
+        || lower.contains("budget")
+        || lower.contains("limits breached")
+        || lower.contains("alias") && lower.contains("exceed")
+    {
+        (
+            codes::LIMIT,
+            "simplify the document: fewer aliases, less nesting, a smaller file",
+        )
     } else if lower.contains("tab") {
-        (codes::YAML_SYNTAX, "indent with spaces; YAML does not allow tabs for indentation")
+        (
+            codes::YAML_SYNTAX,
+            "indent with spaces; YAML does not allow tabs for indentation",
+        )
     } else {
-        (codes::YAML_SYNTAX, "fix the YAML syntax at this point (quotes, brackets, indentation)")
+        (
+            codes::YAML_SYNTAX,
+            "fix the YAML syntax at this point (quotes, brackets, indentation)",
+        )
     };
-    Diagnostic::new(code, span, message.trim_end_matches('.').to_owned()).label("here").help(help)
+    Diagnostic::new(code, span, message.trim_end_matches('.').to_owned())
+        .label(label)
+        .help(help)
 }
 
 /// Reads the main spec and everything it includes.
@@ -91,15 +201,35 @@ pub struct Loader<'a> {
     pub(crate) sources: &'a mut Sources,
     pub(crate) diags: &'a mut Diags,
     pub(crate) limits: Limits,
-    stack: Vec<PathBuf>,
+    /// Files being read, outermost first: canonical path (for cycles) and display name.
+    stack: Vec<(PathBuf, String)>,
     loaded: usize,
+    /// The include limit is reported once, at the first include beyond it.
+    limit_reported: bool,
+    /// Bytes and YAML values read so far, for the limits on the whole show.
+    bytes_read: usize,
+    nodes_read: usize,
     /// When set, files are read from this table (the embedded example) instead of disk.
     pub(crate) embedded: Option<&'static [(&'static str, &'static str)]>,
 }
 
 impl<'a> Loader<'a> {
-    pub(crate) fn new(sources: &'a mut Sources, diags: &'a mut Diags, limits: Limits) -> Loader<'a> {
-        Loader { sources, diags, limits, stack: Vec::new(), loaded: 0, embedded: None }
+    pub(crate) fn new(
+        sources: &'a mut Sources,
+        diags: &'a mut Diags,
+        limits: Limits,
+    ) -> Loader<'a> {
+        Loader {
+            sources,
+            diags,
+            limits,
+            stack: Vec::new(),
+            loaded: 0,
+            limit_reported: false,
+            bytes_read: 0,
+            nodes_read: 0,
+            embedded: None,
+        }
     }
 
     /// Reads bytes into a located tree, reporting encoding, size and YAML errors.
@@ -110,30 +240,43 @@ impl<'a> Loader<'a> {
                 let lossy = String::from_utf8_lossy(bytes).into_owned();
                 let id = self.sources.add(name, lossy);
                 let at = at.min(self.sources.get(id).text.len());
-                let d = Diagnostic::new(codes::BAD_ENCODING, Span::new(id, at, at), msg).label("here").help(help);
+                let d = Diagnostic::new(codes::BAD_ENCODING, Span::new(id, at, at), msg)
+                    .label("here")
+                    .help(help);
                 self.diags.push(d);
                 return None;
             }
         };
-        if text.len() > self.limits.max_file_bytes {
+        let total = self.bytes_read.saturating_add(text.len());
+        if total > self.limits.max_file_bytes {
+            let message = if self.bytes_read == 0 {
+                format!("`{name}` is {} bytes, above the limit of {}", text.len(), self.limits.max_file_bytes)
+            } else {
+                format!(
+                    "`{name}` brings the show's files to {total} bytes, above the limit of {}",
+                    self.limits.max_file_bytes
+                )
+            };
             let id = self.sources.add(name, String::new());
             self.diags.push(
-                Diagnostic::new(
-                    codes::LIMIT,
-                    Span::new(id, 0, 0),
-                    format!("`{name}` is {} bytes, above the limit of {}", text.len(), self.limits.max_file_bytes),
-                )
-                .help("split the show with `include:`"),
+                Diagnostic::new(codes::LIMIT, Span::new(id, 0, 0), message)
+                    .label("too large")
+                    .help("a show spec is rarely more than a megabyte: remove what does not belong in it"),
             );
             return None;
         }
+        self.bytes_read = total;
         let id = self.sources.add(name, text);
-        let parsed = parse_tree(&self.sources.get(id).text, id, yaml_options(&self.limits));
+        let left = self.limits.max_nodes.saturating_sub(self.nodes_read);
+        let parsed = parse_tree(&self.sources.get(id).text, id, yaml_options(&self.limits, left));
+        if let Ok(n) = &parsed {
+            self.nodes_read = self.nodes_read.saturating_add(n.count());
+        }
         match parsed {
             Ok(n) if matches!(n.kind, crate::yaml::node::Kind::Null) => None,
             Ok(n) => Some(n),
             Err(e) => {
-                let d = yaml_error(self.sources, id, &e);
+                let d = yaml_error(self.sources, id, &e, &self.limits);
                 self.diags.push(d);
                 None
             }
@@ -164,10 +307,21 @@ impl<'a> Loader<'a> {
         };
         let Some(mut file) = file else { return };
         if self.stack.len() > 1 && file.show.is_some() {
-            let span = node.span;
+            let span = match &node.kind {
+                crate::yaml::node::Kind::Map(entries) => entries
+                    .iter()
+                    .find(|(k, _)| k.name == "show")
+                    .map_or(node.span, |(k, _)| k.span),
+                _ => node.span,
+            };
             self.diags.push(
-                Diagnostic::new(codes::UNKNOWN_FIELD, span, format!("`show:` in included file `{name}`"))
-                    .help("only the main spec file has `show:`; move it there"),
+                Diagnostic::new(
+                    codes::UNKNOWN_FIELD,
+                    span,
+                    format!("`show:` in included file `{name}`"),
+                )
+                .label("only allowed in the main file")
+                .help("only the main spec file has `show:`; move it there"),
             );
         }
         let includes = file.include.take().unwrap_or_default();
@@ -179,26 +333,46 @@ impl<'a> Loader<'a> {
 
     fn include(&mut self, inc: &Sp<String>, dir: &Path, spec: &mut Spec) {
         self.loaded += 1;
-        if self.loaded > self.limits.max_includes || self.stack.len() >= self.limits.max_include_depth {
+        if self.loaded > self.limits.max_includes
+            || self.stack.len() >= self.limits.max_include_depth
+        {
             let what = if self.loaded > self.limits.max_includes {
                 format!("more than {} included files", self.limits.max_includes)
             } else {
-                format!("includes nested deeper than {}", self.limits.max_include_depth)
+                format!(
+                    "includes nested deeper than {}",
+                    self.limits.max_include_depth
+                )
             };
-            self.diags.push(
-                Diagnostic::new(codes::LIMIT, inc.span, what).label("this include").help("flatten the include tree"),
-            );
+            if !self.limit_reported {
+                self.limit_reported = true;
+                self.diags.push(
+                    Diagnostic::new(codes::LIMIT, inc.span, what)
+                        .label("this include is one too many")
+                        .help("flatten the include tree: fewer, larger files"),
+                );
+            }
             return;
         }
         let path = normalize(&dir.join(inc.value.as_str()));
-        let canonical = if self.embedded.is_some() { path.clone() } else { path.canonicalize().unwrap_or_else(|_| path.clone()) };
-        if let Some(pos) = self.stack.iter().position(|p| *p == canonical) {
-            let chain: Vec<String> = self.stack[pos..].iter().map(|p| display(p)).collect();
+        let canonical = if self.embedded.is_some() {
+            path.clone()
+        } else {
+            path.canonicalize().unwrap_or_else(|_| path.clone())
+        };
+        if let Some(pos) = self.stack.iter().position(|(p, _)| *p == canonical) {
+            let chain: Vec<&str> = self.stack[pos..].iter().map(|(_, n)| n.as_str()).collect();
+            let first = chain[0];
+            let message = if chain.len() == 1 {
+                format!("`{first}` includes itself")
+            } else {
+                format!("`{first}` includes itself through {}", crate::diag::plural(chain.len() - 1, "other file"))
+            };
             self.diags.push(
-                Diagnostic::new(codes::INCLUDE_CYCLE, inc.span, format!("`{}` includes itself", inc.value))
-                    .label("this include closes the cycle")
-                    .note(format!("cycle: {} -> {}", chain.join(" -> "), inc.value))
-                    .help("remove this include; each file should be included once"),
+                Diagnostic::new(codes::INCLUDE_CYCLE, inc.span, message)
+                .label("this include closes the cycle")
+                .note(format!("cycle: {} -> {first}", chain.join(" -> ")))
+                .help("remove this include; each file should be included once"),
             );
             return;
         }
@@ -206,16 +380,20 @@ impl<'a> Loader<'a> {
             Ok(b) => b,
             Err(e) => {
                 self.diags.push(
-                    Diagnostic::new(codes::IO, inc.span, format!("cannot read included file `{}`", inc.value))
-                        .label(io_reason(&e))
-                        .help("include paths are relative to the file that includes them"),
+                    Diagnostic::new(
+                        codes::IO,
+                        inc.span,
+                        format!("cannot read included file `{}`", inc.value),
+                    )
+                    .label(io_reason(&e))
+                    .help("include paths are relative to the file that includes them"),
                 );
                 return;
             }
         };
         let name = display(&path);
         let sub_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        self.stack.push(canonical);
+        self.stack.push((canonical, name.clone()));
         self.load_text(&name, &sub_dir, &bytes, spec);
         self.stack.pop();
     }
@@ -230,21 +408,52 @@ impl<'a> Loader<'a> {
                     .map(|(_, text)| text.as_bytes().to_vec())
                     .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
             }
-            None => std::fs::read(path),
+            // Read at most one byte past the size limit: a huge file (or a device such
+            // as /dev/zero) costs no more than the limit before it is refused.
+            None => {
+                use std::io::Read as _;
+                let limit = u64::try_from(self.limits.max_file_bytes).unwrap_or(u64::MAX);
+                let mut bytes = Vec::new();
+                std::fs::File::open(path)?.take(limit.saturating_add(4)).read_to_end(&mut bytes)?;
+                Ok(bytes)
+            }
         }
     }
 
     /// Loads the main file. An unreadable main file is a usage error (exit 2).
     pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), String> {
         if self.embedded.is_none() && path.is_dir() {
-            return Err(format!("`{}` is a directory; give the show's main YAML file", path.display()));
+            return Err(format!(
+                "`{}` is a directory; give the show's main YAML file",
+                path.display()
+            ));
         }
-        let bytes = self.read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
-        let canonical = if self.embedded.is_some() { path.to_path_buf() } else { path.canonicalize().unwrap_or_else(|_| path.to_path_buf()) };
+        let bytes = self
+            .read(path)
+            .map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
+        let canonical = if self.embedded.is_some() {
+            path.to_path_buf()
+        } else {
+            path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+        };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        self.stack.push(canonical);
+        let errors_before = self.diags.count(crate::diag::Severity::Error);
+        let first_file = self.sources.len();
+        self.stack.push((canonical, display(path)));
         self.load_text(&display(path), &dir, &bytes, spec);
         self.stack.pop();
+        // A main file without `show:` (empty, or only other sections) is reported in it,
+        // unless something else was already wrong with it.
+        if spec.show.is_none() && self.diags.count(crate::diag::Severity::Error) == errors_before {
+            let file = FileId(u32::try_from(first_file).unwrap_or(u32::MAX));
+            if first_file < self.sources.len() {
+                self.diags.push(
+                    Diagnostic::new(codes::MISSING_FIELD, Span::new(file, 0, 0), "the spec has no `show:` section")
+                        .label("`show:` is required in the main file")
+                        .help("start the main file with `show: { name: ... }`"),
+                );
+            }
+        }
         Ok(())
     }
 }

@@ -58,7 +58,8 @@ impl Spec {
         }
         self.catalogs.extend(file.catalog);
         self.sites.extend(file.sites.unwrap_or_default().entries);
-        self.switches.extend(file.switches.unwrap_or_default().entries);
+        self.switches
+            .extend(file.switches.unwrap_or_default().entries);
         self.hosts.extend(file.hosts.unwrap_or_default().entries);
         self.links.extend(file.links.unwrap_or_default());
         self.wan.extend(file.wan.unwrap_or_default());
@@ -74,7 +75,10 @@ pub fn json_schema() -> String {
         "type": "string",
         "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$|^[A-Za-z0-9][A-Za-z0-9._-]*\\[[0-9]+-[0-9]+\\][A-Za-z0-9._-]*$"
     });
-    schema.insert("$id".into(), "https://democ.dev/schema/democ.schema.json".into());
+    schema.insert(
+        "$id".into(),
+        "https://democ.dev/schema/democ.schema.json".into(),
+    );
     if let Some(defs) = schema.get_mut("$defs").and_then(|d| d.as_object_mut()) {
         defs.insert("Name".into(), name.to_value());
     }

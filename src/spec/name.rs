@@ -17,25 +17,44 @@ pub(crate) fn name_problem(name: &str, port: bool) -> Option<String> {
         return Some("a name cannot be empty".into());
     }
     if name.len() > MAX_NAME_LEN {
-        return Some(format!("a name has at most {MAX_NAME_LEN} characters, this one has {}", name.len()));
+        return Some(format!(
+            "a name has at most {MAX_NAME_LEN} characters, this one has {}",
+            name.len()
+        ));
     }
     let first = name.chars().next().unwrap_or(' ');
     if !first.is_ascii_alphanumeric() {
-        return Some(format!("a name must start with a letter or digit, not `{}`", first.escape_debug()));
+        return Some(format!(
+            "a name must start with a letter or digit, not `{}`",
+            first.escape_debug()
+        ));
     }
-    let extra: &[char] = if port { &['-', '_', '.', '/', ':'] } else { &['-', '_', '.'] };
-    if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || extra.contains(c))) {
+    let extra: &[char] = if port {
+        &['-', '_', '.', '/', ':']
+    } else {
+        &['-', '_', '.']
+    };
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || extra.contains(c)))
+    {
         return Some(format!("`{}` is not allowed in a name", bad.escape_debug()));
     }
     None
 }
 
 fn bad_name(cx: &mut Cx, span: Span, problem: String, port: bool) {
-    let alphabet = if port { "letters, digits, `-`, `_`, `.`, `/` and `:`" } else { "letters, digits, `-`, `_` and `.`" };
+    let alphabet = if port {
+        "letters, digits, `-`, `_`, `.`, `/` and `:`"
+    } else {
+        "letters, digits, `-`, `_` and `.`"
+    };
     cx.error(
         Diagnostic::new(codes::BAD_NAME, span, problem)
             .label("invalid name")
-            .help(format!("use only {alphabet}, starting with a letter or digit")),
+            .help(format!(
+                "use only {alphabet}, starting with a letter or digit"
+            )),
     );
 }
 
@@ -66,9 +85,9 @@ impl Pattern {
     pub(crate) fn expand(&self) -> Vec<String> {
         match self.range {
             None => vec![self.prefix.clone()],
-            Some((a, b, width)) => {
-                (a..=b).map(|i| format!("{}{:0width$}{}", self.prefix, i, self.suffix)).collect()
-            }
+            Some((a, b, width)) => (a..=b)
+                .map(|i| format!("{}{:0width$}{}", self.prefix, i, self.suffix))
+                .collect(),
         }
     }
 
@@ -88,25 +107,49 @@ impl std::fmt::Display for Pattern {
 
 /// Parses `prefix[a-b]suffix` (or a plain name); the error is the message.
 pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, String)> {
-    let help = "write a range as `name-[1-10]`: one pair of brackets holding two whole numbers".to_owned();
+    let help =
+        "write a range as `name-[1-10]`: one pair of brackets holding two whole numbers".to_owned();
     let Some(open) = text.find('[') else {
         return match name_problem(text, port) {
             Some(p) => Err((p, String::new())),
-            None => Ok(Pattern { prefix: text.into(), range: None, suffix: String::new() }),
+            None => Ok(Pattern {
+                prefix: text.into(),
+                range: None,
+                suffix: String::new(),
+            }),
         };
     };
-    let close = text[open..].find(']').map(|i| open + i).ok_or(("unclosed `[` in a name range".to_owned(), help.clone()))?;
+    let close = text[open..]
+        .find(']')
+        .map(|i| open + i)
+        .ok_or(("unclosed `[` in a name range".to_owned(), help.clone()))?;
     let (prefix, inner, suffix) = (&text[..open], &text[open + 1..close], &text[close + 1..]);
-    let (a, b) = inner.split_once('-').ok_or(("a range needs two numbers: `[1-10]`".to_owned(), help.clone()))?;
-    let width = if a.starts_with('0') && a.len() > 1 { a.len() } else { 0 };
-    let parse = |s: &str| s.parse::<u64>().map_err(|_| (format!("`{s}` is not a whole number"), help.clone()));
+    let (a, b) = inner.split_once('-').ok_or((
+        "a range needs two numbers: `[1-10]`".to_owned(),
+        help.clone(),
+    ))?;
+    let width = if a.starts_with('0') && a.len() > 1 {
+        a.len()
+    } else {
+        0
+    };
+    let parse = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| (format!("`{s}` is not a whole number"), help.clone()))
+    };
     let (lo, hi) = (parse(a)?, parse(b)?);
     if lo > hi {
-        return Err((format!("the range `[{a}-{b}]` runs backwards"), "write the smaller number first".into()));
+        return Err((
+            format!("the range `[{a}-{b}]` runs backwards"),
+            "write the smaller number first".into(),
+        ));
     }
     if hi - lo + 1 > MAX_RANGE {
         return Err((
-            format!("the range `[{a}-{b}]` expands to {} names, above the limit of {MAX_RANGE}", hi - lo + 1),
+            format!(
+                "the range `[{a}-{b}]` expands to {} names, above the limit of {MAX_RANGE}",
+                hi - lo + 1
+            ),
             "split the declaration or use a smaller range".into(),
         ));
     }
@@ -117,7 +160,11 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
     if let Some(p) = name_problem(&sample, port) {
         return Err((p, String::new()));
     }
-    Ok(Pattern { prefix: prefix.into(), range: Some((lo, hi, width)), suffix: suffix.into() })
+    Ok(Pattern {
+        prefix: prefix.into(),
+        range: Some((lo, hi, width)),
+        suffix: suffix.into(),
+    })
 }
 
 fn decode_pattern(node: &Node, cx: &mut Cx, port: bool) -> Option<Pattern> {
@@ -129,8 +176,16 @@ fn decode_pattern(node: &Node, cx: &mut Cx, port: bool) -> Option<Pattern> {
             if help.is_empty() {
                 bad_name(cx, node.span, msg, port);
             } else {
-                let code = if too_big { codes::LIMIT } else { codes::INVALID_VALUE };
-                cx.error(Diagnostic::new(code, node.span, msg).label("in this name").help(help));
+                let code = if too_big {
+                    codes::LIMIT
+                } else {
+                    codes::INVALID_VALUE
+                };
+                cx.error(
+                    Diagnostic::new(code, node.span, msg)
+                        .label("in this name")
+                        .help(help),
+                );
             }
             None
         }
@@ -172,7 +227,9 @@ impl Endpoint {
             (1, _) => Ok(ports.into_iter().map(|p| (nodes[0].clone(), p)).collect()),
             (_, 1) => Ok(nodes.into_iter().map(|n| (n, ports[0].clone())).collect()),
             (a, b) if a == b => Ok(nodes.into_iter().zip(ports).collect()),
-            (a, b) => Err(format!("{a} nodes against {b} ports: the two ranges must have the same length")),
+            (a, b) => Err(format!(
+                "{a} nodes against {b} ports: the two ranges must have the same length"
+            )),
         }
     }
 }
@@ -187,7 +244,11 @@ impl Decode for Endpoint {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Endpoint> {
         let text = String::decode(node, cx)?;
         let Some((n, p)) = text.split_once(':') else {
-            cx.invalid(node.span, format!("`{text}` is not an endpoint"), "write an endpoint as `node:port`, for example `cit-z9100-1:1/1`");
+            cx.invalid(
+                node.span,
+                format!("`{text}` is not an endpoint"),
+                "write an endpoint as `node:port`, for example `cit-z9100-1:1/1`",
+            );
             return None;
         };
         let sub = |s: &str, port: bool, cx: &mut Cx| -> Option<Pattern> {
@@ -197,7 +258,11 @@ impl Decode for Endpoint {
                     if help.is_empty() {
                         bad_name(cx, node.span, msg, port);
                     } else {
-                        cx.error(Diagnostic::new(codes::INVALID_VALUE, node.span, msg).label("in this endpoint").help(help));
+                        cx.error(
+                            Diagnostic::new(codes::INVALID_VALUE, node.span, msg)
+                                .label("in this endpoint")
+                                .help(help),
+                        );
                     }
                     None
                 }
@@ -205,9 +270,16 @@ impl Decode for Endpoint {
         };
         let node_p = sub(n, false, cx);
         let port_p = sub(p, true, cx);
-        let ep = Endpoint { node: node_p?, port: port_p? };
+        let ep = Endpoint {
+            node: node_p?,
+            port: port_p?,
+        };
         if let Err(msg) = ep.expand() {
-            cx.invalid(node.span, msg, "give both ranges the same number of items, or use a single node or port");
+            cx.invalid(
+                node.span,
+                msg,
+                "give both ranges the same number of items, or use a single node or port",
+            );
             return None;
         }
         Some(ep)

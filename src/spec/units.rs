@@ -40,10 +40,14 @@ impl std::fmt::Display for Rate {
 /// Parses a rate; the error is the help line.
 pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
     let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let unit = unit.trim_start();
-    let value: f64 = num.parse().map_err(|_| "write a rate such as `100G`, `25Gbps` or `1T`".to_owned())?;
+    let value: f64 = num
+        .parse()
+        .map_err(|_| "write a rate such as `100G`, `25Gbps` or `1T`".to_owned())?;
     let (prefix, rest) = unit.split_at(unit.chars().next().map_or(0, char::len_utf8));
     let mult = match prefix {
         "k" | "K" => 1e3,
@@ -51,7 +55,11 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
         "G" => 1e9,
         "T" => 1e12,
         "" => return Err(format!("add a unit: `{value}G` for gigabits per second")),
-        _ => return Err(format!("unknown unit `{unit}`; use k, M, G or T, optionally followed by `bps`")),
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}`; use k, M, G or T, optionally followed by `bps`"
+            ));
+        }
     };
     match rest {
         "" | "bps" | "b/s" | "bit/s" | "bits/s" | "E" => {}
@@ -62,9 +70,15 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
             ));
         }
         "b" | "bit" | "bits" => {
-            return Err(format!("`{unit}` is ambiguous; write `{value}{prefix}` or `{value}{prefix}bps`"));
+            return Err(format!(
+                "`{unit}` is ambiguous; write `{value}{prefix}` or `{value}{prefix}bps`"
+            ));
         }
-        _ => return Err(format!("unknown unit `{unit}`; write `{value}{prefix}` or `{value}{prefix}bps`")),
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}`; write `{value}{prefix}` or `{value}{prefix}bps`"
+            ));
+        }
     }
     if !value.is_finite() || value <= 0.0 {
         return Err("a rate must be greater than zero".to_owned());
@@ -93,9 +107,13 @@ impl Decode for Rate {
             Ok(r) => Some(r),
             Err(help) => {
                 cx.error(
-                    Diagnostic::new(codes::INVALID_VALUE, node.span, format!("`{text}` is not a valid rate"))
-                        .label("not a rate")
-                        .help(help),
+                    Diagnostic::new(
+                        codes::INVALID_VALUE,
+                        node.span,
+                        format!("`{text}` is not a valid rate"),
+                    )
+                    .label("not a rate")
+                    .help(help),
                 );
                 None
             }
@@ -122,7 +140,14 @@ mod tests {
 
     #[test]
     fn accepted_units() {
-        for (t, g) in [("100G", 100.0), ("1Tbps", 1000.0), ("25 Gbit/s", 25.0), ("2.5G", 2.5), ("800M", 0.8), ("100GE", 100.0)] {
+        for (t, g) in [
+            ("100G", 100.0),
+            ("1Tbps", 1000.0),
+            ("25 Gbit/s", 25.0),
+            ("2.5G", 2.5),
+            ("800M", 0.8),
+            ("100GE", 100.0),
+        ] {
             assert_eq!(parse_rate(t).map(|r| r.gbps()), Ok(g), "{t}");
         }
     }

@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 
 use super::node::{Key, Kind, Node};
-use crate::diag::{Diagnostic, Diags, codes, suggest};
+use crate::diag::{Diagnostic, Diags, codes, did_you_mean, suggest};
 use crate::source::Span;
 
 /// A value with the span of the text it came from.
@@ -55,14 +55,27 @@ impl Cx<'_> {
     pub(crate) fn wrong_type(&mut self, node: &Node, expected: &str) {
         let found = node.kind.describe();
         self.error(
-            Diagnostic::new(codes::WRONG_TYPE, node.span, format!("expected {expected}, found {found}"))
-                .label(format!("this is {found}"))
-                .help(format!("write {expected} here")),
+            Diagnostic::new(
+                codes::WRONG_TYPE,
+                node.span,
+                format!("expected {expected}, found {found}"),
+            )
+            .label(format!("this is {found}"))
+            .help(format!("write {expected} here")),
         );
     }
 
-    pub(crate) fn invalid(&mut self, span: Span, message: impl Into<String>, help: impl Into<String>) {
-        self.error(Diagnostic::new(codes::INVALID_VALUE, span, message).label("not allowed here").help(help));
+    pub(crate) fn invalid(
+        &mut self,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.error(
+            Diagnostic::new(codes::INVALID_VALUE, span, message)
+                .label("not allowed here")
+                .help(help),
+        );
     }
 
     /// Opens a mapping for field-by-field decoding.
@@ -73,6 +86,7 @@ impl Cx<'_> {
                 entries,
                 used: vec![false; entries.len()],
                 known: Vec::new(),
+                missing: Vec::new(),
                 what,
             }),
             _ => {
@@ -94,6 +108,9 @@ pub(crate) struct Fields<'n> {
     entries: &'n [(Key, Node)],
     used: Vec<bool>,
     known: Vec<&'static str>,
+    /// Required fields found absent; reported by `finish`, unless an unknown key there
+    /// is a misspelling of one (then that key's diagnostic says so, once).
+    missing: Vec<&'static str>,
     what: &'static str,
 }
 
@@ -107,24 +124,22 @@ impl<'n> Fields<'n> {
 
     /// The span of a key, for labels that point at a field by name.
     pub(crate) fn key_span(&self, name: &str) -> Option<Span> {
-        self.entries.iter().find(|(k, _)| k.name == name).map(|(k, _)| k.span)
+        self.entries
+            .iter()
+            .find(|(k, _)| k.name == name)
+            .map(|(k, _)| k.span)
     }
 
     pub(crate) fn span(&self) -> Span {
         self.span
     }
 
-    /// A required field: reports it missing.
+    /// A required field: `finish` reports it missing.
     pub(crate) fn req<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
         match self.take(name) {
             Some(node) => T::decode(node, cx),
             None => {
-                let what = self.what;
-                cx.error(
-                    Diagnostic::new(codes::MISSING_FIELD, self.span, format!("{what} is missing `{name}`"))
-                        .label(format!("`{name}` is required here"))
-                        .help(format!("add `{name}: ...` to this {what}")),
-                );
+                self.missing.push(name);
                 None
             }
         }
@@ -149,21 +164,42 @@ impl<'n> Fields<'n> {
         self.take(name)
     }
 
-    /// Reports every key that no decoder asked for.
+    /// Reports every key that no decoder asked for, and the required fields absent. A
+    /// misspelt required field (`modle:` for `model:`) is one diagnostic, not two.
     pub(crate) fn finish(self, cx: &mut Cx) {
+        let mut missing = self.missing;
         for (i, (key, _)) in self.entries.iter().enumerate() {
             if self.used[i] {
                 continue;
             }
-            let hint = suggest(&key.name, self.known.iter().copied());
+            let closest = did_you_mean(&key.name, self.known.iter().copied());
+            let (label, hint) = match closest {
+                Some(c) if missing.contains(&c) => {
+                    missing.retain(|m| *m != c);
+                    ("not a field; the required `".to_owned() + c + "` is missing", format!("did you mean `{c}`?"))
+                }
+                _ => ("not a field of this mapping".to_owned(), suggest(&key.name, self.known.iter().copied())),
+            };
             cx.error(
                 Diagnostic::new(
                     codes::UNKNOWN_FIELD,
                     key.span,
                     format!("unknown field `{}` in {}", key.name, self.what),
                 )
-                .label("not a field of this mapping")
+                .label(label)
                 .help(hint),
+            );
+        }
+        let what = self.what;
+        for name in missing {
+            cx.error(
+                Diagnostic::new(
+                    codes::MISSING_FIELD,
+                    self.span,
+                    format!("{what} is missing `{name}`"),
+                )
+                .label(format!("`{name}` is required here"))
+                .help(format!("add `{name}: ...` to this {what}")),
             );
         }
     }
@@ -177,8 +213,8 @@ impl Decode for String {
             Kind::Str(s) => Some(s.clone()),
             // Port names like `1` and versions like 1.3 are text to us even when YAML
             // reads them as numbers.
-            Kind::Int(i) => Some(i.to_string()),
-            Kind::Float(f) => Some(f.to_string()),
+            Kind::Int(i) => Some(node.lexeme.as_deref().map_or_else(|| i.to_string(), str::to_owned)),
+            Kind::Float(f) => Some(node.lexeme.as_deref().map_or_else(|| f.to_string(), str::to_owned)),
             _ => {
                 cx.wrong_type(node, "a string");
                 None
@@ -204,6 +240,14 @@ impl Decode for f64 {
         match node.kind {
             Kind::Int(i) => Some(i as f64),
             Kind::Float(f) if f.is_finite() => Some(f),
+            Kind::Float(_) => {
+                cx.invalid(
+                    node.span,
+                    "the number is too large or not a number",
+                    "write an ordinary number; `.inf` and `.nan` are not allowed",
+                );
+                None
+            }
             _ => {
                 cx.wrong_type(node, "a number");
                 None
@@ -228,6 +272,18 @@ macro_rules! int_decode {
                             None
                         }
                     },
+                    // `2.0` is a whole number; beyond i64 YAML gives a float.
+                    Kind::Float(f) if f.fract() == 0.0 && f >= <$t>::MIN as f64 && f <= <$t>::MAX as f64 => {
+                        Some(f as $t)
+                    }
+                    Kind::Float(f) if f.fract() == 0.0 || !f.is_finite() => {
+                        cx.invalid(
+                            node.span,
+                            "the number is out of range",
+                            format!("use a whole number from {} to {}", <$t>::MIN, <$t>::MAX),
+                        );
+                        None
+                    }
                     _ => {
                         cx.wrong_type(node, "a whole number");
                         None
@@ -275,7 +331,9 @@ pub struct Named<T> {
 
 impl<T> Default for Named<T> {
     fn default() -> Self {
-        Named { entries: Vec::new() }
+        Named {
+            entries: Vec::new(),
+        }
     }
 }
 
@@ -328,18 +386,33 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Named<T> {
 impl<T: Decode> Decode for IndexMap<String, Sp<T>> {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Self> {
         let named = Named::<T>::decode(node, cx)?;
-        Some(named.entries.into_iter().map(|(k, v)| (k.value, Sp::new(v, k.span))).collect())
+        Some(
+            named
+                .entries
+                .into_iter()
+                .map(|(k, v)| (k.value, Sp::new(v, k.span)))
+                .collect(),
+        )
     }
 }
 
 /// Keyword enums: `kind: booth`.
-pub(crate) fn keyword<T: Copy>(node: &Node, cx: &mut Cx, what: &str, table: &[(&'static str, T)]) -> Option<T> {
+pub(crate) fn keyword<T: Copy>(
+    node: &Node,
+    cx: &mut Cx,
+    what: &str,
+    table: &[(&'static str, T)],
+) -> Option<T> {
     let text = String::decode(node, cx)?;
     if let Some((_, v)) = table.iter().find(|(k, _)| *k == text) {
         return Some(*v);
     }
     let names: Vec<&str> = table.iter().map(|(k, _)| *k).collect();
-    cx.invalid(node.span, format!("`{text}` is not a valid {what}"), suggest(&text, names.iter().copied()));
+    cx.invalid(
+        node.span,
+        format!("`{text}` is not a valid {what}"),
+        suggest(&text, names.iter().copied()),
+    );
     None
 }
 

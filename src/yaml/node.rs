@@ -15,6 +15,9 @@ use crate::source::{FileId, Span};
 pub(crate) struct Node {
     pub(crate) kind: Kind,
     pub(crate) span: Span,
+    /// For numbers: the text as written (`1.0`, `007`), so a number read as a string
+    /// keeps its spelling (`version: 1.0` is "1.0", not "1").
+    pub(crate) lexeme: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -35,6 +38,17 @@ pub(crate) struct Key {
     pub(crate) span: Span,
 }
 
+impl Node {
+    /// This node and every node below it.
+    pub(crate) fn count(&self) -> usize {
+        1 + match &self.kind {
+            Kind::Seq(items) => items.iter().map(Node::count).sum(),
+            Kind::Map(entries) => entries.iter().map(|(_, v)| 1 + v.count()).sum(),
+            _ => 0,
+        }
+    }
+}
+
 impl Kind {
     /// What the user wrote, in words, for "expected X, found Y" messages.
     pub(crate) fn describe(&self) -> &'static str {
@@ -42,7 +56,7 @@ impl Kind {
             Kind::Null => "nothing (null)",
             Kind::Bool(_) => "a boolean",
             Kind::Int(_) => "an integer",
-            Kind::Float(_) => "a number",
+            Kind::Float(_) => "a decimal number",
             Kind::Str(_) => "a string",
             Kind::Seq(_) => "a list",
             Kind::Map(_) => "a mapping",
@@ -62,7 +76,9 @@ enum Raw {
     Map(Vec<(Spanned<RawKey>, Spanned<Raw>)>),
 }
 
-struct RawKey(String);
+/// A key's text, and whether YAML read it as a number (whose spelling is then taken
+/// from the source, `1.10` staying "1.10").
+struct RawKey(String, bool);
 
 struct RawVisitor;
 
@@ -133,14 +149,16 @@ impl<'de> Deserialize<'de> for Raw {
 impl<'de> Deserialize<'de> for RawKey {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RawKey, D::Error> {
         let raw = Raw::deserialize(d)?;
-        Ok(RawKey(match raw {
+        let numeric = matches!(raw, Raw::Int(_) | Raw::Float(_));
+        let name = match raw {
             Raw::Str(s) => s,
             Raw::Int(i) => i.to_string(),
             Raw::Float(f) => f.to_string(),
             Raw::Bool(b) => b.to_string(),
             Raw::Null => "null".to_owned(),
             Raw::Seq(_) | Raw::Map(_) => "<complex key>".to_owned(),
-        }))
+        };
+        Ok(RawKey(name, numeric))
     }
 }
 
@@ -161,8 +179,20 @@ pub(crate) fn span_of(loc: &Location, file: FileId, text: &str) -> Span {
     }
 }
 
+/// The source text of a number where it was defined, if it reads back as that number.
+fn number_text(loc: &Location, file: FileId, text: &str, same: impl Fn(&str) -> bool) -> Option<Box<str>> {
+    let s = span_of(loc, file, text);
+    let t = text.get(s.range())?.trim();
+    same(t).then(|| t.into())
+}
+
 fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
     let span = span_of(&raw.referenced, file, text);
+    let lexeme = match raw.value {
+        Raw::Int(i) => number_text(&raw.defined, file, text, |t| t.parse::<i64>() == Ok(i)),
+        Raw::Float(f) => number_text(&raw.defined, file, text, |t| t.parse::<f64>() == Ok(f)),
+        _ => None,
+    };
     let kind = match raw.value {
         Raw::Null => Kind::Null,
         Raw::Bool(b) => Kind::Bool(b),
@@ -174,13 +204,17 @@ fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
             entries
                 .into_iter()
                 .map(|(k, v)| {
-                    let key = Key { name: k.value.0, span: span_of(&k.referenced, file, text) };
+                    let numeric = k.value.1.then(|| number_text(&k.defined, file, text, |t| t.parse::<f64>().is_ok()));
+                    let key = Key {
+                        name: numeric.flatten().map_or(k.value.0, String::from),
+                        span: span_of(&k.referenced, file, text),
+                    };
                     (key, convert(v, file, text))
                 })
                 .collect(),
         ),
     };
-    Node { kind, span }
+    Node { kind, span, lexeme }
 }
 
 /// Parses one YAML document into a located tree.

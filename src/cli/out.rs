@@ -1,0 +1,104 @@
+//! `democ ir` and `democ build`: the commands that lower, render and write.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{Common, report, usage};
+use crate::compile::{self, Session};
+use crate::diag::plural;
+use crate::emit;
+use crate::render::Renderer;
+
+#[derive(Args, Debug)]
+pub(super) struct IrArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Write the JSON here instead of stdout.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Print the JSON Schema of the IR instead (schema/ir.schema.json).
+    #[arg(long)]
+    schema: bool,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct BuildArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Output folder; replaced atomically (democ refuses folders it did not write).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Folder of templates overriding the embedded ones by file name (`os10.j2` or `dell/os10.j2`).
+    #[arg(long)]
+    templates: Option<PathBuf>,
+}
+
+/// A progress line per stage, only for a person watching.
+fn progress(message: &str) {
+    if std::io::stderr().is_terminal() {
+        eprintln!("democ: {message}");
+    }
+}
+
+/// Front end and lowering; Err(exit code) when something stopped the pipeline.
+fn lab(c: &Common, s: &mut Session) -> Result<crate::ir::Lab, i32> {
+    progress("checking the spec");
+    let front = match compile::front(c.input(), &c.options(), s) {
+        Err(e) => return Err(usage(&e)),
+        Ok(None) => return Err(report(s, c, false).max(1)),
+        Ok(Some(f)) => f,
+    };
+    progress(&format!("lowering {}", plural(front.model.switches.len(), "switch")));
+    match emit::lab(&front, s, c.deny.is_some()) {
+        Err(e) => Err(usage(&format!("internal error: {e}"))),
+        Ok(None) => Err(report(s, c, false).max(1)),
+        Ok(Some(lab)) => {
+            report(s, c, false);
+            Ok(lab)
+        }
+    }
+}
+
+pub(super) fn ir(a: &IrArgs) -> i32 {
+    if a.schema {
+        print!("{}", crate::ir::json_schema());
+        return 0;
+    }
+    let mut s = Session::default();
+    let lab = match lab(&a.common, &mut s) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let text = crate::ir::to_json(&lab);
+    match &a.output {
+        None => {
+            print!("{text}");
+            0
+        }
+        Some(path) => crate::write::file(path, text.as_bytes()).map_or_else(|e| usage(&e), |()| 0),
+    }
+}
+
+pub(super) fn build(a: &BuildArgs) -> i32 {
+    let renderer = match Renderer::new(a.templates.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return usage(&e),
+    };
+    let mut s = Session::default();
+    let lab = match lab(&a.common, &mut s) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    progress(&format!("rendering {}", plural(lab.switches.len(), "config")));
+    let files = match emit::files(&lab, &renderer, &s, &emit::main_dir(a.common.spec.as_deref())) {
+        Ok(f) => f,
+        Err(e) => return usage(&format!("internal error: {e}")),
+    };
+    progress(&format!("writing {} to {}", plural(files.len(), "file"), a.output.display()));
+    match crate::write::tree(&a.output, &files) {
+        Ok(()) => 0,
+        Err(e) => usage(&e),
+    }
+}

@@ -1,0 +1,163 @@
+//! Ports, breakouts, port-channels and VLANs.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::switch::Ipv4;
+
+/// Layer-2/3 role of a port or port-channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Mode {
+    Routed,
+    Access,
+    Trunk,
+}
+
+/// LACP behaviour of a port-channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Lacp {
+    Active,
+    Passive,
+    /// No LACP: a static bundle.
+    Static,
+}
+
+/// A parent port split into lanes.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Breakout {
+    /// Canonical parent port (`1/17`).
+    pub(crate) port: String,
+    /// `4x25G`.
+    pub(crate) mode: String,
+    /// What the vendor's breakout command names (`1/1/17`, `stack-unit 1 port 17`);
+    /// none where the vendor splits by lane speed (EOS).
+    pub(crate) target: Option<String>,
+    /// The vendor's keyword for the mode (`25g-4x`, `quad`, `qsfp-split-4`).
+    pub(crate) map: String,
+}
+
+/// The other end of a cable.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Peer {
+    pub(crate) device: String,
+    pub(crate) port: String,
+}
+
+/// Vendor keywords lowering chose for a port.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct InterfaceCli {
+    /// Speed argument (`forced 25gfull`, `25000`, `25G`) when the speed must be set.
+    pub(crate) speed: Option<String>,
+    /// FEC argument (`CL91-RS`, `error-correction encoding reed-solomon`); empty means "off".
+    pub(crate) fec: Option<String>,
+}
+
+/// 802.3x pause.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FlowControl {
+    pub(crate) receive: bool,
+    pub(crate) send: bool,
+}
+
+/// Port-channel membership of a port.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LagMember {
+    pub(crate) id: u16,
+    /// Vendor name of the port-channel.
+    pub(crate) name: String,
+    pub(crate) lacp: Lacp,
+}
+
+/// Layer 2/3 settings shared by ports and port-channels.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Switching {
+    /// None: not configured (unused, a LAG member, or under OpenFlow).
+    pub(crate) mode: Option<Mode>,
+    pub(crate) access_vlan: Option<u16>,
+    /// Sorted.
+    pub(crate) trunk_vlans: Vec<u16>,
+    pub(crate) native_vlan: Option<u16>,
+    pub(crate) ipv4: Option<Ipv4>,
+}
+
+/// One physical port or breakout subport.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Interface {
+    /// Vendor name (`ethernet1/1/17:2`, `Ethernet17/2`, `xe-1/1/49`).
+    pub(crate) name: String,
+    /// Canonical name (`1/17:2`).
+    pub(crate) port: String,
+    /// Canonical breakout parent (`1/17`).
+    pub(crate) parent: Option<String>,
+    pub(crate) description: Option<String>,
+    /// Administratively up.
+    pub(crate) enabled: bool,
+    pub(crate) speed_mbps: u64,
+    pub(crate) mtu: Option<u32>,
+    /// `rs`, `fc`, `none`; absent: the port's default.
+    pub(crate) fec: Option<String>,
+    pub(crate) flow_control: Option<FlowControl>,
+    #[serde(flatten)]
+    pub(crate) switching: Switching,
+    pub(crate) lag: Option<LagMember>,
+    /// Under the OpenFlow controller.
+    pub(crate) openflow: bool,
+    /// Priority flow control on `qos.pfc_priority`.
+    pub(crate) pfc: bool,
+    /// ECN marking on the lossless queue.
+    pub(crate) ecn: bool,
+    pub(crate) peer: Option<Peer>,
+    pub(crate) cli: InterfaceCli,
+}
+
+/// A LAG.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PortChannel {
+    pub(crate) id: u16,
+    /// Vendor name (`Port-Channel10`, `ae10`).
+    pub(crate) name: String,
+    /// Vendor names of the member ports, in port order.
+    pub(crate) members: Vec<String>,
+    pub(crate) lacp: Lacp,
+    pub(crate) description: Option<String>,
+    pub(crate) mtu: Option<u32>,
+    #[serde(flatten)]
+    pub(crate) switching: Switching,
+    pub(crate) openflow: bool,
+    pub(crate) pfc: bool,
+    pub(crate) ecn: bool,
+    pub(crate) peer: Option<String>,
+}
+
+/// A VLAN and its member ports (vendor names, in port order, port-channels last).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Vlan {
+    pub(crate) id: u16,
+    /// `dtn`, the WAN connection's name, or `vlan<id>`.
+    pub(crate) name: String,
+    pub(crate) untagged: Vec<String>,
+    pub(crate) tagged: Vec<String>,
+    /// The routed VLAN interface (SVI), if the VLAN carries an address.
+    pub(crate) l3: Option<VlanL3>,
+}
+
+/// A routed VLAN interface.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VlanL3 {
+    /// Vendor name (`Vlan3016`, `vlan-3016`).
+    pub(crate) name: String,
+    pub(crate) ipv4: Ipv4,
+    pub(crate) mtu: Option<u32>,
+}

@@ -1,0 +1,42 @@
+//! The intermediate representation: per switch, vendor-neutral structured data (the
+//! AVD "structured config" idea) plus the few vendor tokens lowering already chose
+//! (interface names, speed and FEC keywords). Templates only print it; validators read
+//! it. Everything is ordered: vectors are sorted, maps are BTreeMaps, so the JSON is
+//! byte-identical from run to run.
+
+pub(crate) mod interface;
+pub(crate) mod openflow;
+pub(crate) mod qos;
+pub(crate) mod routing;
+pub(crate) mod switch;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub(crate) use switch::Switch;
+
+/// Every switch of one show.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Lab {
+    /// `show.name`.
+    pub(crate) show: String,
+    /// Switches sorted by hostname.
+    pub(crate) switches: Vec<Switch>,
+}
+
+/// The JSON Schema of `democ ir` output (schema/ir.schema.json).
+pub(crate) fn json_schema() -> String {
+    let mut schema = schemars::schema_for!(Lab);
+    schema.insert("$id".into(), "https://democ.dev/schema/ir.schema.json".into());
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Pretty JSON with a final newline (the shape of every IR file democ writes).
+pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}

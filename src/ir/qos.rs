@@ -1,0 +1,21 @@
+//! Lossless RoCE settings.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Qos {
+    /// 802.1p priority made lossless (`show.defaults.pfc_priority`).
+    #[schemars(range(max = 7))]
+    pub(crate) pfc_priority: u8,
+    /// Per 802.1p priority 0..7: 1 where lossless (FTOS `priority-pgid`).
+    pub(crate) lossless_map: Vec<u8>,
+    /// Generated on this OS (some OSes lack confirmed syntax; lowering reports them).
+    pub(crate) pfc: bool,
+    pub(crate) ecn: bool,
+    pub(crate) ecn_min_kbytes: u32,
+    pub(crate) ecn_max_kbytes: u32,
+    /// Vendor names of the ports and port-channels RDMA flows cross, sorted as the ports are.
+    pub(crate) interfaces: Vec<String>,
+}

@@ -1,0 +1,80 @@
+//! One switch's structured configuration.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::interface::{Breakout, Interface, PortChannel, Vlan};
+use super::openflow::Openflow;
+use super::qos::Qos;
+use super::routing::{Bgp, StaticRoute};
+
+/// A switch: identity, management, ports, L2, L3, OpenFlow and QoS.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Switch {
+    pub(crate) hostname: String,
+    /// Folder under templates/: `dell`, `arista`, `pica8`, `mellanox`.
+    pub(crate) vendor: String,
+    /// OS flavour: `os10`, `ftos9`, `eos`, `picos`, `onyx`.
+    pub(crate) os: String,
+    /// Catalog model.
+    pub(crate) model: String,
+    pub(crate) site: String,
+    /// The template that prints this switch (`dell/os10.j2`).
+    pub(crate) template: String,
+    /// Where `democ build` writes the rendered text (`switches/<name>.cfg`, or `.sh` for an OVS script).
+    pub(crate) config_file: String,
+    /// Free text from the spec, sanitized for the vendor's CLI.
+    pub(crate) description: Option<String>,
+    pub(crate) management: Option<Management>,
+    /// `ip routing` needed: some interface is routed or BGP runs.
+    pub(crate) ip_routing: bool,
+    /// Breakout commands on parent ports, by port.
+    pub(crate) breakouts: Vec<Breakout>,
+    /// Every port of the model, in port order; unused ports are administratively down.
+    pub(crate) interfaces: Vec<Interface>,
+    pub(crate) port_channels: Vec<PortChannel>,
+    /// Sorted by id.
+    pub(crate) vlans: Vec<Vlan>,
+    pub(crate) static_routes: Vec<StaticRoute>,
+    pub(crate) bgp: Option<Bgp>,
+    pub(crate) lldp: Lldp,
+    pub(crate) openflow: Option<Openflow>,
+    /// Lossless RoCE: PFC and ECN on the ports RDMA flows cross.
+    pub(crate) qos: Option<Qos>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Management {
+    /// Vendor name of the out-of-band port (`Management1`, `mgmt1/1/1`).
+    pub(crate) interface: String,
+    pub(crate) address: Ipv4,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Lldp {
+    pub(crate) enabled: bool,
+}
+
+/// An interface address in the three spellings the CLIs use.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Ipv4 {
+    /// `10.255.0.0`
+    #[schemars(regex(pattern = r"^[0-9]{1,3}(\.[0-9]{1,3}){3}$"))]
+    pub(crate) address: String,
+    /// `31`
+    #[schemars(range(max = 32))]
+    pub(crate) prefix_length: u8,
+    /// `10.255.0.0/31`
+    #[schemars(regex(pattern = r"^[0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}$"))]
+    pub(crate) cidr: String,
+}
+
+impl Ipv4 {
+    pub(crate) fn new(address: std::net::Ipv4Addr, prefix_length: u8) -> Ipv4 {
+        Ipv4 { address: address.to_string(), prefix_length, cidr: format!("{address}/{prefix_length}") }
+    }
+}

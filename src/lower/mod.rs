@@ -1,0 +1,165 @@
+//! Pass 5: model + derived data -> IR, per switch. Vendor knowledge comes from
+//! templates/<vendor>/vendor.yaml; quirks are applied here, never in templates. Where
+//! an OS cannot do what the spec asks, a located diagnostic says so (E0301, E0302):
+//! nothing is dropped silently.
+
+mod breakout;
+mod dpid;
+mod interfaces;
+mod l2;
+mod lags;
+mod management;
+pub(crate) mod naming;
+mod openflow;
+mod qos;
+mod routing;
+pub(crate) mod text;
+pub(crate) mod vendor;
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::compile::Front;
+use crate::diag::{Diagnostic, Diags, codes};
+use crate::ir::{Lab, Switch};
+use crate::resolve::model::{End, LinkId, Model, NodeId, SwitchId};
+use crate::source::Span;
+use crate::spec::switch::OfMode;
+use vendor::Flavour;
+
+/// What every lowering step reads for one switch.
+pub(crate) struct Lx<'a> {
+    pub(crate) m: &'a Model,
+    pub(crate) front: &'a Front,
+    pub(crate) diags: &'a mut Diags,
+    pub(crate) sw: SwitchId,
+    pub(crate) f: &'a Flavour,
+    /// Speed keywords in force (OVS mode has its own).
+    pub(crate) speeds: &'a BTreeMap<String, String>,
+    /// Spans already reported, so a shared cause is reported once.
+    reported: HashSet<(Span, &'static str)>,
+}
+
+impl<'a> Lx<'a> {
+    pub(crate) fn switch(&self) -> &'a crate::resolve::model::Switch {
+        &self.m.switches[self.sw]
+    }
+
+    pub(crate) fn name(&self) -> &'a str {
+        &self.m.switches[self.sw].name.value
+    }
+
+    pub(crate) fn os(&self) -> &'static str {
+        self.m.switches[self.sw].os.as_str()
+    }
+
+    /// The ends of a link as (this switch's, the other's); None if the link is elsewhere.
+    pub(crate) fn ends(&self, link: LinkId) -> Option<(End, End)> {
+        let l = &self.m.links[link];
+        let me = NodeId::Switch(self.sw);
+        if l.a.node == me {
+            Some((l.a, l.b))
+        } else if l.b.node == me {
+            Some((l.b, l.a))
+        } else {
+            None
+        }
+    }
+
+    /// Reports once per span and topic.
+    pub(crate) fn report(&mut self, topic: &'static str, d: Diagnostic) {
+        if self.reported.insert((d.primary.span, topic)) {
+            self.diags.push(d);
+        }
+    }
+
+    /// Points at the switch too (several switches may share the span at fault).
+    fn context(&self, d: Diagnostic) -> Diagnostic {
+        let s = self.switch();
+        if d.primary.span == s.name.span {
+            return d;
+        }
+        d.also(s.name.span, format!("`{}` runs `{}`", s.name.value, s.os.as_str()))
+    }
+
+    /// E0301: the OS cannot do this and the config would be wrong without it.
+    pub(crate) fn unsupported(&mut self, topic: &'static str, span: Span, message: String, help: impl Into<String>) {
+        let d = Diagnostic::new(codes::VENDOR_UNSUPPORTED, span, message).label("not supported here").help(help);
+        self.report(topic, self.context(d));
+    }
+
+    /// W0303: the config is right, but this part must be configured by hand.
+    pub(crate) fn manual(&mut self, topic: &'static str, span: Span, message: String, help: impl Into<String>) {
+        let d = Diagnostic::new(codes::VENDOR_MANUAL, span, message).label("not applied as written").help(help);
+        self.report(topic, self.context(d));
+    }
+}
+
+/// Lowers every switch. `Err` is a bug in the embedded vendor data.
+pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+    let vendors = vendor::vendors()?;
+    let m = &front.model;
+    let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();
+    order.sort_by(|a, b| m.switches[*a].name.value.cmp(&m.switches[*b].name.value));
+    let dpids = dpid::assign(m, vendors);
+    let mut switches = Vec::with_capacity(order.len());
+    for sw in order {
+        let s = &m.switches[sw];
+        let Some((folder, f)) = vendors.flavour(&s.vendor, s.os.as_str()) else {
+            let known: Vec<&str> = vendors.folders().collect();
+            diags.push(
+                Diagnostic::new(codes::VENDOR_UNSUPPORTED, s.model.span, format!("democ has no `{}` configs for vendor `{}`", s.os.as_str(), s.vendor))
+                    .label("no vendor data for this model's vendor and OS")
+                    .help(format!("vendors with templates: {}; add templates/<vendor>/vendor.yaml for another", crate::diag::list(&known))),
+            );
+            continue;
+        };
+        let ovs = s.openflow.as_ref().filter(|o| o.mode == OfMode::Ovs).and(f.openflow.as_ref()).and_then(|c| c.ovs.as_ref());
+        let speeds = ovs.map_or(&f.speeds, |o| &o.speeds);
+        let mut lx = Lx { m, front, diags, sw, f, speeds, reported: HashSet::new() };
+        switches.push(switch(&mut lx, folder, dpids[sw]));
+    }
+    Ok(Lab { show: m.settings.name.clone(), switches })
+}
+
+fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>) -> Switch {
+    let s = lx.switch();
+    let (template, extension) = match (&s.openflow, &lx.f.openflow) {
+        (Some(of), Some(caps)) if of.mode == OfMode::Ovs => {
+            caps.ovs.as_ref().map_or((lx.f.template.as_str(), lx.f.extension.as_str()), |o| (o.template.as_str(), o.extension.as_str()))
+        }
+        _ => (lx.f.template.as_str(), lx.f.extension.as_str()),
+    };
+    let (template, config_file) = (format!("{folder}/{template}"), format!("switches/{}.{extension}", s.name.value));
+    let rdma = qos::rdma_ports(lx);
+    let of_ports = openflow::managed_ports(lx);
+    let breakouts = breakout::lower(lx);
+    let mut interfaces = interfaces::lower(lx, &of_ports, &rdma);
+    let port_channels = lags::lower(lx, &of_ports, &rdma, &interfaces);
+    let vlans = l2::vlans(lx, &mut interfaces, &port_channels);
+    let bgp = routing::bgp(lx, &interfaces, &vlans);
+    let openflow = openflow::lower(lx, dpid, &interfaces, &port_channels);
+    let qos = qos::lower(lx, &rdma, &interfaces, &port_channels);
+    let s = lx.switch();
+    let ip_routing = bgp.is_some() || interfaces.iter().any(|i| i.switching.ipv4.is_some()) || vlans.iter().any(|v| v.l3.is_some());
+    Switch {
+        hostname: s.name.value.clone(),
+        vendor: folder.to_owned(),
+        os: lx.os().to_owned(),
+        model: s.model.value.clone(),
+        site: lx.m.sites.get(s.site).map(|x| x.name.value.clone()).unwrap_or_default(),
+        template,
+        config_file,
+        description: s.description.as_deref().and_then(|d| text::sanitize(d, &lx.f.text)),
+        management: management::lower(lx),
+        ip_routing,
+        breakouts,
+        interfaces,
+        port_channels,
+        vlans,
+        static_routes: Vec::new(),
+        bgp,
+        lldp: crate::ir::switch::Lldp { enabled: true },
+        openflow,
+        qos,
+    }
+}

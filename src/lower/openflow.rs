@@ -1,0 +1,147 @@
+//! OpenFlow: which ports the controller manages, and the switch's OpenFlow section.
+//! Hybrid: cabled ports whose link has no explicit L2/L3 mode, no address, no circuit
+//! VLAN and no LAG (DTN ports and plain inter-switch links); the rest keep normal
+//! forwarding. Pure and OVS: every cabled port (LAGs become OpenFlow LAG ports).
+
+use std::collections::BTreeSet;
+
+use super::Lx;
+use crate::diag::{Diagnostic, codes};
+use crate::ir::interface::{Interface, Lacp, PortChannel};
+use crate::ir::openflow::{Controller, Mode, OfLag, Openflow};
+use crate::lower::vendor::DpidRule;
+use crate::resolve::model::{End, LinkKind, NodeId};
+use crate::spec::switch::OfMode;
+
+/// Port indices under the controller.
+pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
+    let s = lx.switch();
+    let Some(of) = &s.openflow else { return BTreeSet::new() };
+    let mut out = BTreeSet::new();
+    let mut routed = Vec::new();
+    for (i, p) in s.ports.iter().enumerate() {
+        let Some(l) = p.link else { continue };
+        let link = &lx.m.links[l];
+        let circuit = matches!(link.kind, LinkKind::Wan(_)) && link.vlan.is_some();
+        let plain = link.mode.is_none() && p.address.is_none() && !circuit && link.lag.is_none();
+        match of.mode {
+            OfMode::Hybrid if plain => {
+                out.insert(i);
+            }
+            OfMode::Pure | OfMode::Ovs => {
+                if p.address.is_some() {
+                    routed.push((link.span, lx.m.end_name(End { node: NodeId::Switch(lx.sw), port: i })));
+                }
+                out.insert(i);
+            }
+            _ => {}
+        }
+    }
+    let mode = of.mode.as_str();
+    for (span, end) in routed {
+        lx.report(
+            "of-routed",
+            Diagnostic::new(codes::VENDOR_UNSUPPORTED, span, format!("`{end}` is routed, but its switch runs `{mode}` OpenFlow"))
+                .label("a routed link on a switch whose ports all belong to the controller")
+                .help("use `openflow: { mode: hybrid }` to keep routed ports outside OpenFlow, or drop the address"),
+        );
+    }
+    out
+}
+
+fn mode(m: OfMode) -> Mode {
+    match m {
+        OfMode::Pure => Mode::Pure,
+        OfMode::Ovs => Mode::Ovs,
+        OfMode::Hybrid | OfMode::Off => Mode::Hybrid,
+    }
+}
+
+/// Checks the OS can do what the spec asks; returns the caps when it can.
+fn capable<'f>(lx: &mut Lx<'f>) -> Option<&'f crate::lower::vendor::OfCaps> {
+    let s = lx.switch();
+    let of = s.openflow.as_ref()?;
+    let (os, name, span, m) = (lx.os(), s.name.value.clone(), of.span, of.mode.as_str());
+    let Some(caps) = lx.f.openflow.as_ref() else {
+        lx.unsupported("of", span, format!("democ has no OpenFlow syntax for `{os}` (switch `{name}`)"), "set `openflow: { mode: off }` on this switch, or use an OS democ programs for OpenFlow (ftos9, os10, picos, onyx)");
+        return None;
+    };
+    if !caps.modes.iter().any(|x| x == m) {
+        let modes: Vec<&str> = caps.modes.iter().map(String::as_str).collect();
+        lx.unsupported("of", span, format!("`{os}` does not run `{m}` OpenFlow (switch `{name}`)"), format!("`{os}` runs {}", crate::diag::list(&modes)));
+        return None;
+    }
+    if !caps.versions.contains_key(&of.version) {
+        let v: Vec<&str> = caps.versions.keys().map(String::as_str).collect();
+        lx.unsupported("of", span, format!("democ cannot set OpenFlow {} on `{os}` (switch `{name}`)", of.version), format!("use {}", crate::diag::list(&v)));
+        return None;
+    }
+    Some(caps)
+}
+
+/// The OpenFlow section, or None (with a diagnostic when the spec asked for one).
+pub(crate) fn lower(lx: &mut Lx, dpid: Option<u64>, interfaces: &[Interface], lags: &[PortChannel]) -> Option<Openflow> {
+    let caps = capable(lx)?;
+    let s = lx.switch();
+    let of = s.openflow.as_ref()?;
+    let (name, span, os) = (s.name.value.clone(), of.span, lx.os());
+    let Some(controller) = of.controller else {
+        lx.report(
+            "of-controller",
+            Diagnostic::new(codes::CONFIG_INCOMPLETE, span, format!("OpenFlow switch `{name}` has no controller"))
+                .label("OpenFlow without a controller")
+                .help("set `show.defaults.openflow.controller` or `openflow: { controller: ip:port }` on the switch"),
+        );
+        return None;
+    };
+    if !caps.controller && of.mode != OfMode::Ovs {
+        lx.manual(
+            "of-controller-syntax",
+            span,
+            format!("democ has no confirmed `{os}` syntax for the `{}` controller connection (switch `{name}`)", of.mode.as_str()),
+            format!("after loading the config, point the switch at tcp:{}:{} by hand", controller.addr, controller.port),
+        );
+    }
+    let explicit = of.dpid.is_some();
+    let datapath_id = match caps.dpid {
+        DpidRule::None => {
+            if explicit {
+                lx.manual("of-dpid", span, format!("`{os}` derives its datapath id itself; `dpid` is not applied on `{name}`"), "drop `dpid:` or read the switch's datapath id from the controller");
+            }
+            None
+        }
+        DpidRule::InstancePrefixed => {
+            let d = dpid?;
+            if d >> 48 != u64::from(of.instance) {
+                lx.unsupported("of-dpid", span, format!("on `{os}` the datapath id starts with the instance number; {d:016x} does not start with {:04x}", of.instance), format!("use a dpid of the form {:04x}xxxxxxxxxxxx", of.instance));
+            }
+            Some(d)
+        }
+        DpidRule::Settable => dpid,
+    };
+    let datapath_mac = (caps.dpid == DpidRule::InstancePrefixed).then_some(()).and(datapath_id).map(mac);
+    let ports = interfaces.iter().filter(|i| i.openflow && i.lag.is_none()).map(|i| i.name.clone()).collect();
+    let of_lags: Vec<OfLag> = lags.iter().filter(|c| c.openflow).map(|c| OfLag { name: c.name.clone(), members: c.members.clone(), lacp: c.lacp }).collect();
+    if of.mode == OfMode::Ovs && of_lags.iter().any(|g| g.lacp != Lacp::Static) {
+        lx.unsupported("of-lacp", span, format!("democ has no confirmed LACP syntax for PicOS OVS mode (switch `{name}`)"), "set `lag: { lacp: static }` on the links, or run the switch in `hybrid` mode");
+    }
+    Some(Openflow {
+        mode: mode(of.mode),
+        version: of.version.clone(),
+        version_cli: caps.versions.get(&of.version).cloned().unwrap_or_default(),
+        instance: of.instance,
+        name: caps.name.replace("{instance}", &of.instance.to_string()),
+        controller: Controller { address: controller.addr.to_string(), port: controller.port },
+        datapath_id: datapath_id.map(|d| format!("{d:016x}")),
+        datapath_mac,
+        preconditions: caps.preconditions.clone(),
+        ports,
+        lags: of_lags,
+    })
+}
+
+/// The low 48 bits as `aa:bb:cc:dd:ee:ff`.
+fn mac(d: u64) -> String {
+    let b = d.to_be_bytes();
+    b[2..].iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":")
+}

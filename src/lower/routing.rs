@@ -1,0 +1,52 @@
+//! BGP over routed WAN connections that name a `peer_asn`. The remote AS is the peer
+//! switch's own `asn` when it has one, else the WAN's `peer_asn`. The router id is the
+//! switch's `router_id`, else its first BGP-facing address.
+
+use super::Lx;
+use crate::diag::{Diagnostic, codes};
+use crate::ir::interface::{Interface, Vlan};
+use crate::ir::routing::{Bgp, BgpNeighbor};
+use crate::resolve::model::{LinkKind, NodeId};
+
+pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Option<Bgp> {
+    let s = lx.switch();
+    let mut neighbors = Vec::new();
+    let mut missing_asn = None;
+    for (i, p) in s.ports.iter().enumerate() {
+        let Some(l) = p.link else { continue };
+        let link = &lx.m.links[l];
+        let LinkKind::Wan(w) = link.kind else { continue };
+        let wan = &lx.m.wans[w];
+        let Some(peer_asn) = wan.peer_asn else { continue };
+        let (Some((_, other)), Some(mine)) = (lx.ends(l), p.address) else { continue };
+        let Some(theirs) = lx.m.port(other).address else { continue };
+        if s.asn.is_none() {
+            missing_asn.get_or_insert(wan.span);
+        }
+        let remote_as = match other.node {
+            NodeId::Switch(o) => lx.m.switches[o].asn.unwrap_or(peer_asn),
+            NodeId::Host(_) => peer_asn,
+        };
+        // The address may sit on a VLAN interface (a circuit's VLAN, the PicOS SVI quirk).
+        let here = mine.addr.to_string();
+        let on_vlan = vlans.iter().filter_map(|v| v.l3.as_ref()).find(|l3| l3.ipv4.address == here).map(|l3| l3.name.clone());
+        let interface = on_vlan.or_else(|| interfaces.get(i).map(|x| x.name.clone())).unwrap_or_default();
+        neighbors.push((mine.addr, BgpNeighbor { address: theirs.addr.to_string(), remote_as, interface, description: wan.name.value.clone() }));
+    }
+    if let Some(span) = missing_asn {
+        lx.report(
+            "bgp-asn",
+            Diagnostic::new(codes::CONFIG_INCOMPLETE, span, format!("`{}` peers over BGP here but has no `asn`", s.name.value))
+                .label("WAN connection with `peer_asn`")
+                .also(s.name.span, "switch declared here")
+                .help(format!("add `asn: <number>` to switch `{}`", s.name.value)),
+        );
+        return None;
+    }
+    let asn = s.asn?;
+    let first = neighbors.iter().map(|(a, _)| *a).min();
+    let router_id = s.router_id.or(first)?;
+    neighbors.sort_by(|a, b| a.1.address.cmp(&b.1.address));
+    let neighbors = neighbors.into_iter().map(|(_, n)| n).collect();
+    Some(Bgp { asn, router_id: router_id.to_string(), neighbors })
+}

@@ -1,0 +1,51 @@
+//! Free text (descriptions) made safe for a CLI line. Names are restricted at parse
+//! time; descriptions are not, so every one passes through here: control characters
+//! (a newline above all) never reach a config, whatever the vendor.
+
+use super::vendor::TextRules;
+
+/// One safe line: printable ASCII only (control characters and line separators become
+/// spaces, other characters `_`), whitespace collapsed, the vendor's replacements
+/// applied (quotes, `?`), cut to the vendor's length. None when nothing is left.
+pub(crate) fn sanitize(text: &str, rules: &TextRules) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let c = if c.is_control() || c.is_whitespace() {
+            ' '
+        } else if c.is_ascii() {
+            c
+        } else {
+            '_'
+        };
+        if c == ' ' && (out.is_empty() || out.ends_with(' ')) {
+            continue;
+        }
+        match rules.replace.get(c.encode_utf8(&mut [0; 4]) as &str) {
+            Some(r) => out.push_str(r),
+            None => out.push(c),
+        }
+    }
+    let trimmed: String = out.trim().chars().take(rules.max_len).collect();
+    let trimmed = trimmed.trim_end().to_owned();
+    (!trimmed.is_empty()).then_some(trimmed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> TextRules {
+        TextRules { max_len: 20, replace: [("\"".to_owned(), "'".to_owned()), ("?".to_owned(), String::new())].into() }
+    }
+
+    #[test]
+    fn newlines_and_controls_never_survive() {
+        let r = rules();
+        assert_eq!(sanitize("x\nreload", &r).as_deref(), Some("x reload"));
+        assert_eq!(sanitize("a\r\n\tb\u{2028}c\u{85}d\u{1b}[2J", &r).as_deref(), Some("a b c d [2J"));
+        assert_eq!(sanitize("say \"hi\"?", &r).as_deref(), Some("say 'hi'"));
+        assert_eq!(sanitize("booth – 2437", &r).as_deref(), Some("booth _ 2437"));
+        assert_eq!(sanitize(" \n ", &r), None);
+        assert_eq!(sanitize("0123456789 0123456789 x", &r).as_deref(), Some("0123456789 012345678"));
+    }
+}

@@ -1,0 +1,229 @@
+//! Vendor knowledge as data: templates/<vendor>/vendor.yaml, compiled in. Interface
+//! naming, MTU ceilings, speed/FEC/breakout keywords and capabilities per OS flavour.
+//! Adding a vendor is adding a folder (build.rs embeds every file under templates/).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+/// Every file under templates/, by path (`dell/os10.j2`), embedded by build.rs.
+pub(crate) const EMBEDDED: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/embedded_templates.rs"));
+
+/// One templates/<vendor>/vendor.yaml.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VendorFile {
+    /// Catalog `vendor:` values this folder serves, compared case-insensitively.
+    pub(crate) names: Vec<String>,
+    /// By OS keyword (`os10`, `ftos9`, `eos`, `picos`, `onyx`).
+    pub(crate) flavours: BTreeMap<String, Flavour>,
+}
+
+/// One OS flavour of a vendor.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Flavour {
+    pub(crate) title: String,
+    /// File name of the template in the vendor's folder.
+    pub(crate) template: String,
+    /// Extension of the rendered file.
+    pub(crate) extension: String,
+    pub(crate) source: String,
+    /// Interface naming; the first rule whose speeds and forms hold the port's wins.
+    pub(crate) interfaces: Vec<NameRule>,
+    /// Port-channel name with `{id}`.
+    pub(crate) port_channel: String,
+    /// Routed VLAN interface name with `{id}`.
+    pub(crate) vlan_interface: String,
+    pub(crate) management: Option<String>,
+    /// Largest MTU the OS accepts (may be below the hardware's: EOS 9214).
+    pub(crate) max_mtu: u32,
+    /// Speed (`25G`) to the OS's speed argument.
+    pub(crate) speeds: BTreeMap<String, String>,
+    /// Subports carry their lane speed explicitly (EOS breakout).
+    #[serde(default)]
+    pub(crate) speed_on_subports: bool,
+    /// A port runs below its default speed through the breakout command's `1x<speed>`
+    /// mode (FTOS `portmode single speed 40G`), not a `speed` line.
+    #[serde(default)]
+    pub(crate) speed_via_breakout: bool,
+    /// None: the OS cannot (or democ does not know how to) break ports out.
+    pub(crate) breakout: Option<BreakoutCaps>,
+    pub(crate) fec: Vec<FecRule>,
+    pub(crate) text: TextRules,
+    pub(crate) routed_ports: RoutedPorts,
+    #[serde(default)]
+    pub(crate) svi_vlan_base: Option<u16>,
+    pub(crate) bgp: bool,
+    pub(crate) qos: QosCaps,
+    /// None: no OpenFlow on this OS.
+    #[serde(default)]
+    pub(crate) openflow: Option<OfCaps>,
+    /// Quirks lowering applies, for documentation.
+    #[serde(default)]
+    pub(crate) quirks: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NameRule {
+    /// Port speeds the rule covers (default all).
+    #[serde(default)]
+    pub(crate) speeds: Option<Vec<String>>,
+    /// Cage forms the rule covers (`qsfp28`, `sfp+`; default all).
+    #[serde(default)]
+    pub(crate) forms: Option<Vec<String>>,
+    /// `{unit}`, `{n}` from the canonical `unit/n`.
+    pub(crate) port: String,
+    /// `{unit}`, `{n}`, `{k}` from the canonical `unit/n:k`.
+    pub(crate) subport: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BreakoutCaps {
+    /// What the breakout command names, with `{unit}` and `{n}`; none: split by lane speed.
+    #[serde(default)]
+    pub(crate) target: Option<String>,
+    /// Mode (`4x25G`) to the OS's keyword.
+    pub(crate) modes: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FecRule {
+    /// `rs`, `fc` or `none`.
+    pub(crate) mode: String,
+    #[serde(default)]
+    pub(crate) speeds: Option<Vec<String>>,
+    /// The OS's argument; empty means "turn FEC off".
+    pub(crate) set: String,
+}
+
+/// How free text (descriptions) is made safe for the CLI. Control characters never
+/// survive (see lower::text); these are the vendor's extra rules.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TextRules {
+    pub(crate) max_len: usize,
+    /// Characters replaced (quotes inside quoted strings, `?` that opens CLI help).
+    pub(crate) replace: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RoutedPorts {
+    /// `no switchport` + an address on the port.
+    Native,
+    /// An access port in a VLAN of its own with an L3 VLAN interface.
+    Svi,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct QosCaps {
+    pub(crate) pfc: bool,
+    pub(crate) ecn: bool,
+    pub(crate) ecn_min_kbytes: u32,
+    pub(crate) ecn_max_kbytes: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DpidRule {
+    /// Any 16 hex digits.
+    Settable,
+    /// High 16 bits are the instance number (FTOS).
+    InstancePrefixed,
+    /// The OS derives it; democ cannot set it.
+    None,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OfCaps {
+    /// `hybrid`, `pure`, `ovs`.
+    pub(crate) modes: Vec<String>,
+    /// Version (`1.3`) to the OS's spelling.
+    pub(crate) versions: BTreeMap<String, String>,
+    /// Instance/bridge name, with `{instance}`.
+    pub(crate) name: String,
+    pub(crate) dpid: DpidRule,
+    /// democ knows how to configure the controller connection.
+    pub(crate) controller: bool,
+    #[serde(default)]
+    pub(crate) preconditions: Vec<String>,
+    /// OVS mode renders this template instead.
+    #[serde(default)]
+    pub(crate) ovs: Option<OvsOutput>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OvsOutput {
+    pub(crate) template: String,
+    pub(crate) extension: String,
+    /// Speed to the OVS interface option's value.
+    pub(crate) speeds: BTreeMap<String, String>,
+}
+
+/// All vendors, by folder name.
+#[derive(Debug, Default)]
+pub(crate) struct Vendors {
+    pub(crate) by_folder: BTreeMap<String, VendorFile>,
+}
+
+impl Vendors {
+    /// The folder and flavour for an OS keyword. OS keywords name one vendor's software
+    /// (a whitebox from Inventec runs Pica8's PicOS), so the OS decides; the catalog
+    /// vendor only breaks a tie between folders offering the same keyword.
+    pub(crate) fn flavour(&self, vendor: &str, os: &str) -> Option<(&str, &Flavour)> {
+        let v = vendor.trim().to_lowercase();
+        let mut offers = self.by_folder.iter().filter_map(|(folder, f)| f.flavours.get(os).map(|fl| (folder.as_str(), f, fl)));
+        let all: Vec<_> = offers.by_ref().collect();
+        let by_vendor = all.iter().find(|(folder, f, _)| *folder == v || f.names.iter().any(|n| n.to_lowercase() == v));
+        by_vendor.or(all.first()).map(|(folder, _, fl)| (*folder, *fl))
+    }
+
+    pub(crate) fn folders(&self) -> impl Iterator<Item = &str> {
+        self.by_folder.keys().map(String::as_str)
+    }
+}
+
+fn parse() -> Result<Vendors, String> {
+    let mut out = Vendors::default();
+    for (path, text) in EMBEDDED {
+        let Some(folder) = path.strip_suffix("/vendor.yaml") else { continue };
+        let file: VendorFile = serde_saphyr::from_str(text).map_err(|e| format!("templates/{path}: {e}"))?;
+        for (os, fl) in &file.flavours {
+            let template = format!("{folder}/{}", fl.template);
+            if !EMBEDDED.iter().any(|(p, _)| *p == template) {
+                return Err(format!("templates/{path}: flavour `{os}` names a missing template `{template}`"));
+            }
+        }
+        out.by_folder.insert(folder.to_owned(), file);
+    }
+    Ok(out)
+}
+
+/// The embedded vendor data, parsed once. An error is a bug in templates/ (a test
+/// parses every file).
+pub(crate) fn vendors() -> Result<&'static Vendors, String> {
+    static CELL: OnceLock<Result<Vendors, String>> = OnceLock::new();
+    CELL.get_or_init(parse).as_ref().map_err(Clone::clone)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_vendor_file_parses() {
+        let v = super::vendors().expect("vendor.yaml files parse");
+        let folders: Vec<&str> = v.folders().collect();
+        assert_eq!(folders, ["arista", "dell", "mellanox", "pica8"]);
+        for (os, vendor) in [("os10", "Dell"), ("ftos9", "dell"), ("eos", "Arista"), ("picos", "Pica8"), ("onyx", "Mellanox"), ("picos", "Inventec")] {
+            assert!(v.flavour(vendor, os).is_some(), "{vendor}/{os}");
+        }
+        assert_eq!(v.flavour("Inventec", "picos").map(|(f, _)| f), Some("pica8"));
+    }
+}

@@ -1,0 +1,69 @@
+//! manifest.json: what a build wrote, each file's sha256, the democ version and the
+//! hash of the sources it was built from. No timestamps, no absolute paths.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::source::Sources;
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Manifest {
+    pub(crate) democ: String,
+    pub(crate) show: String,
+    /// sha256 over every source file's name and text, in load order.
+    pub(crate) sources_sha256: String,
+    /// Source names: embedded catalog files, then the spec files relative to the main file's folder.
+    pub(crate) sources: Vec<String>,
+    /// Templates taken from `--templates` instead of the embedded ones.
+    pub(crate) templates_overridden: Vec<String>,
+    /// Every other file of the build, sorted by path.
+    pub(crate) files: Vec<Entry>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Entry {
+    pub(crate) path: String,
+    pub(crate) sha256: String,
+    pub(crate) bytes: usize,
+}
+
+pub(crate) fn sha256(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A source's name as hashed: spec files relative to the main file's folder, so the
+/// hash does not depend on where democ was run from.
+fn relative(name: &str, main_dir: &str) -> String {
+    if main_dir.is_empty() {
+        return name.to_owned();
+    }
+    name.strip_prefix(main_dir).and_then(|r| r.strip_prefix('/')).unwrap_or(name).to_owned()
+}
+
+/// (hash, names) of every source file in load order: name, NUL, length, text.
+pub(crate) fn sources_hash(sources: &Sources, main_dir: &str) -> (String, Vec<String>) {
+    let mut h = Sha256::new();
+    let mut names = Vec::with_capacity(sources.len());
+    for (_, f) in sources.files() {
+        let name = relative(&f.name, main_dir);
+        h.update(name.as_bytes());
+        h.update([0]);
+        h.update((f.text.len() as u64).to_le_bytes());
+        h.update(f.text.as_bytes());
+        names.push(name);
+    }
+    let hash = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    (hash, names)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_relative_to_the_main_folder() {
+        assert_eq!(super::relative("examples/sc16/booths/a.yaml", "examples/sc16"), "booths/a.yaml");
+        assert_eq!(super::relative("catalog/switches.yaml", "examples/sc16"), "catalog/switches.yaml");
+        assert_eq!(super::relative("show.yaml", ""), "show.yaml");
+        assert_eq!(super::sha256(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    }
+}

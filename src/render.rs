@@ -1,0 +1,100 @@
+//! Rendering: the minijinja environment with the embedded templates (strict undefined,
+//! no auto-escaping: the IR holds text already made safe for each CLI), optionally
+//! overridden file by file from `--templates DIR`. A template error is a bug (in democ
+//! or in an override) and is reported with the template's name and line.
+
+use std::path::Path;
+
+use minijinja::value::{Serde, Value};
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, context};
+
+use crate::ir::Switch;
+use crate::lower::vendor::EMBEDDED;
+
+/// The templates democ renders with.
+pub(crate) struct Renderer {
+    env: Environment<'static>,
+    /// Templates taken from `--templates`, by name (`dell/os10.j2`).
+    pub(crate) overridden: Vec<String>,
+}
+
+/// `DIR/<vendor>/<file>` or `DIR/<file>`: the override of an embedded template, if any.
+fn override_of(dir: &Path, name: &str) -> Result<Option<String>, String> {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    for path in [dir.join(name), dir.join(file)] {
+        if path.is_file() {
+            return std::fs::read_to_string(&path).map(Some).map_err(|e| format!("cannot read template `{}`: {e}", path.display()));
+        }
+    }
+    Ok(None)
+}
+
+fn describe(e: &minijinja::Error, overridden: &[String]) -> String {
+    let name = e.name().unwrap_or("?");
+    let line = e.line().map_or(String::new(), |l| format!(" line {l}"));
+    let detail = e.detail().map_or(String::new(), |d| format!(": {d}"));
+    let whose = if overridden.iter().any(|o| o == name) { "in the overriding template" } else { "a bug in democ" };
+    format!("template `{name}`{line}: {}{detail} ({whose})", e.kind())
+}
+
+impl Renderer {
+    /// Loads every embedded template, replacing those `overrides` has a file for.
+    pub(crate) fn new(overrides: Option<&Path>) -> Result<Renderer, String> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_auto_escape_callback(|_| AutoEscape::None);
+        let syntax = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .keep_trailing_newline(true)
+            .build()
+            .map_err(|e| e.to_string())?;
+        env.set_syntax(syntax);
+        let mut overridden = Vec::new();
+        for (name, text) in EMBEDDED.iter().filter(|(n, _)| n.ends_with(".j2")) {
+            let source = match overrides.map(|d| override_of(d, name)).transpose()?.flatten() {
+                Some(s) => {
+                    overridden.push((*name).to_owned());
+                    s
+                }
+                None => (*text).to_owned(),
+            };
+            env.add_template_owned(*name, source).map_err(|e| describe(&e, &overridden))?;
+        }
+        if let Some(dir) = overrides {
+            if overridden.is_empty() {
+                return Err(format!("`{}` holds no template democ uses (names like `os10.j2` or `dell/os10.j2`)", dir.display()));
+            }
+        }
+        Ok(Renderer { env, overridden })
+    }
+
+    /// One switch's config text.
+    pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
+        let t = self.env.get_template(&sw.template).map_err(|e| describe(&e, &self.overridden))?;
+        let text = t.render(context! { sw => Value::from(Serde(sw)), show => show }).map_err(|e| describe(&e, &self.overridden))?;
+        Ok(tidy(&text))
+    }
+}
+
+/// No trailing spaces, no runs of blank lines, exactly one final newline.
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for line in text.lines().map(str::trim_end) {
+        if line.is_empty() {
+            if !blank && !out.is_empty() {
+                out.push('\n');
+            }
+            blank = true;
+            continue;
+        }
+        blank = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}

@@ -1,0 +1,185 @@
+//! "Errors are the product": every bad spec under tests/bad is checked by the real
+//! binary, must exit 1 and report the code its file name starts with (`E0101-...`), and
+//! has its rendered diagnostics snapshotted in tests/snapshots/. Files named `ok-...`
+//! (BOM, CRLF, unit spellings) must be accepted. Helper files live in tests/bad/include/.
+//!
+//! Regenerate after a deliberate wording change:
+//! `INSTA_UPDATE=always cargo test --test diagnostics`, then read every changed snapshot.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Exit code and standard error of `democ check FILE --color never`, run from the crate
+/// root with a relative path so file names in the output are stable.
+fn check(file: &str, extra: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["check", file, "--color", "never"])
+        .args(extra)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("democ runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap_or(-1), stderr)
+}
+
+/// The code a bad spec is named for: `E0101-unknown-switch.yaml` -> `E0101`.
+fn named_code(file: &str) -> Option<&str> {
+    let stem = Path::new(file).file_name()?.to_str()?;
+    let code = stem.split('-').next()?;
+    let ok = code.len() == 5
+        && (code.starts_with('E') || code.starts_with('W'))
+        && code[1..].chars().all(|c| c.is_ascii_digit());
+    ok.then_some(code)
+}
+
+/// Snapshot name of a bad spec: its path under tests/bad, `/` turned into `__`.
+fn snapshot_name(file: &str) -> String {
+    file.trim_start_matches("tests/bad/")
+        .trim_end_matches(".yaml")
+        .replace('/', "__")
+}
+
+/// A bad spec: exit 1, the named code reported, no panic, stderr snapshotted.
+/// Warnings (W codes) are checked with `--deny warnings` so that they fail the run.
+fn bad(file: &str) {
+    let code = named_code(file).unwrap_or_else(|| panic!("{file}: name must start with a code"));
+    let extra: &[&str] = if code.starts_with('W') { &["--deny", "warnings"] } else { &[] };
+    let (status, stderr) = check(file, extra);
+    assert!(!stderr.contains("panicked"), "{file} panicked:\n{stderr}");
+    assert_eq!(status, 1, "exit code of {file}:\n{stderr}");
+    assert!(stderr.contains(&format!("[{code}]")), "{file} must report {code}:\n{stderr}");
+    assert!(stderr.contains("= help: "), "{file}: every diagnostic needs a help line:\n{stderr}");
+    insta::assert_snapshot!(snapshot_name(file), stderr);
+}
+
+/// A malformed-looking but valid spec: exit 0, no error.
+fn ok(file: &str) {
+    let (status, stderr) = check(file, &[]);
+    assert_eq!(status, 0, "{file} must be accepted:\n{stderr}");
+    assert!(!stderr.contains("error"), "{file}:\n{stderr}");
+    assert!(stderr.contains("ok: "), "{file}:\n{stderr}");
+}
+
+macro_rules! specs {
+    ($($kind:ident $name:ident => $file:literal,)*) => {
+        $(#[test] fn $name() { $kind($file) })*
+        /// Every spec file a test above runs.
+        const LISTED: &[&str] = &[$($file),*];
+    };
+}
+
+specs! {
+    // ---- input: files, YAML, the decoder ----
+    bad e0001_missing_include => "tests/bad/E0001-missing-include.yaml",
+    bad e0002_unclosed_bracket => "tests/bad/E0002-unclosed-bracket.yaml",
+    bad e0003_duplicate_key => "tests/bad/E0003-duplicate-key.yaml",
+    bad e0004_wrong_type => "tests/bad/E0004-wrong-type.yaml",
+    bad e0005_unknown_field => "tests/bad/E0005-unknown-field.yaml",
+    bad e0006_missing_field => "tests/bad/E0006-missing-field.yaml",
+    bad e0006_no_show => "tests/bad/E0006-no-show.yaml",
+    bad e0007_invalid_keyword => "tests/bad/E0007-invalid-keyword.yaml",
+    bad e0008_include_cycle => "tests/bad/E0008-include-cycle.yaml",
+    bad e0009_host_range => "tests/bad/E0009-host-range.yaml",
+    bad e0009_deep_nesting => "tests/bad/E0009-deep-nesting.yaml",
+    bad e0009_billion_laughs => "tests/bad/E0009-billion-laughs.yaml",
+    bad e0009_too_many_includes => "tests/bad/E0009-too-many-includes.yaml",
+    bad e0010_invalid_name => "tests/bad/E0010-invalid-name.yaml",
+    bad e0011_utf16 => "tests/bad/E0011-utf16.yaml",
+    bad e0011_latin1 => "tests/bad/E0011-latin1.yaml",
+    // ---- references and names ----
+    bad e0101_unknown_switch => "tests/bad/E0101-unknown-switch.yaml",
+    bad e0102_duplicate_name => "tests/bad/E0102-duplicate-name.yaml",
+    bad e0103_unknown_model => "tests/bad/E0103-unknown-model.yaml",
+    bad e0104_unknown_port => "tests/bad/E0104-unknown-port.yaml",
+    bad e0105_port_reused => "tests/bad/E0105-port-reused.yaml",
+    bad e0106_port_speed => "tests/bad/E0106-port-speed.yaml",
+    bad e0107_link_speed_mismatch => "tests/bad/E0107-link-speed-mismatch.yaml",
+    bad e0108_pool_overlap => "tests/bad/E0108-pool-overlap.yaml",
+    bad e0109_pool_exhausted => "tests/bad/E0109-pool-exhausted.yaml",
+    bad e0110_address_outside_pool => "tests/bad/E0110-address-outside-pool.yaml",
+    bad e0111_duplicate_address => "tests/bad/E0111-duplicate-address.yaml",
+    bad e0112_self_link => "tests/bad/E0112-self-link.yaml",
+    bad e0112_flow_to_itself => "tests/bad/E0112-flow-to-itself.yaml",
+    bad e0113_unsupported_os => "tests/bad/E0113-unsupported-os.yaml",
+    // ---- feasibility ----
+    bad e0201_no_path => "tests/bad/E0201-no-path.yaml",
+    bad e0240_pcie_lanes => "tests/bad/E0240-pcie-lanes.yaml",
+    // ---- the malformed corpus (issue 5) ----
+    bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",
+    bad corpus_tabs => "tests/bad/corpus/E0002-tabs.yaml",
+    bad corpus_invalid_utf8 => "tests/bad/corpus/E0011-invalid-utf8.yaml",
+    bad corpus_latin1_in_string => "tests/bad/corpus/E0011-latin1-in-string.yaml",
+    bad corpus_huge_numbers => "tests/bad/corpus/E0007-huge-number.yaml",
+    bad corpus_negative_rate => "tests/bad/corpus/E0007-negative-rate.yaml",
+    bad corpus_zero_length_fiber => "tests/bad/corpus/E0007-zero-length-fiber.yaml",
+    bad corpus_unit_100gb => "tests/bad/corpus/E0007-unit-100Gb.yaml",
+    bad corpus_unit_typos => "tests/bad/corpus/E0007-unit-typos.yaml",
+    ok corpus_utf8_bom => "tests/bad/corpus/ok-utf8-bom.yaml",
+    ok corpus_crlf => "tests/bad/corpus/ok-crlf.yaml",
+    ok corpus_unit_spellings => "tests/bad/corpus/ok-unit-spellings.yaml",
+}
+
+/// Every `.yaml` under `dir` (recursively), as `tests/bad/...` paths.
+fn yaml_files(dir: &Path, out: &mut BTreeSet<String>) {
+    for entry in std::fs::read_dir(dir).expect("tests/bad is readable") {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            yaml_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml") {
+            let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&path);
+            out.insert(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+#[test]
+fn every_bad_spec_is_listed() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bad");
+    let mut files = BTreeSet::new();
+    yaml_files(&root, &mut files);
+    let listed: BTreeSet<String> = LISTED.iter().map(|s| s.to_string()).collect();
+    let unlisted: Vec<&String> = files
+        .iter()
+        .filter(|f| !f.starts_with("tests/bad/include/") && !listed.contains(*f))
+        .collect();
+    assert!(unlisted.is_empty(), "add these to `specs!` in tests/diagnostics.rs: {unlisted:?}");
+    let missing: Vec<&String> = listed.iter().filter(|f| !files.contains(*f)).collect();
+    assert!(missing.is_empty(), "listed but absent: {missing:?}");
+}
+
+/// Error codes no spec can trigger, or not yet covered here, with the reason.
+const UNCOVERED: &[(&str, &str)] = &[];
+
+/// Every error code in src/diag/codes.rs has a bad spec here, or a `tests/check_*.rs`
+/// fixture that asserts it, or a reason in `UNCOVERED`.
+#[test]
+fn every_error_code_has_a_bad_spec() {
+    let codes_rs = include_str!("../src/diag/codes.rs");
+    let declared: BTreeSet<&str> = codes_rs
+        .split('"')
+        .filter(|s| s.len() == 5 && s.starts_with('E') && s[1..].chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    let mut covered: BTreeSet<String> = LISTED.iter().filter_map(|f| named_code(f)).map(String::from).collect();
+    let tests_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    for entry in std::fs::read_dir(&tests_dir).expect("tests/ is readable") {
+        let path = entry.expect("directory entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("check_") && name.ends_with(".rs") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for code in &declared {
+                if text.contains(&format!("\"{code}\"")) {
+                    covered.insert((*code).to_owned());
+                }
+            }
+        }
+    }
+    let excused: BTreeSet<&str> = UNCOVERED.iter().map(|(c, _)| *c).collect();
+    let missing: Vec<&&str> =
+        declared.iter().filter(|c| !covered.contains(**c) && !excused.contains(**c)).collect();
+    assert!(
+        missing.is_empty(),
+        "no bad spec reports {missing:?}: add tests/bad/<CODE>-<what>.yaml and list it in tests/diagnostics.rs"
+    );
+}

@@ -1,0 +1,39 @@
+//! Golden files at both layers: every switch's config and IR for the render fixture and
+//! the SC15/SC16 examples, as `democ build` writes them. Review a changed snapshot line
+//! by line against ../shared/reference/domain-facts.md section 5 before accepting it.
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use support::{FIXTURE, build, example, tree};
+
+fn snapshot_build(name: &str, spec: &str) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(spec, &out);
+    for (path, bytes) in tree(&out) {
+        if path == "manifest.json" {
+            continue;
+        }
+        let text = String::from_utf8(bytes).expect("utf-8");
+        let snap = format!("{name}__{}", path.replace('/', "__"));
+        insta::with_settings!({ snapshot_path => "fixtures/render/snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
+            insta::assert_snapshot!(snap, text);
+        });
+    }
+}
+
+#[test]
+fn fixture() {
+    snapshot_build("mini", FIXTURE);
+}
+
+#[test]
+fn sc16() {
+    snapshot_build("sc16", &example("sc16"));
+}
+
+#[test]
+fn sc15() {
+    snapshot_build("sc15", &example("sc15"));
+}
