@@ -32,65 +32,61 @@ pub(crate) fn forward(m: &Model, via: Via, from: NodeId) -> bool {
     }
 }
 
-/// The NIC a pair leaves (first hop) or enters (last hop) a host by.
-pub(crate) fn host_nic(m: &Model, pr: &PairRoute, first: bool) -> Option<(HostId, usize)> {
-    let hop = if first {
-        pr.hops.first()?
-    } else {
-        pr.hops.last()?
-    };
+/// The NICs a pair leaves (first hop) or enters (last hop) a host by: one, or every
+/// NIC behind a host bond (LAG), which the pair's streams spread over.
+pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool) -> Vec<(HostId, usize)> {
+    let hop = if first { pr.hops.first() } else { pr.hops.last() };
+    let Some(hop) = hop else { return Vec::new() };
     let host = if first { pr.src } else { pr.dst };
-    let link = match hop.via {
-        Via::Link(l) => l,
-        Via::Lag(g) => *m.lags[g].members.first()?,
+    let links: &[usize] = match &hop.via {
+        Via::Link(l) => std::slice::from_ref(l),
+        Via::Lag(g) => &m.lags[*g].members,
     };
-    let l = &m.links[link];
-    let end = if l.a.node == NodeId::Host(host) {
-        l.a
-    } else {
-        l.b
-    };
-    let nic = m.hosts[host].ports[end.port].nic?;
-    Some((host, nic))
+    let mut out: Vec<(HostId, usize)> = Vec::with_capacity(links.len());
+    for &link in links {
+        let l = &m.links[link];
+        let end = if l.a.node == NodeId::Host(host) { l.a } else { l.b };
+        if let Some(nic) = m.hosts[host].ports[end.port].nic {
+            if !out.contains(&(host, nic)) {
+                out.push((host, nic));
+            }
+        }
+    }
+    out
 }
 
-/// The resources one pair uses, with its flow's source and sink kinds.
+/// The resources one pair uses, each with the share of the pair's rate it carries.
 pub(crate) fn resources(
     m: &Model,
     pr: &PairRoute,
     source: Store,
     sink: Store,
     nic_switches: &dyn Fn(HostId, usize) -> Vec<String>,
-) -> Vec<Res> {
+) -> Vec<(Res, f64)> {
     let mut v = Vec::with_capacity(pr.hops.len() + 6);
     for h in &pr.hops {
         let fwd = forward(m, h.via, h.from);
-        v.push(match h.via {
-            Via::Link(l) => Res::Link(l, fwd),
-            Via::Lag(g) => Res::Lag(g, fwd),
-        });
+        v.push((
+            match h.via {
+                Via::Link(l) => Res::Link(l, fwd),
+                Via::Lag(g) => Res::Lag(g, fwd),
+            },
+            1.0,
+        ));
     }
-    if let Some((h, n)) = host_nic(m, pr, true) {
-        v.push(Res::Nic(h, n, true));
-        v.extend(
-            nic_switches(h, n)
-                .into_iter()
-                .map(|s| Res::Uplink(h, s, true)),
-        );
-    }
-    if let Some((h, n)) = host_nic(m, pr, false) {
-        v.push(Res::Nic(h, n, false));
-        v.extend(
-            nic_switches(h, n)
-                .into_iter()
-                .map(|s| Res::Uplink(h, s, false)),
-        );
+    for transmit in [true, false] {
+        let nics = host_nics(m, pr, transmit);
+        let w = 1.0 / nics.len().max(1) as f64;
+        for (h, n) in nics {
+            v.push((Res::Nic(h, n, transmit), w));
+            v.extend(nic_switches(h, n).into_iter().map(|s| (Res::Uplink(h, s, transmit), w)));
+        }
     }
     if source == Store::Nvme {
-        v.push(Res::Read(pr.src));
+        v.push((Res::Read(pr.src), 1.0));
     }
     if sink == Store::Nvme {
-        v.push(Res::Write(pr.dst));
+        v.push((Res::Write(pr.dst), 1.0));
     }
     v
 }

@@ -31,6 +31,9 @@ pub(crate) struct Budget {
     pub(crate) available_db: f64,
     /// Loss of the plant at the transmitter's band, dB.
     pub(crate) loss_db: f64,
+    /// The budget is a standard's maximum channel insertion loss, which already holds
+    /// the transmitter and dispersion penalties: no further margin is required on it.
+    pub(crate) channel_limit: bool,
 }
 
 impl Budget {
@@ -91,9 +94,11 @@ pub(crate) fn budget(
     for (tx, rx) in [(a, b), (b, a)] {
         let available_db = available(tx, rx)
             .ok_or("the catalog gives neither launch power and receiver sensitivity nor a maximum channel loss")?;
+        let channel_limit = tx.tx_min_dbm.zip(rx.rx_sensitivity_dbm).is_none();
         let one = Budget {
             available_db,
             loss_db: loss_db(tx, plant, physics)?,
+            channel_limit,
         };
         if worst.is_none_or(|w| one.margin_db() < w.margin_db()) {
             worst = Some(one);
@@ -370,6 +375,7 @@ impl Run<'_, '_> {
             }
         };
         let (required, required_span) = self.required();
+        let required = if bud.channel_limit { 0.0 } else { required };
         let margin = bud.margin_db();
         if margin >= required {
             return;

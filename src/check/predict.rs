@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::Ctx;
-use super::load::{Loads, Res, host_nic, resources};
+use super::load::{Loads, Res, host_nics, resources};
 use super::pcie::{nic_link, usable_gbps};
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
@@ -143,23 +143,6 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
             }
         })
         .collect()
-}
-
-/// Path MTU of a pair: the smallest of host, switch port, link and WAN MTUs.
-pub(crate) fn path_mtu(m: &Model, pr: &PairRoute) -> u32 {
-    let mut mtu = m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value);
-    for h in &pr.hops {
-        let links: Vec<usize> = match h.via {
-            crate::derive::paths::Via::Link(l) => vec![l],
-            crate::derive::paths::Via::Lag(g) => m.lags[g].members.clone(),
-        };
-        if let Some(&l) = links.first() {
-            if let Some(x) = &m.links[l].mtu {
-                mtu = mtu.min(x.value);
-            }
-        }
-    }
-    mtu
 }
 
 /// Streams per pair: declared, else enough for the demand at the per-stream figure.
@@ -301,15 +284,15 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
     let switches_of =
         |h: HostId, n: usize| facts[h].nic_switches.get(n).cloned().unwrap_or_default();
     let mut loads = Loads::default();
-    let mut pair_res: Vec<Vec<Vec<Res>>> = Vec::with_capacity(m.flows.len());
+    let mut pair_res: Vec<Vec<Vec<(Res, f64)>>> = Vec::with_capacity(m.flows.len());
     for (fi, f) in m.flows.iter().enumerate() {
         let rate = f.pair_rate().bps();
         let routes = &cx.routes.flows[fi];
         let mut per_pair = Vec::with_capacity(routes.pairs.len());
         for pr in &routes.pairs {
             let res = resources(m, pr, f.source, f.sink, &switches_of);
-            for r in &res {
-                loads.add(r, rate, fi);
+            for (r, w) in &res {
+                loads.add(r, rate * w, fi);
             }
             per_pair.push(res);
         }
@@ -408,20 +391,25 @@ fn predict_flow<'r>(
     caps: &mut HashMap<Res, Option<(f64, LimitKind)>>,
     f: &Flow,
     fi: usize,
-    pair_res: &'r [Vec<Res>],
+    pair_res: &'r [Vec<(Res, f64)>],
 ) -> FlowPrediction {
     let m = cx.m;
     let routes = &cx.routes.flows[fi];
     let rate = f.pair_rate().gbps();
     let cpu = m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
-    let nstreams = streams(f, per_stream);
+    // Without declared streams, use as many as the CPU figure and the window both need.
+    let worst_rtt = routes.pairs.iter().map(|p| p.rtt_ms()).fold(0.0, f64::max);
+    let nstreams = match (&f.streams, f.protocol.value) {
+        (None, Protocol::Tcp) => streams(f, per_stream).max(super::bdp::streams_needed_for_window(cx, f.pair_rate().bps(), worst_rtt)),
+        _ => streams(f, per_stream),
+    };
     let mut total = 0.0;
     let mut worst: Option<(f64, LimitKind, Why<'r>)> = None;
     let mut rtt_ms: f64 = 0.0;
     let mut numa_remote = false;
     for (pi, pr) in routes.pairs.iter().enumerate() {
-        let mtu = path_mtu(m, pr);
+        let mtu = super::mtu::path_mtu(m, pr);
         let eff = goodput(cx, f.protocol.value, mtu);
         rtt_ms = rtt_ms.max(pr.rtt_ms());
         let mut best: (f64, LimitKind, Why<'r>) = (rate, LimitKind::Demand, Why::Demand);
@@ -430,13 +418,15 @@ fn predict_flow<'r>(
                 best = (gbps, kind, why);
             }
         };
-        for r in &pair_res[pi] {
+        for (r, w) in &pair_res[pi] {
             let cap = *caps.entry(r.clone()).or_insert_with(|| capacity(cx, facts, r).map(|(c, k, _)| (c, k)));
             let Some((cap, kind)) = cap else { continue };
             let demand = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
             let wire = matches!(r, Res::Link(..) | Res::Lag(..));
             let usable = if wire { cap * eff } else { cap };
-            let share = if demand > cap { usable * rate / demand } else { usable.min(rate) };
+            // A pair carrying the fraction `w` of its rate here is bounded by usable / w
+            // alone, or by its proportional share when the resource is oversubscribed.
+            let share = if demand > cap { usable * rate / demand } else { (usable / w).min(rate) };
             consider(share, kind, Why::Shared { res: r, demand, wire, eff, mtu });
             // Static LAG hashing: one stream never spreads over more members than it has.
             if let Res::Lag(g, _) = r {
@@ -454,7 +444,7 @@ fn predict_flow<'r>(
             let usable = nstreams.min(cores);
             consider(f64::from(usable) * ps, LimitKind::Cpu, Why::Cpu { host: pr.src, streams: usable, per_stream: ps, numa });
             if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
-                let w = f64::from(nstreams) * cx.physics.max_socket_buffer_bytes * 8.0 / (pr.rtt_ms() / 1000.0) / 1e9;
+                let w = super::bdp::window_limit_bps(cx, pr.rtt_ms(), nstreams) / 1e9;
                 consider(w, LimitKind::Window, Why::Window { streams: nstreams, rtt_ms: pr.rtt_ms() });
             }
         }
@@ -490,13 +480,12 @@ pub(crate) fn numa_factor(cx: &Ctx, facts: &[HostFacts], f: &Flow, pr: &PairRout
         if store != Store::Nvme {
             continue;
         }
-        let Some((h, n)) = host_nic(m, pr, first) else {
-            continue;
-        };
         let drives = &facts[host].io.sockets;
-        if let Some(s) = facts[h].nic_socket.get(n).copied().flatten() {
-            if !drives.is_empty() && !drives.contains(&s) {
-                remote = true;
+        for (h, n) in host_nics(m, pr, first) {
+            if let Some(s) = facts[h].nic_socket.get(n).copied().flatten() {
+                if !drives.is_empty() && !drives.contains(&s) {
+                    remote = true;
+                }
             }
         }
     }

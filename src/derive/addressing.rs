@@ -206,6 +206,14 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
             ax.claim(s.addr, s.span, p2p_pool.as_ref(), "p2p");
         }
     }
+    // The OpenFlow controllers' addresses are taken (the controller is a host on the
+    // network even when the spec does not model it): never hand them out.
+    let controllers = m.settings.controller.iter().map(|c| (c.addr, c.span)).chain(
+        m.switches.iter().filter_map(|s| s.openflow.as_ref().and_then(|o| o.controller.map(|c| (c.addr, o.span)))),
+    );
+    for (addr, span) in controllers.collect::<Vec<_>>() {
+        ax.used.entry(addr).or_insert(span);
+    }
     // DTN interfaces.
     if let Some(pool) = &dtn_pool {
         let mut alloc = Pool::new(pool.value);

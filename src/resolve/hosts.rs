@@ -219,6 +219,19 @@ fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
     }
 }
 
+/// A static address on a host range would be given to every host of the range.
+fn static_in_range(rx: &mut Rx, h: &crate::spec::host::Host, key: &Sp<String>) {
+    let spans = h.mgmt.iter().map(|a| a.span).chain(h.nics.iter().flatten().flat_map(|n| n.addresses.iter().flatten().map(|(_, a)| a.span)));
+    for span in spans {
+        rx.diags.push(
+            Diagnostic::new(codes::DUPLICATE_ADDRESS, span, format!("every host of the range `{}` would get this address", key.value))
+                .label("static address on a host range")
+                .also(key.span, "a range of hosts")
+                .help("declare this host on its own with its address, or leave the address out so the pool assigns one per host"),
+        );
+    }
+}
+
 pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     for (key, h) in &spec.hosts {
         let names = match parse_pattern(key, false) {
@@ -268,6 +281,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             None => max_sockets,
         };
         let mtu = h.mtu.clone().unwrap_or_else(|| m.settings.host_mtu.clone());
+        let count = names.len();
         for (i, name) in names.into_iter().enumerate() {
             let sp = Sp::new(name, key.span);
             if !claim(rx, &sp, NodeId::Host(m.hosts.len()), "host") {
@@ -298,12 +312,13 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             nvme(rx, h, ch, &mut host);
             if i > 0 {
                 std::mem::swap(rx.diags, &mut scratch);
-                if i > 0 && host.mgmt.is_some() {
-                    host.mgmt = None; // a static mgmt address cannot be shared by a range
-                }
-                if !host.addresses.is_empty() {
-                    host.addresses.clear();
-                }
+            } else if count > 1 {
+                static_in_range(rx, h, key);
+            }
+            if count > 1 {
+                // Reported above; the range's hosts draw from the pools instead.
+                host.mgmt = None;
+                host.addresses.clear();
             }
             m.hosts.push(host);
         }

@@ -49,7 +49,7 @@ fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
     budget.max_recorded_anchor_events = nodes;
     budget.max_depth = limits.max_depth;
     let mut options = serde_saphyr::Options::default();
-    options.alias_limits.max_total_replayed_events = nodes;
+    options.alias_limits.max_total_replayed_events = nodes.min(100_000);
     options.budget = Some(budget);
     options.with_snippet = false;
     options

@@ -403,6 +403,14 @@ pub(crate) fn keyword<T: Copy>(
     what: &str,
     table: &[(&'static str, T)],
 ) -> Option<T> {
+    // YAML 1.1 readers (and ours) turn a bare `off`/`on`/`no`/`yes` into a boolean; where
+    // the keyword table holds that word, take the planner's meaning.
+    if let Kind::Bool(b) = node.kind {
+        let words: &[&str] = if b { &["on", "true", "yes"] } else { &["off", "false", "no"] };
+        if let Some((_, v)) = table.iter().find(|(k, _)| words.contains(k)) {
+            return Some(*v);
+        }
+    }
     let text = String::decode(node, cx)?;
     if let Some((_, v)) = table.iter().find(|(k, _)| *k == text) {
         return Some(*v);
