@@ -153,6 +153,13 @@ fn check(c: &Common) -> i32 {
     match compile::front(c.input(), &c.options(), &mut s) {
         Err(e) => usage(&e),
         Ok(front) => {
+            // What a vendor cannot do is found while lowering: run it so `check` reports
+            // everything `build` would, without writing anything.
+            if let Some(f) = &front {
+                if let Err(e) = crate::emit::lab(f, &mut s, c.deny.is_some()) {
+                    return usage(&e);
+                }
+            }
             let code = report(&mut s, c, true);
             if code == 0 && c.format == Format::Text {
                 if let Some(f) = front {
@@ -248,8 +255,22 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Ir(a) => out::ir(&a),
         Command::Build(a) => out::build(&a),
         Command::Explain { code } => explain(&code),
-        Command::Synth { shape, switches, hosts_per_switch, flows, seed, eos_only } => {
-            let p = crate::synth::Params { shape, switches, hosts_per_switch, flows, seed, eos_only };
+        Command::Synth {
+            shape,
+            switches,
+            hosts_per_switch,
+            flows,
+            seed,
+            eos_only,
+        } => {
+            let p = crate::synth::Params {
+                shape,
+                switches,
+                hosts_per_switch,
+                flows,
+                seed,
+                eos_only,
+            };
             print!("{}", crate::synth::generate(&p));
             0
         }

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::{self, Db};
 use crate::derive::paths::Routes;
-use crate::derive::topology::Topology;
 use crate::diag::Diags;
 use crate::resolve::model::Model;
 use crate::source::Sources;
@@ -35,7 +34,6 @@ pub struct Session {
 pub(crate) struct Front {
     pub(crate) db: Db,
     pub(crate) model: Model,
-    pub(crate) topology: Topology,
     pub(crate) routes: Routes,
 }
 
@@ -47,13 +45,19 @@ pub(crate) struct Stages {
 
 impl Stages {
     pub(crate) fn new() -> Stages {
-        Stages { on: std::env::var_os("DEMOC_TIMINGS").is_some(), last: std::time::Instant::now() }
+        Stages {
+            on: std::env::var_os("DEMOC_TIMINGS").is_some(),
+            last: std::time::Instant::now(),
+        }
     }
 
     pub(crate) fn mark(&mut self, stage: &str) {
         if self.on {
             let now = std::time::Instant::now();
-            eprintln!("timing: {stage:<8} {:>8.1} ms", (now - self.last).as_secs_f64() * 1000.0);
+            eprintln!(
+                "timing: {stage:<8} {:>8.1} ms",
+                (now - self.last).as_secs_f64() * 1000.0
+            );
             self.last = now;
         }
     }
@@ -64,6 +68,11 @@ pub enum Input<'a> {
     Path(&'a Path),
     /// The embedded examples/sc16 show.
     Embedded,
+    /// A spec held in memory (tests, fuzzing); includes resolve against the working folder.
+    Bytes {
+        name: &'a str,
+        bytes: &'a [u8],
+    },
 }
 
 /// Parse + resolve + derive + check. `Err` is a usage/IO problem (exit 2);
@@ -80,6 +89,7 @@ pub(crate) fn front(
         let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
         match input {
             Input::Path(p) => loader.load_main(p, &mut spec)?,
+            Input::Bytes { name, bytes } => loader.load_text(name, Path::new(""), bytes, &mut spec),
             Input::Embedded => {
                 loader.embedded = Some(EMBEDDED_SC16);
                 loader.load_main(Path::new(EMBEDDED_SC16_MAIN), &mut spec)?;
@@ -113,12 +123,7 @@ pub(crate) fn front(
     if s.diags.has_errors() {
         return Ok(None);
     }
-    let front = Front {
-        db,
-        model,
-        topology,
-        routes,
-    };
+    let front = Front { db, model, routes };
     crate::check::run(&front, &mut s.diags);
     clock.mark("check");
     if opts.deny_warnings {

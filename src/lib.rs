@@ -11,6 +11,7 @@ pub(crate) mod compile;
 pub(crate) mod derive;
 pub mod diag;
 pub(crate) mod emit;
+pub(crate) mod fxhash;
 pub(crate) mod ir;
 pub(crate) mod lower;
 pub(crate) mod manifest;
@@ -24,3 +25,22 @@ pub(crate) mod write;
 pub(crate) mod yaml;
 
 pub use cli::run;
+
+/// Runs `democ check` on spec bytes held in memory and returns the exit code the command
+/// would have (0 clean, 1 spec errors, 2 usage or I/O problems), rendering the diagnostics
+/// as text and JSON without printing them. For fuzzing and property tests; includes
+/// resolve against the working folder.
+pub fn check_bytes(bytes: &[u8]) -> i32 {
+    let mut s = compile::Session::default();
+    let input = compile::Input::Bytes {
+        name: "fuzz.yaml",
+        bytes,
+    };
+    if compile::front(input, &compile::Options::default(), &mut s).is_err() {
+        return 2;
+    }
+    s.diags.sort();
+    let _ = diag::render::to_text(&s.sources, s.diags.items(), false);
+    let _ = diag::render::to_json(&s.sources, s.diags.items());
+    i32::from(s.diags.has_errors())
+}

@@ -38,7 +38,10 @@ fn relative(name: &str, main_dir: &str) -> String {
     if main_dir.is_empty() {
         return name.to_owned();
     }
-    name.strip_prefix(main_dir).and_then(|r| r.strip_prefix('/')).unwrap_or(name).to_owned()
+    name.strip_prefix(main_dir)
+        .and_then(|r| r.strip_prefix('/'))
+        .unwrap_or(name)
+        .to_owned()
 }
 
 /// (hash, names) of every source file in load order: name, NUL, length, text.
@@ -61,9 +64,18 @@ pub(crate) fn sources_hash(sources: &Sources, main_dir: &str) -> (String, Vec<St
 mod tests {
     #[test]
     fn names_are_relative_to_the_main_folder() {
-        assert_eq!(super::relative("examples/sc16/booths/a.yaml", "examples/sc16"), "booths/a.yaml");
-        assert_eq!(super::relative("catalog/switches.yaml", "examples/sc16"), "catalog/switches.yaml");
+        assert_eq!(
+            super::relative("examples/sc16/booths/a.yaml", "examples/sc16"),
+            "booths/a.yaml"
+        );
+        assert_eq!(
+            super::relative("catalog/switches.yaml", "examples/sc16"),
+            "catalog/switches.yaml"
+        );
         assert_eq!(super::relative("show.yaml", ""), "show.yaml");
-        assert_eq!(super::sha256(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(
+            super::sha256(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 }

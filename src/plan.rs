@@ -90,9 +90,16 @@ fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]
 
 pub(crate) fn text(plan: &Plan) -> String {
     let (f, l) = rows(plan);
+    let venue = if plan.venue.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", plan.venue)
+    };
     let mut out = format!(
-        "show {}: {} flows, {} loaded link directions\n\n",
+        "show {} ({}{venue}): {} sites, {} flows, {} loaded link directions\n\n",
         plan.show,
+        plan.title,
+        plan.sites.len(),
         plan.flows.len(),
         plan.links.len()
     );
@@ -161,7 +168,15 @@ pub(crate) fn markdown(plan: &Plan) -> String {
 
 pub(crate) fn json(plan: &Plan) -> String {
     let links: Vec<&crate::check::predict::LinkUse> = plan.links.iter().map(|(_, u)| u).collect();
-    let doc = serde_json::json!({ "show": plan.show, "flows": plan.flows, "links": links, "storage": plan.storage });
+    let doc = serde_json::json!({
+        "show": plan.show,
+        "title": plan.title,
+        "venue": plan.venue,
+        "sites": plan.sites,
+        "flows": plan.flows,
+        "links": links,
+        "storage": plan.storage,
+    });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s

@@ -23,7 +23,9 @@ fn override_of(dir: &Path, name: &str) -> Result<Option<String>, String> {
     let file = name.rsplit('/').next().unwrap_or(name);
     for path in [dir.join(name), dir.join(file)] {
         if path.is_file() {
-            return std::fs::read_to_string(&path).map(Some).map_err(|e| format!("cannot read template `{}`: {e}", path.display()));
+            return std::fs::read_to_string(&path)
+                .map(Some)
+                .map_err(|e| format!("cannot read template `{}`: {e}", path.display()));
         }
     }
     Ok(None)
@@ -33,7 +35,11 @@ fn describe(e: &minijinja::Error, overridden: &[String]) -> String {
     let name = e.name().unwrap_or("?");
     let line = e.line().map_or(String::new(), |l| format!(" line {l}"));
     let detail = e.detail().map_or(String::new(), |d| format!(": {d}"));
-    let whose = if overridden.iter().any(|o| o == name) { "in the overriding template" } else { "a bug in democ" };
+    let whose = if overridden.iter().any(|o| o == name) {
+        "in the overriding template"
+    } else {
+        "a bug in democ"
+    };
     format!("template `{name}`{line}: {}{detail} ({whose})", e.kind())
 }
 
@@ -52,18 +58,26 @@ impl Renderer {
         env.set_syntax(syntax);
         let mut overridden = Vec::new();
         for (name, text) in EMBEDDED.iter().filter(|(n, _)| n.ends_with(".j2")) {
-            let source = match overrides.map(|d| override_of(d, name)).transpose()?.flatten() {
+            let source = match overrides
+                .map(|d| override_of(d, name))
+                .transpose()?
+                .flatten()
+            {
                 Some(s) => {
                     overridden.push((*name).to_owned());
                     s
                 }
                 None => (*text).to_owned(),
             };
-            env.add_template_owned(*name, source).map_err(|e| describe(&e, &overridden))?;
+            env.add_template_owned(*name, source)
+                .map_err(|e| describe(&e, &overridden))?;
         }
         if let Some(dir) = overrides {
             if overridden.is_empty() {
-                return Err(format!("`{}` holds no template democ uses (names like `os10.j2` or `dell/os10.j2`)", dir.display()));
+                return Err(format!(
+                    "`{}` holds no template democ uses (names like `os10.j2` or `dell/os10.j2`)",
+                    dir.display()
+                ));
             }
         }
         Ok(Renderer { env, overridden })
@@ -71,8 +85,13 @@ impl Renderer {
 
     /// One switch's config text.
     pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
-        let t = self.env.get_template(&sw.template).map_err(|e| describe(&e, &self.overridden))?;
-        let text = t.render(context! { sw => Value::from(Serde(sw)), show => show }).map_err(|e| describe(&e, &self.overridden))?;
+        let t = self
+            .env
+            .get_template(&sw.template)
+            .map_err(|e| describe(&e, &self.overridden))?;
+        let text = t
+            .render(context! { sw => Value::from(Serde(sw)), show => show })
+            .map_err(|e| describe(&e, &self.overridden))?;
         Ok(tidy(&text))
     }
 }
@@ -97,4 +116,57 @@ fn tidy(text: &str) -> String {
         out.pop();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Input, Options, Session, front};
+    use crate::ir::routing::StaticRoute;
+
+    /// Templates only print the IR, so every CLI template must render every switch of the
+    /// render fixture (whatever its vendor), with every section filled, without an error.
+    #[test]
+    fn every_template_prints_every_section() {
+        let mut s = Session::default();
+        let f = front(
+            Input::Path(Path::new("tests/fixtures/render/show.yaml")),
+            &Options::default(),
+            &mut s,
+        )
+        .expect("reads the fixture")
+        .expect("the fixture checks clean");
+        let mut lab = crate::lower::lower(&f, &mut s.diags).expect("vendor data");
+        let r = Renderer::new(None).expect("templates compile");
+        let cli: Vec<&str> = EMBEDDED
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| n.ends_with(".j2") && !n.ends_with("-ovs.j2"))
+            .collect();
+        assert_eq!(cli.len(), 5);
+        for sw in &mut lab.switches {
+            sw.static_routes.push(StaticRoute {
+                prefix: "10.99.0.0/16".into(),
+                next_hop: "10.255.0.1".into(),
+            });
+            for t in &cli {
+                sw.template = (*t).to_owned();
+                let text = r
+                    .switch(sw, "mini")
+                    .unwrap_or_else(|e| panic!("{} through {t}: {e}", sw.hostname));
+                assert!(text.contains("10.99.0.0/16"), "{t} prints static routes");
+                assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+            }
+            if sw.openflow.is_some() {
+                sw.template = "pica8/picos-ovs.j2".into();
+                r.switch(sw, "mini")
+                    .unwrap_or_else(|e| panic!("{} through OVS: {e}", sw.hostname));
+            }
+        }
+    }
+
+    #[test]
+    fn tidy_trims_and_collapses() {
+        assert_eq!(tidy("a  \n\n\n b\n\n"), "a\n\n b\n");
+    }
 }

@@ -100,9 +100,4 @@ impl Sources {
     pub(crate) fn len(&self) -> usize {
         self.files.len()
     }
-
-    /// The text a span covers (empty if out of range).
-    pub(crate) fn text(&self, span: Span) -> &str {
-        self.get(span.file).text.get(span.range()).unwrap_or("")
-    }
 }

@@ -45,7 +45,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn below(&mut self, n: usize) -> usize {
@@ -54,7 +57,11 @@ impl Lcg {
 }
 
 fn model(p: &Params, i: usize) -> (&'static str, &'static str) {
-    if p.eos_only { MODELS[1] } else { MODELS[i % MODELS.len()] }
+    if p.eos_only {
+        MODELS[1]
+    } else {
+        MODELS[i % MODELS.len()]
+    }
 }
 
 /// Leaf-spine spines (the first two switches of each pod of 16) carry no hosts and use
@@ -67,7 +74,9 @@ fn has_hosts(p: &Params, i: usize) -> bool {
 fn fabric(p: &Params) -> Vec<(usize, usize, usize, usize)> {
     let n = p.switches;
     let mut links = Vec::new();
-    let mut next_port: Vec<usize> = (0..n).map(|i| if has_hosts(p, i) { FABRIC_FIRST } else { 1 }).collect();
+    let mut next_port: Vec<usize> = (0..n)
+        .map(|i| if has_hosts(p, i) { FABRIC_FIRST } else { 1 })
+        .collect();
     let mut join = |a: usize, b: usize, links: &mut Vec<_>| {
         if a == b || next_port[a] > 32 || next_port[b] > 32 {
             return;
@@ -121,11 +130,19 @@ pub fn generate(p: &Params) -> String {
     let hosts_per = p.hosts_per_switch.min(FABRIC_FIRST - 1);
     let mut rng = Lcg(p.seed ^ 0x5eed);
     let mut s = String::with_capacity(256 * (p.switches * (hosts_per + 2) + p.flows));
-    let _ = writeln!(s, "# Synthetic show: {:?}, {} switches, {} hosts per switch, {} flows, seed {}", p.shape, p.switches, hosts_per, p.flows, p.seed);
+    let _ = writeln!(
+        s,
+        "# Synthetic show: {:?}, {} switches, {} hosts per switch, {} flows, seed {}",
+        p.shape, p.switches, hosts_per, p.flows, p.seed
+    );
     s.push_str("show:\n  name: synth\n  defaults: { host_mtu: 9000, openflow: { controller: \"10.255.255.1:6653\" } }\n");
     s.push_str("  addressing: { dtn: 10.0.0.0/9, p2p: 10.128.0.0/12, mgmt: 10.160.0.0/12 }\n");
     s.push_str("sites:\n");
-    let booths = if p.shape == Shape::Booths { p.switches.div_ceil(4) } else { 1 };
+    let booths = if p.shape == Shape::Booths {
+        p.switches.div_ceil(4)
+    } else {
+        1
+    };
     for b in 0..booths {
         let _ = writeln!(s, "  booth-{b}: {{ kind: booth }}");
     }
@@ -133,7 +150,10 @@ pub fn generate(p: &Params) -> String {
     for i in 0..p.switches {
         let (m, os) = model(p, i);
         let booth = if p.shape == Shape::Booths { i / 4 } else { 0 };
-        let _ = writeln!(s, "  sw-{i}: {{ site: booth-{booth}, model: {m}, os: {os} }}");
+        let _ = writeln!(
+            s,
+            "  sw-{i}: {{ site: booth-{booth}, model: {m}, os: {os} }}"
+        );
     }
     if hosts_per > 0 {
         s.push_str("hosts:\n");
@@ -147,23 +167,36 @@ pub fn generate(p: &Params) -> String {
     }
     s.push_str("links:\n");
     for i in (0..p.switches).filter(|&i| hosts_per > 0 && has_hosts(p, i)) {
-        let _ = writeln!(s, "  - {{ a: \"dtn-{i}-[1-{hosts_per}]:p0\", b: \"sw-{i}:1/[1-{hosts_per}]\", media: dac }}");
+        let _ = writeln!(
+            s,
+            "  - {{ a: \"dtn-{i}-[1-{hosts_per}]:p0\", b: \"sw-{i}:1/[1-{hosts_per}]\", media: dac }}"
+        );
     }
     let mut wan = Vec::new();
     for (a, pa, b, pb) in fabric(p) {
         if p.shape == Shape::Booths && a / 4 != b / 4 {
             wan.push((a, pa, b, pb));
         } else {
-            let _ = writeln!(s, "  - {{ a: \"sw-{a}:1/{pa}\", b: \"sw-{b}:1/{pb}\", media: fiber, optic: 100gbase-lr4, length_m: 200 }}");
+            let _ = writeln!(
+                s,
+                "  - {{ a: \"sw-{a}:1/{pa}\", b: \"sw-{b}:1/{pb}\", media: fiber, optic: 100gbase-lr4, length_m: 200 }}"
+            );
         }
     }
     if !wan.is_empty() {
         s.push_str("wan:\n");
         for (k, (a, pa, b, pb)) in wan.into_iter().enumerate() {
             if k % 2 == 0 {
-                let _ = writeln!(s, "  - {{ name: wan-{k}, kind: circuit, a: \"sw-{a}:1/{pa}\", b: \"sw-{b}:1/{pb}\", capacity: 100G, rtt_ms: {}, mtu: 9000 }}", 5 + k % 40);
+                let _ = writeln!(
+                    s,
+                    "  - {{ name: wan-{k}, kind: circuit, a: \"sw-{a}:1/{pa}\", b: \"sw-{b}:1/{pb}\", capacity: 100G, rtt_ms: {}, mtu: 9000 }}",
+                    5 + k % 40
+                );
             } else {
-                let _ = writeln!(s, "  - {{ name: wan-{k}, kind: dark-fiber, a: \"sw-{a}:1/{pa}\", b: \"sw-{b}:1/{pb}\", optic: 100gbase-er4, length_km: 20, splices: 4, connectors: 2 }}");
+                let _ = writeln!(
+                    s,
+                    "  - {{ name: wan-{k}, kind: dark-fiber, a: \"sw-{a}:1/{pa}\", b: \"sw-{b}:1/{pb}\", optic: 100gbase-er4, length_km: 20, splices: 4, connectors: 2 }}"
+                );
             }
         }
     }
@@ -183,7 +216,9 @@ pub fn generate(p: &Params) -> String {
                 Shape::Booths => (sw / 4 * 4 + rng.below(4)).min(leaves.len() - 1),
                 Shape::LeafSpine => {
                     let pod = leaves[sw] / 16;
-                    let in_pod: Vec<usize> = (0..leaves.len()).filter(|&l| leaves[l] / 16 == pod).collect();
+                    let in_pod: Vec<usize> = (0..leaves.len())
+                        .filter(|&l| leaves[l] / 16 == pod)
+                        .collect();
                     in_pod[rng.below(in_pod.len())]
                 }
                 Shape::Ring => (sw + 1) % leaves.len(),
@@ -191,7 +226,11 @@ pub fn generate(p: &Params) -> String {
             let b = near * hosts_per + rng.below(hosts_per);
             let b = if b == a { (a + 1) % hosts } else { b };
             // A few hundred Mbit/s each, so that even 100 flows per switch fit the fabric.
-            let rate = if global { 100 } else { 100 * (1 + rng.below(4)) };
+            let rate = if global {
+                100
+            } else {
+                100 * (1 + rng.below(4))
+            };
             let _ = writeln!(
                 s,
                 "  - {{ name: f-{f}, from: dtn-{}-{}, to: dtn-{}-{}, rate: {rate}M, protocol: tcp }}",

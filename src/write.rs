@@ -20,9 +20,18 @@ fn io(what: &str, p: &Path, e: std::io::Error) -> String {
 
 /// `.<name>.democ-<tag>-<pid>` beside `dir`.
 fn sibling(dir: &Path, tag: &str) -> Result<PathBuf, String> {
-    let name = dir.file_name().ok_or_else(|| format!("`{}` is not a folder name", dir.display()))?;
-    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    Ok(parent.join(format!(".{}.democ-{tag}-{}", name.to_string_lossy(), std::process::id())))
+    let name = dir
+        .file_name()
+        .ok_or_else(|| format!("`{}` is not a folder name", dir.display()))?;
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    Ok(parent.join(format!(
+        ".{}.democ-{tag}-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    )))
 }
 
 /// Refuses to replace a folder democ did not write.
@@ -31,11 +40,17 @@ fn owned(dir: &Path) -> Result<bool, String> {
         Err(_) => Ok(false),
         Ok(m) if !m.is_dir() => Err(format!("`{}` exists and is not a folder", dir.display())),
         Ok(_) => {
-            let empty = fs::read_dir(dir).map_err(|e| io("read", dir, e))?.next().is_none();
+            let empty = fs::read_dir(dir)
+                .map_err(|e| io("read", dir, e))?
+                .next()
+                .is_none();
             if empty || dir.join("manifest.json").is_file() {
                 Ok(true)
             } else {
-                Err(format!("`{}` is not empty and has no manifest.json: democ only replaces folders it wrote", dir.display()))
+                Err(format!(
+                    "`{}` is not empty and has no manifest.json: democ only replaces folders it wrote",
+                    dir.display()
+                ))
             }
         }
     }
@@ -43,8 +58,14 @@ fn owned(dir: &Path) -> Result<bool, String> {
 
 /// Puts one file into the staging tree, reusing the old file when unchanged.
 fn stage(old: Option<&Path>, staging: &Path, f: &OutFile) -> Result<(), String> {
-    if f.path.split('/').any(|c| c.is_empty() || c == "." || c == "..") {
-        return Err(format!("refusing to write `{}` outside the output folder", f.path));
+    if f.path
+        .split('/')
+        .any(|c| c.is_empty() || c == "." || c == "..")
+    {
+        return Err(format!(
+            "refusing to write `{}` outside the output folder",
+            f.path
+        ));
     }
     let target = staging.join(&f.path);
     if let Some(parent) = target.parent() {
@@ -57,7 +78,10 @@ fn stage(old: Option<&Path>, staging: &Path, f: &OutFile) -> Result<(), String> 
             }
             fs::write(&target, &f.bytes).map_err(|e| io("write", &target, e))?;
             if let Ok(mtime) = fs::metadata(&prev).and_then(|m| m.modified()) {
-                let _ = fs::File::options().write(true).open(&target).and_then(|h| h.set_modified(mtime));
+                let _ = fs::File::options()
+                    .write(true)
+                    .open(&target)
+                    .and_then(|h| h.set_modified(mtime));
             }
             return Ok(());
         }
@@ -71,7 +95,9 @@ pub(crate) fn tree(dir: &Path, files: &[OutFile]) -> Result<(), String> {
     let staging = sibling(dir, "new")?;
     let _ = fs::remove_dir_all(&staging);
     fs::create_dir_all(&staging).map_err(|e| io("create", &staging, e))?;
-    let staged = files.iter().try_for_each(|f| stage(exists.then_some(dir), &staging, f));
+    let staged = files
+        .iter()
+        .try_for_each(|f| stage(exists.then_some(dir), &staging, f));
     if let Err(e) = staged {
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
@@ -112,22 +138,49 @@ mod tests {
     use super::*;
 
     fn f(path: &str, text: &str) -> OutFile {
-        OutFile { path: path.into(), bytes: text.as_bytes().to_vec() }
+        OutFile {
+            path: path.into(),
+            bytes: text.as_bytes().to_vec(),
+        }
     }
 
     #[test]
     fn replaces_and_keeps_unchanged_files() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("out");
-        tree(&dir, &[f("manifest.json", "{}"), f("a/x.cfg", "x"), f("a/y.cfg", "y")]).expect("first");
-        let before = fs::metadata(dir.join("a/x.cfg")).and_then(|m| m.modified()).expect("mtime");
+        tree(
+            &dir,
+            &[
+                f("manifest.json", "{}"),
+                f("a/x.cfg", "x"),
+                f("a/y.cfg", "y"),
+            ],
+        )
+        .expect("first");
+        let before = fs::metadata(dir.join("a/x.cfg"))
+            .and_then(|m| m.modified())
+            .expect("mtime");
         std::thread::sleep(std::time::Duration::from_millis(20));
-        tree(&dir, &[f("manifest.json", "{1}"), f("a/x.cfg", "x"), f("b.cfg", "b")]).expect("second");
-        let after = fs::metadata(dir.join("a/x.cfg")).and_then(|m| m.modified()).expect("mtime");
+        tree(
+            &dir,
+            &[
+                f("manifest.json", "{1}"),
+                f("a/x.cfg", "x"),
+                f("b.cfg", "b"),
+            ],
+        )
+        .expect("second");
+        let after = fs::metadata(dir.join("a/x.cfg"))
+            .and_then(|m| m.modified())
+            .expect("mtime");
         assert_eq!(before, after);
         assert!(!dir.join("a/y.cfg").exists());
         assert_eq!(fs::read_to_string(dir.join("b.cfg")).expect("b"), "b");
-        let leftovers: Vec<_> = fs::read_dir(tmp.path()).expect("ls").filter_map(Result::ok).map(|e| e.file_name()).collect();
+        let leftovers: Vec<_> = fs::read_dir(tmp.path())
+            .expect("ls")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .collect();
         assert_eq!(leftovers, vec![std::ffi::OsString::from("out")]);
     }
 

@@ -14,15 +14,24 @@ fn two_builds_are_byte_identical_across_working_directories() {
     build(FIXTURE, &a);
     // The same show from its own folder, with a relative spec path.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/render");
-    let o = democ_in(Some(&dir), &["build", "show.yaml", "-o", b.to_str().expect("utf-8")]);
+    let o = democ_in(
+        Some(&dir),
+        &["build", "show.yaml", "-o", b.to_str().expect("utf-8")],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let (ta, tb) = (tree(&a), tree(&b));
     assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
     for (path, bytes) in &ta {
         assert!(tb[path] == *bytes, "{path} differs between the two builds");
         let text = String::from_utf8_lossy(bytes);
-        assert!(!text.contains(env!("CARGO_MANIFEST_DIR")), "{path} holds an absolute path");
-        assert!(!text.contains(tmp.path().to_str().expect("utf-8")), "{path} holds the output path");
+        assert!(
+            !text.contains(env!("CARGO_MANIFEST_DIR")),
+            "{path} holds an absolute path"
+        );
+        assert!(
+            !text.contains(tmp.path().to_str().expect("utf-8")),
+            "{path} holds the output path"
+        );
     }
     // Rebuilding in place changes nothing, not even mtimes.
     let before = mtimes(&a);
@@ -36,19 +45,31 @@ fn the_manifest_hashes_every_file() {
     let out = tmp.path().join("out");
     build(FIXTURE, &out);
     let files = tree(&out);
-    let m: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).expect("manifest is JSON");
+    let m: serde_json::Value =
+        serde_json::from_slice(&files["manifest.json"]).expect("manifest is JSON");
     assert_eq!(m["democ"], env!("CARGO_PKG_VERSION"));
     assert_eq!(m["show"], "mini");
     assert_eq!(m["sources_sha256"].as_str().map(str::len), Some(64));
     let listed = m["files"].as_array().expect("files");
-    assert_eq!(listed.len() + 1, files.len(), "every file but the manifest is listed");
+    assert_eq!(
+        listed.len() + 1,
+        files.len(),
+        "every file but the manifest is listed"
+    );
     for e in listed {
         let path = e["path"].as_str().expect("path");
         let bytes = &files[path];
-        let digest: String = sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(bytes)).iter().map(|b| format!("{b:02x}")).collect();
+        let digest: String =
+            sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(bytes))
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
         assert_eq!(e["sha256"].as_str(), Some(digest.as_str()), "{path}");
     }
-    assert!(files.contains_key("switches/ovs-1.sh"), "PicOS OVS mode is a script");
+    assert!(
+        files.contains_key("switches/ovs-1.sh"),
+        "PicOS OVS mode is a script"
+    );
     assert!(files.contains_key("ir/eos-1.json"));
 }
 
@@ -64,17 +85,41 @@ fn a_failing_build_leaves_the_previous_output_untouched() {
     let spec = std::fs::read_to_string(FIXTURE).expect("fixture");
     let dir = tmp.path().join("bad");
     std::fs::create_dir(&dir).expect("mkdir");
-    std::fs::copy("tests/fixtures/render/catalog.yaml", dir.join("catalog.yaml")).expect("copy");
-    std::fs::write(dir.join("show.yaml"), spec.replace("model: t-arista-7060", "model: t-arista-7061")).expect("write");
-    let o = democ(&["build", dir.join("show.yaml").to_str().expect("utf-8"), "-o", outs]);
+    std::fs::copy(
+        "tests/fixtures/render/catalog.yaml",
+        dir.join("catalog.yaml"),
+    )
+    .expect("copy");
+    std::fs::write(
+        dir.join("show.yaml"),
+        spec.replace("model: t-arista-7060", "model: t-arista-7061"),
+    )
+    .expect("write");
+    let o = democ(&[
+        "build",
+        dir.join("show.yaml").to_str().expect("utf-8"),
+        "-o",
+        outs,
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("t-arista-7061"));
 
     // A template error (exit 2), reported with the template's name and line.
     let templates = tmp.path().join("templates");
     std::fs::create_dir(&templates).expect("mkdir");
-    std::fs::write(templates.join("os10.j2"), "hostname {{ sw.hostname }}\n!\n{{ sw.no_such_field }}\n").expect("write");
-    let o = democ(&["build", FIXTURE, "-o", outs, "--templates", templates.to_str().expect("utf-8")]);
+    std::fs::write(
+        templates.join("os10.j2"),
+        "hostname {{ sw.hostname }}\n!\n{{ sw.no_such_field }}\n",
+    )
+    .expect("write");
+    let o = democ(&[
+        "build",
+        FIXTURE,
+        "-o",
+        outs,
+        "--templates",
+        templates.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("template `dell/os10.j2` line 3"), "{err}");
@@ -82,8 +127,16 @@ fn a_failing_build_leaves_the_previous_output_untouched() {
 
     assert!(tree(&out) == before, "the output changed");
     assert_eq!(mtimes(&out), times);
-    let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).expect("ls").filter_map(Result::ok).map(|e| e.file_name()).collect();
-    assert_eq!(leftovers.len(), 3, "no staging folders left behind: {leftovers:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("ls")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        3,
+        "no staging folders left behind: {leftovers:?}"
+    );
 }
 
 #[test]
@@ -96,8 +149,19 @@ fn an_override_changes_only_its_files() {
     let templates = tmp.path().join("site");
     std::fs::create_dir_all(templates.join("arista")).expect("mkdir");
     let eos = std::fs::read_to_string("templates/arista/eos.j2").expect("eos.j2");
-    std::fs::write(templates.join("arista/eos.j2"), eos.replace("lldp run", "lldp run\nlogging buffered 100000")).expect("write");
-    let o = democ(&["build", FIXTURE, "-o", out.to_str().expect("utf-8"), "--templates", templates.to_str().expect("utf-8")]);
+    std::fs::write(
+        templates.join("arista/eos.j2"),
+        eos.replace("lldp run", "lldp run\nlogging buffered 100000"),
+    )
+    .expect("write");
+    let o = democ(&[
+        "build",
+        FIXTURE,
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--templates",
+        templates.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let (after, times2) = (tree(&out), mtimes(&out));
     for (path, bytes) in &after {
@@ -108,7 +172,9 @@ fn an_override_changes_only_its_files() {
             assert_eq!(times[path], times2[path], "{path} was rewritten");
         }
     }
-    assert!(String::from_utf8_lossy(&after["switches/eos-1.cfg"]).contains("logging buffered 100000"));
+    assert!(
+        String::from_utf8_lossy(&after["switches/eos-1.cfg"]).contains("logging buffered 100000")
+    );
     assert!(String::from_utf8_lossy(&after["manifest.json"]).contains("arista/eos.j2"));
 }
 
@@ -125,7 +191,12 @@ fn refuses_to_replace_a_folder_it_did_not_write() {
 #[test]
 fn progress_lines_only_on_a_terminal() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let o = democ(&["build", FIXTURE, "-o", tmp.path().join("out").to_str().expect("utf-8")]);
+    let o = democ(&[
+        "build",
+        FIXTURE,
+        "-o",
+        tmp.path().join("out").to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     assert!(!stderr(&o).contains("democ: "), "{}", stderr(&o));
     assert!(o.stdout.is_empty());

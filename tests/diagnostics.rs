@@ -45,12 +45,22 @@ fn snapshot_name(file: &str) -> String {
 /// Warnings (W codes) are checked with `--deny warnings` so that they fail the run.
 fn bad(file: &str) {
     let code = named_code(file).unwrap_or_else(|| panic!("{file}: name must start with a code"));
-    let extra: &[&str] = if code.starts_with('W') { &["--deny", "warnings"] } else { &[] };
+    let extra: &[&str] = if code.starts_with('W') {
+        &["--deny", "warnings"]
+    } else {
+        &[]
+    };
     let (status, stderr) = check(file, extra);
     assert!(!stderr.contains("panicked"), "{file} panicked:\n{stderr}");
     assert_eq!(status, 1, "exit code of {file}:\n{stderr}");
-    assert!(stderr.contains(&format!("[{code}]")), "{file} must report {code}:\n{stderr}");
-    assert!(stderr.contains("= help: "), "{file}: every diagnostic needs a help line:\n{stderr}");
+    assert!(
+        stderr.contains(&format!("[{code}]")),
+        "{file} must report {code}:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("= help: "),
+        "{file}: every diagnostic needs a help line:\n{stderr}"
+    );
     insta::assert_snapshot!(snapshot_name(file), stderr);
 }
 
@@ -106,6 +116,7 @@ specs! {
     // ---- feasibility ----
     bad e0201_no_path => "tests/bad/E0201-no-path.yaml",
     bad e0240_pcie_lanes => "tests/bad/E0240-pcie-lanes.yaml",
+    bad e0245_oversubscribed => "tests/bad/E0245-oversubscribed.yaml",
     // ---- the malformed corpus (issue 5) ----
     bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",
     bad corpus_tabs => "tests/bad/corpus/E0002-tabs.yaml",
@@ -128,7 +139,9 @@ fn yaml_files(dir: &Path, out: &mut BTreeSet<String>) {
         if path.is_dir() {
             yaml_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "yaml") {
-            let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&path);
+            let rel = path
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap_or(&path);
             out.insert(rel.to_string_lossy().replace('\\', "/"));
         }
     }
@@ -144,7 +157,10 @@ fn every_bad_spec_is_listed() {
         .iter()
         .filter(|f| !f.starts_with("tests/bad/include/") && !listed.contains(*f))
         .collect();
-    assert!(unlisted.is_empty(), "add these to `specs!` in tests/diagnostics.rs: {unlisted:?}");
+    assert!(
+        unlisted.is_empty(),
+        "add these to `specs!` in tests/diagnostics.rs: {unlisted:?}"
+    );
     let missing: Vec<&String> = listed.iter().filter(|f| !files.contains(*f)).collect();
     assert!(missing.is_empty(), "listed but absent: {missing:?}");
 }
@@ -159,9 +175,15 @@ fn every_error_code_has_a_bad_spec() {
     let codes_rs = include_str!("../src/diag/codes.rs");
     let declared: BTreeSet<&str> = codes_rs
         .split('"')
-        .filter(|s| s.len() == 5 && s.starts_with('E') && s[1..].chars().all(|c| c.is_ascii_digit()))
+        .filter(|s| {
+            s.len() == 5 && s.starts_with('E') && s[1..].chars().all(|c| c.is_ascii_digit())
+        })
         .collect();
-    let mut covered: BTreeSet<String> = LISTED.iter().filter_map(|f| named_code(f)).map(String::from).collect();
+    let mut covered: BTreeSet<String> = LISTED
+        .iter()
+        .filter_map(|f| named_code(f))
+        .map(String::from)
+        .collect();
     let tests_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     for entry in std::fs::read_dir(&tests_dir).expect("tests/ is readable") {
         let path = entry.expect("directory entry").path();
@@ -176,8 +198,10 @@ fn every_error_code_has_a_bad_spec() {
         }
     }
     let excused: BTreeSet<&str> = UNCOVERED.iter().map(|(c, _)| *c).collect();
-    let missing: Vec<&&str> =
-        declared.iter().filter(|c| !covered.contains(**c) && !excused.contains(**c)).collect();
+    let missing: Vec<&&str> = declared
+        .iter()
+        .filter(|c| !covered.contains(**c) && !excused.contains(**c))
+        .collect();
     assert!(
         missing.is_empty(),
         "no bad spec reports {missing:?}: add tests/bad/<CODE>-<what>.yaml and list it in tests/diagnostics.rs"

@@ -79,10 +79,6 @@ impl<T> Table<T> {
         v.sort_by(|a, b| a.0.cmp(b.0));
         v
     }
-
-    pub(crate) fn len(&self) -> usize {
-        self.by_name.len()
-    }
 }
 
 /// Every model democ knows about for one compilation.

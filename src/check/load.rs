@@ -2,21 +2,21 @@
 //! link per direction, every PCIe switch uplink NICs sit behind, every host's drives.
 //! One pass over the routed pairs: linear in hops.
 
-use std::collections::HashMap;
+use crate::fxhash::FxMap;
 
 use crate::derive::paths::{PairRoute, Via};
 use crate::resolve::model::{HostId, LagId, LinkId, Model, NodeId};
 use crate::spec::flow::Store;
 
 /// Something several pairs share; bool = direction (true: a->b, downstream, transmit).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Res {
     Link(LinkId, bool),
     Lag(LagId, bool),
     /// A host NIC's PCIe link: (host, nic, transmit).
     Nic(HostId, usize, bool),
-    /// A PCIe switch uplink NICs sit behind: (host, switch, downstream).
-    Uplink(HostId, String, bool),
+    /// A PCIe switch uplink NICs sit behind: (host, index of the chassis switch, downstream).
+    Uplink(HostId, u16, bool),
     Read(HostId),
     Write(HostId),
 }
@@ -35,7 +35,11 @@ pub(crate) fn forward(m: &Model, via: Via, from: NodeId) -> bool {
 /// The NICs a pair leaves (first hop) or enters (last hop) a host by: one, or every
 /// NIC behind a host bond (LAG), which the pair's streams spread over.
 pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool) -> Vec<(HostId, usize)> {
-    let hop = if first { pr.hops.first() } else { pr.hops.last() };
+    let hop = if first {
+        pr.hops.first()
+    } else {
+        pr.hops.last()
+    };
     let Some(hop) = hop else { return Vec::new() };
     let host = if first { pr.src } else { pr.dst };
     let links: &[usize] = match &hop.via {
@@ -45,7 +49,11 @@ pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool) -> Vec<(HostId, 
     let mut out: Vec<(HostId, usize)> = Vec::with_capacity(links.len());
     for &link in links {
         let l = &m.links[link];
-        let end = if l.a.node == NodeId::Host(host) { l.a } else { l.b };
+        let end = if l.a.node == NodeId::Host(host) {
+            l.a
+        } else {
+            l.b
+        };
         if let Some(nic) = m.hosts[host].ports[end.port].nic {
             if !out.contains(&(host, nic)) {
                 out.push((host, nic));
@@ -56,12 +64,12 @@ pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool) -> Vec<(HostId, 
 }
 
 /// The resources one pair uses, each with the share of the pair's rate it carries.
-pub(crate) fn resources(
+pub(crate) fn resources<'a>(
     m: &Model,
     pr: &PairRoute,
     source: Store,
     sink: Store,
-    nic_switches: &dyn Fn(HostId, usize) -> Vec<String>,
+    nic_switches: &dyn Fn(HostId, usize) -> &'a [u16],
 ) -> Vec<(Res, f64)> {
     let mut v = Vec::with_capacity(pr.hops.len() + 6);
     for h in &pr.hops {
@@ -79,7 +87,11 @@ pub(crate) fn resources(
         let w = 1.0 / nics.len().max(1) as f64;
         for (h, n) in nics {
             v.push((Res::Nic(h, n, transmit), w));
-            v.extend(nic_switches(h, n).into_iter().map(|s| (Res::Uplink(h, s, transmit), w)));
+            v.extend(
+                nic_switches(h, n)
+                    .iter()
+                    .map(|&s| (Res::Uplink(h, s, transmit), w)),
+            );
         }
     }
     if source == Store::Nvme {
@@ -94,14 +106,14 @@ pub(crate) fn resources(
 /// Demand in bits/s per resource, and which flows load it.
 #[derive(Debug, Default)]
 pub(crate) struct Loads {
-    pub(crate) demand: HashMap<Res, f64>,
-    pub(crate) flows: HashMap<Res, Vec<usize>>,
+    pub(crate) demand: FxMap<Res, f64>,
+    pub(crate) flows: FxMap<Res, Vec<usize>>,
 }
 
 impl Loads {
-    pub(crate) fn add(&mut self, r: &Res, bps: f64, flow: usize) {
-        *self.demand.entry(r.clone()).or_insert(0.0) += bps;
-        let f = self.flows.entry(r.clone()).or_default();
+    pub(crate) fn add(&mut self, r: Res, bps: f64, flow: usize) {
+        *self.demand.entry(r).or_insert(0.0) += bps;
+        let f = self.flows.entry(r).or_default();
         if f.last() != Some(&flow) {
             f.push(flow);
         }

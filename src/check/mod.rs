@@ -10,13 +10,14 @@ pub(crate) mod optics;
 pub(crate) mod otn;
 pub(crate) mod pcie;
 pub(crate) mod predict;
+#[cfg(test)]
+mod props;
 pub(crate) mod storage;
 
 use crate::catalog::Db;
 use crate::catalog::types::Physics;
 use crate::compile::Front;
 use crate::derive::paths::Routes;
-use crate::derive::topology::Topology;
 use crate::diag::Diags;
 use crate::resolve::model::Model;
 
@@ -25,7 +26,6 @@ pub(crate) struct Ctx<'a> {
     pub(crate) m: &'a Model,
     pub(crate) db: &'a Db,
     pub(crate) physics: &'a Physics,
-    pub(crate) topology: &'a Topology,
     pub(crate) routes: &'a Routes,
 }
 
@@ -35,7 +35,6 @@ impl<'a> Ctx<'a> {
             m: &f.model,
             db: &f.db,
             physics: f.db.physics.as_ref()?,
-            topology: &f.topology,
             routes: &f.routes,
         })
     }
@@ -44,11 +43,18 @@ impl<'a> Ctx<'a> {
 /// Runs every check.
 pub(crate) fn run(front: &Front, diags: &mut Diags) {
     let Some(cx) = Ctx::new(front) else { return };
+    let mut clock = crate::compile::Stages::new();
     pcie::check(&cx, diags);
+    clock.mark("  pcie");
     optics::check(&cx, diags);
     otn::check(&cx, diags);
+    clock.mark("  optics");
     mtu::check(&cx, diags);
+    clock.mark("  mtu");
     bdp::check(&cx, diags);
+    clock.mark("  bdp");
     openflow::check(&cx, diags);
+    clock.mark("  openflow");
     findings::check(&cx, diags);
+    clock.mark("  predict");
 }

@@ -802,12 +802,7 @@ flows:
         let topology = crate::derive::topology::build(&model, us_per_km);
         let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
         assert!(!s.diags.has_errors(), "{}", render(&s));
-        Front {
-            db,
-            model,
-            topology,
-            routes,
-        }
+        Front { db, model, routes }
     }
 
     /// Runs one check on `yaml`; the codes it reported, in order.

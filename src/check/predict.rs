@@ -4,7 +4,7 @@
 //! streams, TCP window, LAG hashing) apply on top. The prediction of a pair is the
 //! minimum over all of them, and the smallest names the bottleneck.
 
-use std::collections::HashMap;
+use crate::fxhash::FxMap;
 
 use serde::Serialize;
 
@@ -23,7 +23,6 @@ pub(crate) enum LimitKind {
     Demand,
     Link,
     Lag,
-    Nic,
     Pcie,
     Storage,
     Cpu,
@@ -72,9 +71,23 @@ pub(crate) struct HostStorage {
     pub(crate) write_bound: String,
 }
 
+/// A site and what stands there.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct SiteSummary {
+    pub(crate) name: String,
+    pub(crate) kind: &'static str,
+    pub(crate) booth: Option<String>,
+    pub(crate) location: Option<String>,
+    pub(crate) switches: usize,
+    pub(crate) hosts: usize,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Plan {
     pub(crate) show: String,
+    pub(crate) title: String,
+    pub(crate) venue: String,
+    pub(crate) sites: Vec<SiteSummary>,
     pub(crate) storage: Vec<HostStorage>,
     pub(crate) flows: Vec<FlowPrediction>,
     /// Network resources with their use, sorted.
@@ -98,8 +111,31 @@ pub(crate) struct HostFacts {
     pub(crate) io: Io,
     /// Socket of each NIC.
     pub(crate) nic_socket: Vec<Option<u8>>,
-    pub(crate) nic_switches: Vec<Vec<String>>,
+    /// PCIe switches between each NIC and its socket, as indices into the chassis' switches.
+    pub(crate) nic_switches: Vec<Vec<u16>>,
     pub(crate) nic_usable: Vec<Option<(f64, String)>>,
+}
+
+/// Index of a chassis PCIe switch by name.
+fn switch_index(cx: &Ctx, h: &crate::resolve::model::Host, name: &str) -> Option<u16> {
+    let ch = cx.db.chassis.get(&h.chassis)?;
+    let pos = ch
+        .switches
+        .as_ref()?
+        .entries
+        .iter()
+        .position(|(k, _)| k.value == name)?;
+    u16::try_from(pos).ok()
+}
+
+/// Name of a chassis PCIe switch by index.
+fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
+    cx.db
+        .chassis
+        .get(&cx.m.hosts[h].chassis)
+        .and_then(|c| c.switches.as_ref())
+        .and_then(|s| s.entries.get(usize::from(i)))
+        .map_or("?", |(k, _)| k.value.as_str())
 }
 
 pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
@@ -120,9 +156,14 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
                 nic_switches: links
                     .iter()
                     .map(|l| {
-                        l.as_ref()
-                            .map(|(_, a)| a.switches.clone())
-                            .unwrap_or_default()
+                        let names = l
+                            .as_ref()
+                            .map(|(_, a)| a.switches.as_slice())
+                            .unwrap_or_default();
+                        names
+                            .iter()
+                            .filter_map(|n| switch_index(cx, h, n))
+                            .collect()
                     })
                     .collect(),
                 nic_usable: links
@@ -193,7 +234,7 @@ fn res_name(m: &Model, r: &Res) -> String {
             m.hosts[*h].nics[*n].slot.value,
             if *tx { "send" } else { "receive" }
         ),
-        Res::Uplink(h, s, _) => format!("`{}` PCIe switch `{s}` uplink", m.hosts[*h].name.value),
+        Res::Uplink(h, _, _) => format!("`{}` PCIe switch uplink", m.hosts[*h].name.value),
         Res::Read(h) => format!("`{}` NVMe read", m.hosts[*h].name.value),
         Res::Write(h) => format!("`{}` NVMe write", m.hosts[*h].name.value),
     }
@@ -224,7 +265,8 @@ fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind, S
             let (g, why) = facts[*h].nic_usable.get(*n)?.clone()?;
             (g, LimitKind::Pcie, why)
         }
-        Res::Uplink(h, s, _) => {
+        Res::Uplink(h, i, _) => {
+            let s = switch_name(cx, *h, *i);
             let ch = cx.db.chassis.get(&m.hosts[*h].chassis)?;
             let up = super::pcie::uplink(ch, s)?;
             let g = usable_gbps(cx, up).ok()?;
@@ -282,7 +324,7 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
     let m = cx.m;
     let facts = host_facts(cx);
     let switches_of =
-        |h: HostId, n: usize| facts[h].nic_switches.get(n).cloned().unwrap_or_default();
+        |h: HostId, n: usize| facts[h].nic_switches.get(n).map_or(&[][..], Vec::as_slice);
     let mut loads = Loads::default();
     let mut pair_res: Vec<Vec<Vec<(Res, f64)>>> = Vec::with_capacity(m.flows.len());
     for (fi, f) in m.flows.iter().enumerate() {
@@ -291,14 +333,14 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
         let mut per_pair = Vec::with_capacity(routes.pairs.len());
         for pr in &routes.pairs {
             let res = resources(m, pr, f.source, f.sink, &switches_of);
-            for (r, w) in &res {
+            for &(r, w) in &res {
                 loads.add(r, rate * w, fi);
             }
             per_pair.push(res);
         }
         pair_res.push(per_pair);
     }
-    let mut caps: HashMap<Res, Option<(f64, LimitKind)>> = HashMap::new();
+    let mut caps: FxMap<Res, Option<(f64, LimitKind)>> = FxMap::default();
     let mut flows = Vec::with_capacity(m.flows.len());
     for (fi, f) in m.flows.iter().enumerate() {
         flows.push(predict_flow(
@@ -319,7 +361,7 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
     keys.sort();
     let links = keys
         .into_iter()
-        .filter_map(|r| link_use(cx, &facts, &loads, r).map(|u| (r.clone(), u)))
+        .filter_map(|r| link_use(cx, &facts, &loads, r).map(|u| (*r, u)))
         .collect();
     let storage = m
         .hosts
@@ -335,15 +377,38 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
             write_bound: f.io.write_why.clone(),
         })
         .collect();
-    (
-        Plan {
-            show: m.settings.name.clone(),
-            storage,
-            flows,
-            links,
-        },
-        loads,
-    )
+    let mut sites: Vec<SiteSummary> = m
+        .sites
+        .iter()
+        .map(|s| SiteSummary {
+            name: s.name.value.clone(),
+            kind: s.kind.as_str(),
+            booth: s.booth.clone(),
+            location: s.location.clone(),
+            switches: 0,
+            hosts: 0,
+        })
+        .collect();
+    for s in &m.switches {
+        if let Some(x) = sites.get_mut(s.site) {
+            x.switches += 1;
+        }
+    }
+    for h in &m.hosts {
+        if let Some(x) = sites.get_mut(h.site) {
+            x.hosts += 1;
+        }
+    }
+    let plan = Plan {
+        show: m.settings.name.clone(),
+        title: m.settings.title.clone(),
+        venue: m.settings.venue.clone(),
+        sites,
+        storage,
+        flows,
+        links,
+    };
+    (plan, loads)
 }
 
 /// Where a candidate limit comes from; turned into words only for the bottleneck, so
@@ -351,18 +416,46 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
 #[derive(Clone, Copy)]
 enum Why<'a> {
     Demand,
-    Shared { res: &'a Res, demand: f64, wire: bool, eff: f64, mtu: u32 },
-    LagHash { lag: usize, streams: u32, used: usize },
-    Cpu { host: HostId, streams: u32, per_stream: f64, numa: bool },
-    Window { streams: u32, rtt_ms: f64 },
+    Shared {
+        res: &'a Res,
+        demand: f64,
+        wire: bool,
+        eff: f64,
+        mtu: u32,
+    },
+    LagHash {
+        lag: usize,
+        streams: u32,
+        used: usize,
+    },
+    Cpu {
+        host: HostId,
+        streams: u32,
+        per_stream: f64,
+        numa: bool,
+    },
+    Window {
+        streams: u32,
+        rtt_ms: f64,
+    },
 }
 
 fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
     let m = cx.m;
     match why {
-        Why::Demand => format!("the flow asks for {}", crate::spec::units::Rate::from_gbps(rate)),
-        Why::Shared { res, demand, wire, eff, mtu } => {
-            let (cap, _, base) = capacity(cx, facts, res).unwrap_or((0.0, LimitKind::Link, String::new()));
+        Why::Demand => format!(
+            "the flow asks for {}",
+            crate::spec::units::Rate::from_gbps(rate)
+        ),
+        Why::Shared {
+            res,
+            demand,
+            wire,
+            eff,
+            mtu,
+        } => {
+            let (cap, _, base) =
+                capacity(cx, facts, res).unwrap_or((0.0, LimitKind::Link, String::new()));
             if demand > cap + 1e-9 {
                 format!("{base}, shared by {demand:.0} Gbit/s of demand")
             } else if wire && eff < 1.0 {
@@ -373,14 +466,32 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
         }
         Why::LagHash { lag, streams, used } => {
             let lag = &m.lags[lag];
-            format!("port-channel {} hashes {streams} stream(s) onto at most {used} of its {} members", lag.id, lag.members.len())
+            format!(
+                "port-channel {} hashes {streams} stream(s) onto at most {used} of its {} members",
+                lag.id,
+                lag.members.len()
+            )
         }
-        Why::Cpu { host, streams, per_stream, numa } => {
+        Why::Cpu {
+            host,
+            streams,
+            per_stream,
+            numa,
+        } => {
             let h = &m.hosts[host];
-            let note = if numa { ", halved for crossing sockets" } else { "" };
-            format!("`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}", h.name.value, h.cpu.value)
+            let note = if numa {
+                ", halved for crossing sockets"
+            } else {
+                ""
+            };
+            format!(
+                "`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}",
+                h.name.value, h.cpu.value
+            )
         }
-        Why::Window { streams, rtt_ms } => format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT"),
+        Why::Window { streams, rtt_ms } => {
+            format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT")
+        }
     }
 }
 
@@ -388,7 +499,7 @@ fn predict_flow<'r>(
     cx: &Ctx,
     facts: &[HostFacts],
     loads: &Loads,
-    caps: &mut HashMap<Res, Option<(f64, LimitKind)>>,
+    caps: &mut FxMap<Res, Option<(f64, LimitKind)>>,
     f: &Flow,
     fi: usize,
     pair_res: &'r [Vec<(Res, f64)>],
@@ -396,14 +507,20 @@ fn predict_flow<'r>(
     let m = cx.m;
     let routes = &cx.routes.flows[fi];
     let rate = f.pair_rate().gbps();
-    let cpu = m.hosts.get(f.pairs[0].0).and_then(|h| cx.db.cpus.get(&h.cpu));
+    let cpu = m
+        .hosts
+        .get(f.pairs[0].0)
+        .and_then(|h| cx.db.cpus.get(&h.cpu));
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
     // Without declared streams, use as many as the CPU figure and the window both need.
     let worst_rtt = routes.pairs.iter().map(|p| p.rtt_ms()).fold(0.0, f64::max);
-    let nstreams = match (&f.streams, f.protocol.value) {
-        (None, Protocol::Tcp) => streams(f, per_stream).max(super::bdp::streams_needed_for_window(cx, f.pair_rate().bps(), worst_rtt)),
-        _ => streams(f, per_stream),
-    };
+    let nstreams =
+        match (&f.streams, f.protocol.value) {
+            (None, Protocol::Tcp) => streams(f, per_stream).max(
+                super::bdp::streams_needed_for_window(cx, f.pair_rate().bps(), worst_rtt),
+            ),
+            _ => streams(f, per_stream),
+        };
     let mut total = 0.0;
     let mut worst: Option<(f64, LimitKind, Why<'r>)> = None;
     let mut rtt_ms: f64 = 0.0;
@@ -419,21 +536,48 @@ fn predict_flow<'r>(
             }
         };
         for (r, w) in &pair_res[pi] {
-            let cap = *caps.entry(r.clone()).or_insert_with(|| capacity(cx, facts, r).map(|(c, k, _)| (c, k)));
+            let cap = *caps
+                .entry(*r)
+                .or_insert_with(|| capacity(cx, facts, r).map(|(c, k, _)| (c, k)));
             let Some((cap, kind)) = cap else { continue };
             let demand = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
             let wire = matches!(r, Res::Link(..) | Res::Lag(..));
             let usable = if wire { cap * eff } else { cap };
             // A pair carrying the fraction `w` of its rate here is bounded by usable / w
             // alone, or by its proportional share when the resource is oversubscribed.
-            let share = if demand > cap { usable * rate / demand } else { (usable / w).min(rate) };
-            consider(share, kind, Why::Shared { res: r, demand, wire, eff, mtu });
+            let share = if demand > cap {
+                usable * rate / demand
+            } else {
+                (usable / w).min(rate)
+            };
+            consider(
+                share,
+                kind,
+                Why::Shared {
+                    res: r,
+                    demand,
+                    wire,
+                    eff,
+                    mtu,
+                },
+            );
             // Static LAG hashing: one stream never spreads over more members than it has.
             if let Res::Lag(g, _) = r {
                 let lag = &m.lags[*g];
-                let member = lag.members.first().map_or(0.0, |&l| m.links[l].capacity.gbps());
+                let member = lag
+                    .members
+                    .first()
+                    .map_or(0.0, |&l| m.links[l].capacity.gbps());
                 let used = (nstreams as usize).min(lag.members.len());
-                consider(used as f64 * member * eff, LimitKind::Lag, Why::LagHash { lag: *g, streams: nstreams, used });
+                consider(
+                    used as f64 * member * eff,
+                    LimitKind::Lag,
+                    Why::LagHash {
+                        lag: *g,
+                        streams: nstreams,
+                        used,
+                    },
+                );
             }
         }
         if f.protocol.value != Protocol::Rdma {
@@ -442,10 +586,26 @@ fn predict_flow<'r>(
             let ps = per_stream * factor;
             let cores = cpu.map_or(u32::MAX, |c| c.cores * u32::from(m.hosts[pr.src].sockets));
             let usable = nstreams.min(cores);
-            consider(f64::from(usable) * ps, LimitKind::Cpu, Why::Cpu { host: pr.src, streams: usable, per_stream: ps, numa });
+            consider(
+                f64::from(usable) * ps,
+                LimitKind::Cpu,
+                Why::Cpu {
+                    host: pr.src,
+                    streams: usable,
+                    per_stream: ps,
+                    numa,
+                },
+            );
             if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
                 let w = super::bdp::window_limit_bps(cx, pr.rtt_ms(), nstreams) / 1e9;
-                consider(w, LimitKind::Window, Why::Window { streams: nstreams, rtt_ms: pr.rtt_ms() });
+                consider(
+                    w,
+                    LimitKind::Window,
+                    Why::Window {
+                        streams: nstreams,
+                        rtt_ms: pr.rtt_ms(),
+                    },
+                );
             }
         }
         total += best.0;
@@ -453,10 +613,26 @@ fn predict_flow<'r>(
             worst = Some(best);
         }
     }
-    let path = routes.pairs.first().map(|p| p.switches().map(|s| m.switches[s].name.value.clone()).collect()).unwrap_or_default();
+    let path = routes
+        .pairs
+        .first()
+        .map(|p| {
+            p.switches()
+                .map(|s| m.switches[s].name.value.clone())
+                .collect()
+        })
+        .unwrap_or_default();
     let bottleneck = match worst {
-        Some((gbps, kind, why)) => Limit { kind, gbps, why: explain(cx, facts, why, rate) },
-        None => Limit { kind: LimitKind::Demand, gbps: 0.0, why: "no routed pair".into() },
+        Some((gbps, kind, why)) => Limit {
+            kind,
+            gbps,
+            why: explain(cx, facts, why, rate),
+        },
+        None => Limit {
+            kind: LimitKind::Demand,
+            gbps: 0.0,
+            why: "no routed pair".into(),
+        },
     };
     FlowPrediction {
         name: f.name.value.clone(),

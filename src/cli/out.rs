@@ -50,7 +50,10 @@ fn lab(c: &Common, s: &mut Session) -> Result<crate::ir::Lab, i32> {
         Ok(None) => return Err(report(s, c, false).max(1)),
         Ok(Some(f)) => f,
     };
-    progress(&format!("lowering {}", plural(front.model.switches.len(), "switch")));
+    progress(&format!(
+        "lowering {}",
+        plural(front.model.switches.len(), "switch")
+    ));
     match emit::lab(&front, s, c.deny.is_some()) {
         Err(e) => Err(usage(&format!("internal error: {e}"))),
         Ok(None) => Err(report(s, c, false).max(1)),
@@ -91,12 +94,24 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    progress(&format!("rendering {}", plural(lab.switches.len(), "config")));
-    let files = match emit::files(&lab, &renderer, &s, &emit::main_dir(a.common.spec.as_deref())) {
+    progress(&format!(
+        "rendering {}",
+        plural(lab.switches.len(), "config")
+    ));
+    let files = match emit::files(
+        &lab,
+        &renderer,
+        &s,
+        &emit::main_dir(a.common.spec.as_deref()),
+    ) {
         Ok(f) => f,
         Err(e) => return usage(&format!("internal error: {e}")),
     };
-    progress(&format!("writing {} to {}", plural(files.len(), "file"), a.output.display()));
+    progress(&format!(
+        "writing {} to {}",
+        plural(files.len(), "file"),
+        a.output.display()
+    ));
     match crate::write::tree(&a.output, &files) {
         Ok(()) => 0,
         Err(e) => usage(&e),

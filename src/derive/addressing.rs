@@ -64,7 +64,7 @@ impl Pool {
             n += 1;
         }
         let end = u64::from(self.prefix.last());
-        while n + 1 <= end {
+        while n < end {
             let (a, b) = (Ipv4Addr::from(n as u32), Ipv4Addr::from(n as u32 + 1));
             n += 2;
             if !used.contains_key(&a) && !used.contains_key(&b) {
@@ -208,9 +208,16 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     }
     // The OpenFlow controllers' addresses are taken (the controller is a host on the
     // network even when the spec does not model it): never hand them out.
-    let controllers = m.settings.controller.iter().map(|c| (c.addr, c.span)).chain(
-        m.switches.iter().filter_map(|s| s.openflow.as_ref().and_then(|o| o.controller.map(|c| (c.addr, o.span)))),
-    );
+    let controllers = m
+        .settings
+        .controller
+        .iter()
+        .map(|c| (c.addr, c.span))
+        .chain(m.switches.iter().filter_map(|s| {
+            s.openflow
+                .as_ref()
+                .and_then(|o| o.controller.map(|c| (c.addr, o.span)))
+        }));
     for (addr, span) in controllers.collect::<Vec<_>>() {
         ax.used.entry(addr).or_insert(span);
     }
@@ -303,4 +310,131 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
 
 fn set(m: &mut Model, e: End, a: Ipv4Addr, len: u8) {
     m.port_mut(e).address = Some(Prefix { addr: a, len });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn prefix() -> impl Strategy<Value = Prefix> {
+        (any::<u32>(), 0u8..=32).prop_map(|(a, len)| Prefix {
+            addr: Ipv4Addr::from(a),
+            len,
+        })
+    }
+
+    /// Addresses already taken: some inside the pool (offsets from its network), some anywhere.
+    fn used(p: Prefix, inside: &[u32], anywhere: &[u32]) -> HashMap<Ipv4Addr, Span> {
+        let size = p.size();
+        let at = |o: u32| Ipv4Addr::from((u64::from(p.network()) + u64::from(o) % size) as u32);
+        inside
+            .iter()
+            .map(|&o| at(o))
+            .chain(anywhere.iter().map(|&a| Ipv4Addr::from(a)))
+            .map(|a| (a, Span::default()))
+            .collect()
+    }
+
+    /// The addresses `Pool::new` may hand out: all of a /31 or /32, else all but network
+    /// and broadcast.
+    fn usable(p: Prefix) -> (u64, u64) {
+        let (net, last) = (u64::from(p.network()), u64::from(p.last()));
+        if p.len >= 31 {
+            (net, last)
+        } else {
+            (net + 1, last - 1)
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn take_hands_out_distinct_free_addresses_inside_the_pool(
+            p in prefix(),
+            inside in proptest::collection::vec(any::<u32>(), 0..40),
+            anywhere in proptest::collection::vec(any::<u32>(), 0..8),
+            n in 0usize..600,
+        ) {
+            let used = used(p, &inside, &anywhere);
+            let (first, last) = usable(p);
+            let mut pool = Pool::new(p);
+            prop_assert_eq!(pool.capacity(), last + 1 - first);
+            let mut seen = HashSet::new();
+            while seen.len() < n {
+                let Some(a) = pool.take(&used) else { break };
+                prop_assert!(p.contains(a), "{a} outside {p}");
+                prop_assert!((first..=last).contains(&u64::from(u32::from(a))), "{a} is {p}'s network or broadcast");
+                prop_assert!(!used.contains_key(&a), "{a} was taken");
+                prop_assert!(seen.insert(a), "{a} handed out twice");
+            }
+            // Short only when every usable address is used or handed out.
+            let taken = used.keys().filter(|a| (first..=last).contains(&u64::from(u32::from(**a)))).count() as u64;
+            prop_assert_eq!(seen.len() as u64, (n as u64).min(last + 1 - first - taken));
+            if (seen.len()) < n {
+                prop_assert_eq!(pool.take(&used), None);
+            }
+        }
+
+        #[test]
+        fn take_pair_hands_out_disjoint_aligned_free_pairs_inside_the_pool(
+            p in prefix(),
+            inside in proptest::collection::vec(any::<u32>(), 0..40),
+            n in 0usize..300,
+        ) {
+            let used = used(p, &inside, &[]);
+            let mut pool = Pool::new(p);
+            let mut seen = HashSet::new();
+            let mut pairs = 0;
+            while pairs < n {
+                let Some((a, b)) = pool.take_pair(&used) else { break };
+                let (x, y) = (u32::from(a), u32::from(b));
+                prop_assert!(x % 2 == 0 && y == x + 1, "{a}/{b} is not an aligned /31");
+                prop_assert!(p.contains(a) && p.contains(b), "{a}/{b} outside {p}");
+                prop_assert!(!used.contains_key(&a) && !used.contains_key(&b), "{a}/{b} was taken");
+                prop_assert!(seen.insert(a) && seen.insert(b), "{a}/{b} handed out twice");
+                pairs += 1;
+            }
+            if pairs < n {
+                // Exhausted: no free aligned pair is left past the pool's first address.
+                prop_assert_eq!(pool.take_pair(&used), None);
+                let (first, _) = usable(p);
+                let last = u64::from(p.last());
+                if last - first < 1 << 16 {
+                    let free = (first..last).filter(|x| x % 2 == 0).any(|x| {
+                        let (a, b) = (Ipv4Addr::from(x as u32), Ipv4Addr::from(x as u32 + 1));
+                        !used.contains_key(&a) && !used.contains_key(&b) && !seen.contains(&a)
+                    });
+                    prop_assert!(!free, "{p} has a free pair left but take_pair said exhausted");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edge_pools() {
+        let none = HashMap::new();
+        let p = |a: [u8; 4], len| Prefix {
+            addr: Ipv4Addr::from(a),
+            len,
+        };
+        let mut all = Pool::new(p([255, 255, 255, 255], 32));
+        assert_eq!(all.take(&none), Some(Ipv4Addr::new(255, 255, 255, 255)));
+        assert_eq!(all.take(&none), None);
+        let mut zero = Pool::new(p([0, 0, 0, 0], 0));
+        assert_eq!(zero.take(&none), Some(Ipv4Addr::new(0, 0, 0, 1)));
+        assert_eq!(zero.capacity(), (1u64 << 32) - 2);
+        let mut top = Pool::new(p([255, 255, 255, 254], 31));
+        assert_eq!(
+            top.take_pair(&none),
+            Some((
+                Ipv4Addr::new(255, 255, 255, 254),
+                Ipv4Addr::new(255, 255, 255, 255)
+            ))
+        );
+        assert_eq!(top.take_pair(&none), None);
+        assert_eq!(Pool::new(p([10, 0, 0, 7], 32)).take_pair(&none), None);
+    }
 }

@@ -24,7 +24,6 @@ pub(crate) enum Via {
 /// One hop of a pair's path, in the direction of travel.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hop {
-    pub(crate) adj: EdgeIndex,
     pub(crate) via: Via,
     pub(crate) from: NodeId,
     pub(crate) to: NodeId,
@@ -214,12 +213,7 @@ impl Router<'_> {
             if matches!(to, NodeId::Switch(_)) {
                 latency += self.hop_us;
             }
-            hops.push(Hop {
-                adj: e,
-                via,
-                from: at,
-                to,
-            });
+            hops.push(Hop { via, from: at, to });
             at = to;
         }
         (hops, latency)
@@ -320,7 +314,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
             let routed = match &f.path {
                 Some(p) => {
                     let ids: Vec<usize> = p.iter().map(|x| x.value).collect();
-                    r.explicit(s, d, &ids, rate).map_err(|i| Some(i))
+                    r.explicit(s, d, &ids, rate).map_err(Some)
                 }
                 None => r.auto(s, d, f.routing, rate).ok_or(None),
             };

@@ -105,10 +105,6 @@ impl Diags {
         &self.items
     }
 
-    pub(crate) fn extend(&mut self, other: Diags) {
-        self.items.extend(other.items);
-    }
-
     /// Stable order for output: by file, position, then code; the same finding at the
     /// same place (hosts declared as one range share their spans) is reported once.
     pub(crate) fn sort(&mut self) {
@@ -148,19 +144,29 @@ impl Diags {
     }
 }
 
-/// The closest candidate to `name`, for "did you mean" hints.
+/// The closest candidate to `name`, for "did you mean" hints. A candidate that starts
+/// with what was written (`dell-z9100` for `dell-z9100-on`) wins over one that merely
+/// looks alike (`dell-z9000`): a truncated name is the likelier mistake.
 pub(crate) fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let mut best: Option<(f64, &str)> = None;
+    let mut prefixed: Option<&str> = None;
     for c in candidates {
+        if name.len() >= 4
+            && c.len() > name.len()
+            && c.starts_with(name)
+            && prefixed.is_none_or(|p| (c.len(), c) < (p.len(), p))
+        {
+            prefixed = Some(c);
+        }
         let score = strsim::jaro_winkler(name, c);
         if score > 0.8 && best.is_none_or(|(s, b)| score > s || (score == s && c < b)) {
             best = Some((score, c));
         }
     }
-    best.map(|(_, c)| c)
+    prefixed.or(best.map(|(_, c)| c))
 }
 
 /// "did you mean `x`?" or a list of what is allowed, for help lines.

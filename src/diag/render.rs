@@ -64,6 +64,139 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
         .with_notes(notes)
 }
 
+/// Source lines longer than this are shown as a window around the labels, so that a
+/// diagnostic in a minified or generated file stays readable (and small).
+const MAX_LINE: usize = 160;
+/// Characters kept before the first label of a cropped line.
+const CONTEXT: usize = 40;
+
+/// The byte window of a long line to show: from a little before the first label start.
+fn window(line: &str, starts: &[usize]) -> (usize, usize) {
+    let first = starts.iter().copied().min().unwrap_or(0);
+    let mut ws = first.saturating_sub(CONTEXT);
+    while !line.is_char_boundary(ws) {
+        ws -= 1;
+    }
+    let mut we = (ws + MAX_LINE).min(line.len());
+    while !line.is_char_boundary(we) {
+        we -= 1;
+    }
+    (ws, we)
+}
+
+/// Sources with long lines cropped, for rendering one diagnostic. Line numbers are those
+/// of the real files; columns are too (`shift` adds the characters cut off the front).
+struct Cropped {
+    files: Sources,
+    shift: std::collections::BTreeMap<(FileId, usize), usize>,
+}
+
+impl<'a> Files<'a> for Cropped {
+    type FileId = FileId;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: FileId) -> Result<&'a str, files::Error> {
+        self.files.name(id)
+    }
+    fn source(&'a self, id: FileId) -> Result<&'a str, files::Error> {
+        self.files.source(id)
+    }
+    fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, files::Error> {
+        self.files.line_index(id, byte_index)
+    }
+    fn line_range(
+        &'a self,
+        id: FileId,
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, files::Error> {
+        self.files.line_range(id, line_index)
+    }
+    fn column_number(
+        &'a self,
+        id: FileId,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, files::Error> {
+        let shown = files::column_index(
+            self.files.source(id)?,
+            self.files.line_range(id, line_index)?,
+            byte_index,
+        );
+        Ok(shown + 1 + self.shift.get(&(id, line_index)).copied().unwrap_or(0))
+    }
+}
+
+/// For a diagnostic with a label on a line longer than `MAX_LINE`, a copy of the sources
+/// in which each labelled line is cropped to a window (`…` marks the cut) and the other
+/// lines are blank, and the diagnostic with its spans moved into the windows. None when
+/// every labelled line is short.
+fn cropped(sources: &Sources, d: &Diagnostic) -> Option<(Cropped, Diagnostic)> {
+    use std::collections::BTreeMap;
+    let labels: Vec<&super::Label> = std::iter::once(&d.primary).chain(&d.secondary).collect();
+    // (file, line index) -> (line start, line text, label starts within the line)
+    let mut lines: BTreeMap<(FileId, usize), (usize, &str, Vec<usize>)> = BTreeMap::new();
+    for l in &labels {
+        let file = sources.get(l.span.file);
+        let start = (l.span.start as usize).min(file.text.len());
+        let line = file.line_col(start).0;
+        let ls = file.offset_of(line, 1);
+        let le = file.text[ls..]
+            .find('\n')
+            .map_or(file.text.len(), |i| ls + i);
+        let text = file.text[ls..le].trim_end_matches('\r');
+        lines
+            .entry((l.span.file, line))
+            .or_insert((ls, text, Vec::new()))
+            .2
+            .push(start - ls);
+    }
+    if lines.values().all(|(_, text, _)| text.len() <= MAX_LINE) {
+        return None;
+    }
+    // Build each file's text line by line; remember where each kept window starts.
+    let mut texts: BTreeMap<FileId, String> = BTreeMap::new();
+    let mut placed: BTreeMap<(FileId, usize), (usize, usize, usize, usize)> = BTreeMap::new();
+    let mut shift = BTreeMap::new();
+    for (&(file, line), (_, text, starts)) in &lines {
+        let out = texts.entry(file).or_default();
+        let have = out.matches('\n').count() + 1;
+        out.extend(std::iter::repeat_n('\n', line.saturating_sub(have)));
+        let (ws, we) = if text.len() > MAX_LINE {
+            window(text, starts)
+        } else {
+            (0, text.len())
+        };
+        if ws > 0 {
+            out.push('…');
+            shift.insert((file, line - 1), text[..ws].chars().count() - 1);
+        }
+        placed.insert((file, line), (out.len(), ws, we, text.len()));
+        out.push_str(&text[ws..we]);
+        if we < text.len() {
+            out.push('…');
+        }
+    }
+    let mut view = Sources::default();
+    for (id, f) in sources.files() {
+        view.add(f.name.clone(), texts.remove(&id).unwrap_or_default());
+    }
+    let mut moved = d.clone();
+    for l in std::iter::once(&mut moved.primary).chain(&mut moved.secondary) {
+        let file = sources.get(l.span.file);
+        let start = (l.span.start as usize).min(file.text.len());
+        let line = file.line_col(start).0;
+        let Some(&(at, ws, we, _)) = placed.get(&(l.span.file, line)) else {
+            continue;
+        };
+        let ls = file.offset_of(line, 1);
+        let s = (start - ls).clamp(ws, we);
+        let e = (l.span.end as usize).saturating_sub(ls).clamp(s, we);
+        l.span = crate::source::Span::new(l.span.file, at + s - ws, at + e - ws);
+    }
+    Some((Cropped { files: view, shift }, moved))
+}
+
 /// Renders diagnostics as the human-readable report (no colour: stable for snapshots).
 pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
     let config = term::Config::default();
@@ -76,7 +209,11 @@ pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
         };
         for d in diags {
             // A render failure means a span is outside its file: a bug, but never a panic.
-            if term::emit(&mut writer, &config, sources, &to_codespan(d)).is_err() {
+            let done = match cropped(sources, d) {
+                Some((view, d)) => term::emit(&mut writer, &config, &view, &to_codespan(&d)),
+                None => term::emit(&mut writer, &config, sources, &to_codespan(d)),
+            };
+            if done.is_err() {
                 let _ = writeln!(
                     writer,
                     "{}[{}]: {}",

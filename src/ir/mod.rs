@@ -28,7 +28,10 @@ pub(crate) struct Lab {
 /// The JSON Schema of `democ ir` output (schema/ir.schema.json).
 pub(crate) fn json_schema() -> String {
     let mut schema = schemars::schema_for!(Lab);
-    schema.insert("$id".into(), "https://democ.dev/schema/ir.schema.json".into());
+    schema.insert(
+        "$id".into(),
+        "https://democ.dev/schema/ir.schema.json".into(),
+    );
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');
     text

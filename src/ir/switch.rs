@@ -75,6 +75,10 @@ pub(crate) struct Ipv4 {
 
 impl Ipv4 {
     pub(crate) fn new(address: std::net::Ipv4Addr, prefix_length: u8) -> Ipv4 {
-        Ipv4 { address: address.to_string(), prefix_length, cidr: format!("{address}/{prefix_length}") }
+        Ipv4 {
+            address: address.to_string(),
+            prefix_length,
+            cidr: format!("{address}/{prefix_length}"),
+        }
     }
 }

@@ -8,14 +8,24 @@ use crate::resolve::model::Port;
 /// A whole port run below its default speed on an OS that does that with a breakout
 /// mode (`1x40G`): the mode's entry, if the OS has one.
 pub(crate) fn single(lx: &Lx, p: &Port) -> Option<Breakout> {
-    if !lx.f.speed_via_breakout || p.parent.is_some() || p.link.is_none() || p.speeds.first() == Some(&p.speed) {
+    if !lx.f.speed_via_breakout
+        || p.parent.is_some()
+        || p.link.is_none()
+        || p.speeds.first() == Some(&p.speed)
+    {
         return None;
     }
     let caps = lx.f.breakout.as_ref()?;
     let mode = format!("1x{}", p.speed);
     let map = caps.modes.get(&mode)?;
-    let target = naming::parse(&p.name).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
-    Some(Breakout { port: p.name.clone(), mode, target, map: map.clone() })
+    let target =
+        naming::parse(&p.name).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
+    Some(Breakout {
+        port: p.name.clone(),
+        mode,
+        target,
+        map: map.clone(),
+    })
 }
 
 /// The breakouts of this switch, in port order; unsupported modes are errors.
@@ -31,21 +41,40 @@ pub(crate) fn lower(lx: &mut Lx) -> Vec<Breakout> {
         if out.last().is_some_and(|b| b.port == *parent) {
             continue;
         }
-        let lanes = s.ports[i..].iter().take_while(|q| q.parent.as_ref() == Some(parent)).count();
+        let lanes = s.ports[i..]
+            .iter()
+            .take_while(|q| q.parent.as_ref() == Some(parent))
+            .count();
         let mode = format!("{lanes}x{}", p.speed);
         let span = p.span.unwrap_or(s.model.span);
         let (os, name) = (lx.os(), lx.name());
         let Some(caps) = &lx.f.breakout else {
-            lx.unsupported("breakout", span, format!("democ has no breakout syntax for `{os}` (`{name}:{parent}`)"), "cable the port unsplit, or use a switch whose OS democ can break out");
+            lx.unsupported(
+                "breakout",
+                span,
+                format!("democ has no breakout syntax for `{os}` (`{name}:{parent}`)"),
+                "cable the port unsplit, or use a switch whose OS democ can break out",
+            );
             continue;
         };
         let Some(map) = caps.modes.get(&mode) else {
             let modes: Vec<&str> = caps.modes.keys().map(String::as_str).collect();
-            lx.unsupported("breakout", span, format!("democ cannot break out `{name}:{parent}` as {mode} on `{os}`"), format!("`{os}` breakout modes: {}", crate::diag::list(&modes)));
+            lx.unsupported(
+                "breakout",
+                span,
+                format!("democ cannot break out `{name}:{parent}` as {mode} on `{os}`"),
+                format!("`{os}` breakout modes: {}", crate::diag::list(&modes)),
+            );
             continue;
         };
-        let target = naming::parse(parent).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
-        out.push(Breakout { port: parent.clone(), mode, target, map: map.clone() });
+        let target =
+            naming::parse(parent).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
+        out.push(Breakout {
+            port: parent.clone(),
+            mode,
+            target,
+            map: map.clone(),
+        });
     }
     out
 }

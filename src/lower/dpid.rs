@@ -13,7 +13,12 @@ pub(crate) fn assign(m: &Model, vendors: &Vendors) -> Vec<Option<u64>> {
     let explicit: Vec<Option<u64>> = m
         .switches
         .iter()
-        .map(|s| s.openflow.as_ref().and_then(|o| o.dpid.as_deref()).and_then(|d| u64::from_str_radix(d, 16).ok()))
+        .map(|s| {
+            s.openflow
+                .as_ref()
+                .and_then(|o| o.dpid.as_deref())
+                .and_then(|d| u64::from_str_radix(d, 16).ok())
+        })
         .collect();
     let mut used: BTreeSet<u64> = explicit.iter().flatten().copied().collect();
     let mut next = 1u64;
@@ -27,8 +32,15 @@ pub(crate) fn assign(m: &Model, vendors: &Vendors) -> Vec<Option<u64>> {
             out.push(e);
             continue;
         }
-        let prefixed = vendors.flavour(&s.vendor, s.os.as_str()).and_then(|(_, f)| f.openflow.as_ref()).is_some_and(|c| c.dpid == DpidRule::InstancePrefixed);
-        let high = if prefixed { u64::from(of.instance) << 48 } else { 0 };
+        let prefixed = vendors
+            .flavour(&s.vendor, s.os.as_str())
+            .and_then(|(_, f)| f.openflow.as_ref())
+            .is_some_and(|c| c.dpid == DpidRule::InstancePrefixed);
+        let high = if prefixed {
+            u64::from(of.instance) << 48
+        } else {
+            0
+        };
         while used.contains(&(high | next)) {
             next += 1;
         }

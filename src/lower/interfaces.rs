@@ -5,14 +5,18 @@ use std::collections::BTreeSet;
 
 use super::qos::Rdma;
 use super::{Lx, l2, naming, text};
-use crate::ir::interface::{FlowControl, Interface, InterfaceCli, LagMember, Lacp, Peer, Switching};
+use crate::ir::interface::{
+    FlowControl, Interface, InterfaceCli, Lacp, LagMember, Peer, Switching,
+};
 use crate::resolve::model::{End, LinkKind, NodeId, Port};
 use crate::source::Span;
 use crate::spec::link::Lacp as SpecLacp;
 use crate::spec::switch::Fec;
 
 pub(crate) fn lower(lx: &mut Lx, of: &BTreeSet<usize>, rdma: &Rdma) -> Vec<Interface> {
-    (0..lx.switch().ports.len()).map(|i| interface(lx, i, of.contains(&i), rdma.ports.contains(&i))).collect()
+    (0..lx.switch().ports.len())
+        .map(|i| interface(lx, i, of.contains(&i), rdma.ports.contains(&i)))
+        .collect()
 }
 
 pub(crate) fn lacp(l: SpecLacp) -> Lacp {
@@ -25,7 +29,9 @@ pub(crate) fn lacp(l: SpecLacp) -> Lacp {
 
 /// The span to blame for something about a port: its override, else its link.
 fn blame(lx: &Lx, p: &Port) -> Span {
-    p.span.or_else(|| p.link.map(|l| lx.m.links[l].span)).unwrap_or(lx.switch().model.span)
+    p.span
+        .or_else(|| p.link.map(|l| lx.m.links[l].span))
+        .unwrap_or(lx.switch().model.span)
 }
 
 fn name(lx: &mut Lx, p: &Port) -> String {
@@ -54,13 +60,25 @@ pub(crate) fn mtu(lx: &mut Lx, p: &Port) -> u32 {
     }
     if let Some((_, span)) = explicit {
         let os = lx.os();
-        lx.manual("mtu", span, format!("`{os}` accepts an MTU of at most {max}; `{}` uses {max}", lx.name()), format!("set the MTU to {max} or less"));
+        lx.manual(
+            "mtu",
+            span,
+            format!(
+                "`{os}` accepts an MTU of at most {max}; `{}` uses {max}",
+                lx.name()
+            ),
+            format!("set the MTU to {max} or less"),
+        );
     }
     max
 }
 
 fn speed_cli(lx: &mut Lx, p: &Port) -> Option<String> {
-    let needed = if p.parent.is_some() { lx.f.speed_on_subports } else { p.speeds.first().is_some_and(|d| *d != p.speed) };
+    let needed = if p.parent.is_some() {
+        lx.f.speed_on_subports
+    } else {
+        p.speeds.first().is_some_and(|d| *d != p.speed)
+    };
     if !needed || super::breakout::single(lx, p).is_some() {
         return None;
     }
@@ -71,7 +89,12 @@ fn speed_cli(lx: &mut Lx, p: &Port) -> Option<String> {
     let (os, sw) = (lx.os(), lx.name());
     let span = blame(lx, p);
     let known: Vec<&str> = lx.speeds.keys().map(String::as_str).collect();
-    lx.unsupported("speed", span, format!("democ cannot set `{sw}:{}` to {speed} on `{os}`", p.name), format!("`{os}` speeds democ knows: {}", crate::diag::list(&known)));
+    lx.unsupported(
+        "speed",
+        span,
+        format!("democ cannot set `{sw}:{}` to {speed} on `{os}`", p.name),
+        format!("`{os}` speeds democ knows: {}", crate::diag::list(&known)),
+    );
     None
 }
 
@@ -83,13 +106,24 @@ fn fec(lx: &mut Lx, p: &Port) -> (Option<String>, Option<String>) {
         Some(Fec::Auto) | None => return (None, None),
     };
     let speed = p.speed.to_string();
-    let rule = lx.f.fec.iter().find(|r| r.mode == mode && r.speeds.as_ref().is_none_or(|s| s.contains(&speed)));
+    let rule =
+        lx.f.fec
+            .iter()
+            .find(|r| r.mode == mode && r.speeds.as_ref().is_none_or(|s| s.contains(&speed)));
     if let Some(r) = rule {
         return (Some(mode.into()), Some(r.set.clone()));
     }
     let (os, sw) = (lx.os(), lx.name());
     let span = blame(lx, p);
-    lx.manual("fec", span, format!("democ has no `{os}` syntax for FEC `{mode}` at {speed} (`{sw}:{}`)", p.name), "the port keeps the OS's default FEC; set it by hand, or drop `fec:`");
+    lx.manual(
+        "fec",
+        span,
+        format!(
+            "democ has no `{os}` syntax for FEC `{mode}` at {speed} (`{sw}:{}`)",
+            p.name
+        ),
+        "the port keeps the OS's default FEC; set it by hand, or drop `fec:`",
+    );
     (None, None)
 }
 
@@ -104,7 +138,12 @@ pub(crate) fn description(lx: &Lx, p: &Port, peer: Option<End>) -> Option<String
         Some(w) => format!("{} to {}", w.name.value, lx.m.end_name(e)),
         None => format!("to {}", lx.m.end_name(e)),
     });
-    let raw = p.description.clone().or_else(|| link.and_then(|l| l.description.clone())).or_else(|| wan.and_then(|w| w.description.clone())).or(auto)?;
+    let raw = p
+        .description
+        .clone()
+        .or_else(|| link.and_then(|l| l.description.clone()))
+        .or_else(|| wan.and_then(|w| w.description.clone()))
+        .or(auto)?;
     text::sanitize(&raw, &lx.f.text)
 }
 
@@ -118,13 +157,25 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
     let link = p.link.map(|l| &lx.m.links[l]);
     let lag = link.and_then(|l| l.lag).map(|g| {
         let lag = &lx.m.lags[g];
-        LagMember { id: lag.id, name: naming::port_channel(lx.f, lag.id), lacp: lacp(lag.lacp) }
+        LagMember {
+            id: lag.id,
+            name: naming::port_channel(lx.f, lag.id),
+            lacp: lacp(lag.lacp),
+        }
     });
     let switching = match (link, ends) {
-        (Some(l), Some((mine, other))) if lag.is_none() && !openflow => l2::switching(lx, l, mine, other),
+        (Some(l), Some((mine, other))) if lag.is_none() && !openflow => {
+            l2::switching(lx, l, mine, other)
+        }
         _ => Switching::default(),
     };
-    let to_host = matches!(peer, Some(End { node: NodeId::Host(_), .. }));
+    let to_host = matches!(
+        peer,
+        Some(End {
+            node: NodeId::Host(_),
+            ..
+        })
+    );
     let (fec, fec_cli) = if enabled { fec(lx, p) } else { (None, None) };
     Interface {
         name,
@@ -135,13 +186,22 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         speed_mbps: (p.speed.bps() / 1e6).round() as u64,
         mtu: enabled.then(|| mtu(lx, p)),
         fec,
-        flow_control: (enabled && to_host && !rdma).then_some(FlowControl { receive: true, send: false }),
+        flow_control: (enabled && to_host && !rdma).then_some(FlowControl {
+            receive: true,
+            send: false,
+        }),
         switching,
         lag,
         openflow,
         pfc: rdma && lx.f.qos.pfc,
         ecn: rdma && lx.f.qos.ecn,
-        peer: peer.map(|e| Peer { device: lx.m.node_name(e.node).to_owned(), port: lx.m.port(e).name.clone() }),
-        cli: InterfaceCli { speed: if enabled { speed_cli(lx, p) } else { None }, fec: fec_cli },
+        peer: peer.map(|e| Peer {
+            device: lx.m.node_name(e.node).to_owned(),
+            port: lx.m.port(e).name.clone(),
+        }),
+        cli: InterfaceCli {
+            speed: if enabled { speed_cli(lx, p) } else { None },
+            fec: fec_cli,
+        },
     }
 }

@@ -16,31 +16,55 @@ use crate::resolve::model::{End, Link, LinkKind, NodeId};
 use crate::spec::link::PortMode;
 
 fn access(vlan: u16) -> Switching {
-    Switching { mode: Some(Mode::Access), access_vlan: Some(vlan), ..Switching::default() }
+    Switching {
+        mode: Some(Mode::Access),
+        access_vlan: Some(vlan),
+        ..Switching::default()
+    }
 }
 
 fn trunk(mut vlans: Vec<u16>, native: Option<u16>) -> Switching {
     vlans.sort_unstable();
     vlans.dedup();
-    Switching { mode: Some(Mode::Trunk), trunk_vlans: vlans, native_vlan: native, ..Switching::default() }
+    Switching {
+        mode: Some(Mode::Trunk),
+        trunk_vlans: vlans,
+        native_vlan: native,
+        ..Switching::default()
+    }
 }
 
 fn circuit_vlan(link: &Link) -> Option<u16> {
-    matches!(link.kind, LinkKind::Wan(_)).then_some(link.vlan).flatten()
+    matches!(link.kind, LinkKind::Wan(_))
+        .then_some(link.vlan)
+        .flatten()
 }
 
 /// The role of this switch's end of `link`.
 pub(crate) fn switching(lx: &Lx, link: &Link, mine: End, other: End) -> Switching {
     let dtn = lx.m.settings.dtn_vlan;
-    let listed = || if link.vlans.is_empty() { vec![dtn] } else { link.vlans.clone() };
+    let listed = || {
+        if link.vlans.is_empty() {
+            vec![dtn]
+        } else {
+            link.vlans.clone()
+        }
+    };
     if let Some(a) = lx.m.port(mine).address {
         return match circuit_vlan(link) {
             Some(v) => trunk(vec![v], None),
-            None => Switching { mode: Some(Mode::Routed), ipv4: Some(Ipv4::new(a.addr, a.len)), ..Switching::default() },
+            None => Switching {
+                mode: Some(Mode::Routed),
+                ipv4: Some(Ipv4::new(a.addr, a.len)),
+                ..Switching::default()
+            },
         };
     }
     match link.mode {
-        Some(PortMode::Routed) => Switching { mode: Some(Mode::Routed), ..Switching::default() },
+        Some(PortMode::Routed) => Switching {
+            mode: Some(Mode::Routed),
+            ..Switching::default()
+        },
         Some(PortMode::Access) => access(link.vlan.unwrap_or(dtn)),
         Some(PortMode::Trunk) => trunk(listed(), link.vlan),
         None => match circuit_vlan(link) {
@@ -52,18 +76,45 @@ pub(crate) fn switching(lx: &Lx, link: &Link, mine: End, other: End) -> Switchin
 }
 
 fn used(interfaces: &[Interface], pcs: &[PortChannel]) -> BTreeSet<u16> {
-    let sw = interfaces.iter().map(|i| &i.switching).chain(pcs.iter().map(|c| &c.switching));
-    sw.flat_map(|s| s.access_vlan.into_iter().chain(s.native_vlan).chain(s.trunk_vlans.iter().copied())).collect()
+    let sw = interfaces
+        .iter()
+        .map(|i| &i.switching)
+        .chain(pcs.iter().map(|c| &c.switching));
+    sw.flat_map(|s| {
+        s.access_vlan
+            .into_iter()
+            .chain(s.native_vlan)
+            .chain(s.trunk_vlans.iter().copied())
+    })
+    .collect()
 }
 
 /// The PicOS quirk: a routed port becomes an access port in a VLAN of its own whose
-/// VLAN interface holds the address. Returns (vlan, port, address).
-fn routed_as_svi(lx: &Lx, interfaces: &mut [Interface], taken: &mut BTreeSet<u16>) -> Vec<(u16, String, Option<Ipv4>)> {
+/// VLAN interface holds the address. Returns (vlan, port, address); a port left without
+/// a free VLAN id is an error.
+fn routed_as_svi(
+    lx: &mut Lx,
+    interfaces: &mut [Interface],
+    taken: &mut BTreeSet<u16>,
+) -> Vec<(u16, String, Option<Ipv4>)> {
     let mut out = Vec::new();
     let mut next = lx.f.svi_vlan_base.unwrap_or(3900);
-    for i in interfaces.iter_mut().filter(|i| i.switching.mode == Some(Mode::Routed)) {
-        while taken.contains(&next) {
+    for i in interfaces
+        .iter_mut()
+        .filter(|i| i.switching.mode == Some(Mode::Routed))
+    {
+        while taken.contains(&next) && next <= 4094 {
             next += 1;
+        }
+        if next > 4094 {
+            let span = lx.switch().name.span;
+            let message = format!(
+                "no free VLAN id left for routed port `{}:{}`",
+                lx.name(),
+                i.port
+            );
+            lx.unsupported("svi", span, message, "PicOS routes through VLAN interfaces: free VLAN ids above `svi_vlan_base`, or route fewer ports");
+            continue;
         }
         taken.insert(next);
         let ipv4 = i.switching.ipv4.take();
@@ -74,48 +125,85 @@ fn routed_as_svi(lx: &Lx, interfaces: &mut [Interface], taken: &mut BTreeSet<u16
 }
 
 /// VLANs with their members, and L3 VLAN interfaces (circuit VLANs, the SVI quirk).
-pub(crate) fn vlans(lx: &Lx, interfaces: &mut [Interface], pcs: &[PortChannel]) -> Vec<Vlan> {
+pub(crate) fn vlans(lx: &mut Lx, interfaces: &mut [Interface], pcs: &[PortChannel]) -> Vec<Vlan> {
     let mut names: BTreeMap<u16, String> = BTreeMap::new();
     let mut l3: BTreeMap<u16, (Ipv4, Option<u32>)> = BTreeMap::new();
     let s = lx.switch();
     for (i, p) in s.ports.iter().enumerate() {
-        let Some(link) = p.link.map(|l| &lx.m.links[l]) else { continue };
-        let (Some(v), LinkKind::Wan(w)) = (circuit_vlan(link), link.kind) else { continue };
-        names.entry(v).or_insert_with(|| lx.m.wans[w].name.value.clone());
+        let Some(link) = p.link.map(|l| &lx.m.links[l]) else {
+            continue;
+        };
+        let (Some(v), LinkKind::Wan(w)) = (circuit_vlan(link), link.kind) else {
+            continue;
+        };
+        names
+            .entry(v)
+            .or_insert_with(|| lx.m.wans[w].name.value.clone());
         if let Some(a) = p.address {
-            l3.insert(v, (Ipv4::new(a.addr, a.len), interfaces.get(i).and_then(|x| x.mtu)));
+            l3.insert(
+                v,
+                (
+                    Ipv4::new(a.addr, a.len),
+                    interfaces.get(i).and_then(|x| x.mtu),
+                ),
+            );
         }
     }
     let mut taken = used(interfaces, pcs);
     if lx.f.routed_ports == RoutedPorts::Svi {
         for (v, port, ipv4) in routed_as_svi(lx, interfaces, &mut taken) {
             names.insert(v, format!("routed-{}", port.replace(['/', ':'], "-")));
-            let mtu = interfaces.iter().find(|i| i.port == port).and_then(|i| i.mtu);
+            let mtu = interfaces
+                .iter()
+                .find(|i| i.port == port)
+                .and_then(|i| i.mtu);
             if let Some(a) = ipv4 {
                 l3.insert(v, (a, mtu));
             }
         }
     }
-    names.entry(lx.m.settings.dtn_vlan).or_insert_with(|| "dtn".into());
+    names
+        .entry(lx.m.settings.dtn_vlan)
+        .or_insert_with(|| "dtn".into());
     let mut out: BTreeMap<u16, Vlan> = BTreeMap::new();
-    let members = interfaces.iter().map(|i| (&i.name, &i.switching)).chain(pcs.iter().map(|c| (&c.name, &c.switching)));
+    let members = interfaces
+        .iter()
+        .map(|i| (&i.name, &i.switching))
+        .chain(pcs.iter().map(|c| (&c.name, &c.switching)));
     for (name, sw) in members {
         let mut add = |id: u16, tagged: bool| {
             let v = out.entry(id).or_insert_with(|| Vlan {
                 id,
-                name: names.get(&id).cloned().unwrap_or_else(|| format!("vlan{id}")),
+                name: names
+                    .get(&id)
+                    .cloned()
+                    .unwrap_or_else(|| format!("vlan{id}")),
                 untagged: Vec::new(),
                 tagged: Vec::new(),
                 l3: None,
             });
-            if tagged { v.tagged.push(name.clone()) } else { v.untagged.push(name.clone()) }
+            if tagged {
+                v.tagged.push(name.clone())
+            } else {
+                v.untagged.push(name.clone())
+            }
         };
-        sw.access_vlan.into_iter().chain(sw.native_vlan).for_each(|v| add(v, false));
-        sw.trunk_vlans.iter().filter(|v| Some(**v) != sw.native_vlan).for_each(|&v| add(v, true));
+        sw.access_vlan
+            .into_iter()
+            .chain(sw.native_vlan)
+            .for_each(|v| add(v, false));
+        sw.trunk_vlans
+            .iter()
+            .filter(|v| Some(**v) != sw.native_vlan)
+            .for_each(|&v| add(v, true));
     }
     for (id, (ipv4, mtu)) in l3 {
         if let Some(v) = out.get_mut(&id) {
-            v.l3 = Some(VlanL3 { name: naming::vlan_interface(lx.f, id), ipv4, mtu });
+            v.l3 = Some(VlanL3 {
+                name: naming::vlan_interface(lx.f, id),
+                ipv4,
+                mtu,
+            });
         }
     }
     out.into_values().collect()

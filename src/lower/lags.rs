@@ -8,16 +8,35 @@ use super::qos::Rdma;
 use super::{Lx, l2, naming};
 use crate::ir::interface::{Interface, PortChannel, Switching};
 
-pub(crate) fn lower(lx: &mut Lx, of: &BTreeSet<usize>, rdma: &Rdma, interfaces: &[Interface]) -> Vec<PortChannel> {
+pub(crate) fn lower(
+    lx: &mut Lx,
+    of: &BTreeSet<usize>,
+    rdma: &Rdma,
+    interfaces: &[Interface],
+) -> Vec<PortChannel> {
     let mut out = Vec::new();
     for (g, lag) in lx.m.lags.iter().enumerate() {
-        let mut ends: Vec<_> = lag.members.iter().filter_map(|&l| lx.ends(l).map(|e| (l, e))).collect();
+        let mut ends: Vec<_> = lag
+            .members
+            .iter()
+            .filter_map(|&l| lx.ends(l).map(|e| (l, e)))
+            .collect();
         ends.sort_by_key(|(_, (mine, _))| mine.port);
-        let Some(&(first, (mine, other))) = ends.first() else { continue };
+        let Some(&(first, (mine, other))) = ends.first() else {
+            continue;
+        };
         let port = &lx.switch().ports[mine.port];
         let openflow = of.contains(&mine.port);
-        let switching = if openflow { Switching::default() } else { l2::switching(lx, &lx.m.links[first], mine, other) };
-        let members = ends.iter().filter_map(|(_, (m, _))| interfaces.get(m.port)).map(|i| i.name.clone()).collect();
+        let switching = if openflow {
+            Switching::default()
+        } else {
+            l2::switching(lx, &lx.m.links[first], mine, other)
+        };
+        let members = ends
+            .iter()
+            .filter_map(|(_, (m, _))| interfaces.get(m.port))
+            .map(|i| i.name.clone())
+            .collect();
         out.push(PortChannel {
             id: lag.id,
             name: naming::port_channel(lx.f, lag.id),

@@ -10,10 +10,20 @@ pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
     let addr = s.mgmt.as_ref()?;
     let Some(interface) = lx.f.management.clone() else {
         let os = lx.os();
-        lx.manual("mgmt", addr.span, format!("democ has no management-port syntax for `{os}`"), "configure the management address by hand");
+        lx.manual(
+            "mgmt",
+            addr.span,
+            format!("democ has no management-port syntax for `{os}`"),
+            "configure the management address by hand",
+        );
         return None;
     };
-    let pool = lx.m.settings.pools.mgmt.as_ref().filter(|p| p.contains(addr.value));
+    let pool =
+        lx.m.settings
+            .pools
+            .mgmt
+            .as_ref()
+            .filter(|p| p.contains(addr.value));
     let Some(pool) = pool else {
         lx.report(
             "mgmt-len",
@@ -23,5 +33,8 @@ pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
         );
         return None;
     };
-    Some(Management { interface, address: Ipv4::new(addr.value, pool.len) })
+    Some(Management {
+        interface,
+        address: Ipv4::new(addr.value, pool.len),
+    })
 }

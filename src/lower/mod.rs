@@ -78,18 +78,37 @@ impl<'a> Lx<'a> {
         if d.primary.span == s.name.span {
             return d;
         }
-        d.also(s.name.span, format!("`{}` runs `{}`", s.name.value, s.os.as_str()))
+        d.also(
+            s.name.span,
+            format!("`{}` runs `{}`", s.name.value, s.os.as_str()),
+        )
     }
 
     /// E0301: the OS cannot do this and the config would be wrong without it.
-    pub(crate) fn unsupported(&mut self, topic: &'static str, span: Span, message: String, help: impl Into<String>) {
-        let d = Diagnostic::new(codes::VENDOR_UNSUPPORTED, span, message).label("not supported here").help(help);
+    pub(crate) fn unsupported(
+        &mut self,
+        topic: &'static str,
+        span: Span,
+        message: String,
+        help: impl Into<String>,
+    ) {
+        let d = Diagnostic::new(codes::VENDOR_UNSUPPORTED, span, message)
+            .label("not supported here")
+            .help(help);
         self.report(topic, self.context(d));
     }
 
     /// W0303: the config is right, but this part must be configured by hand.
-    pub(crate) fn manual(&mut self, topic: &'static str, span: Span, message: String, help: impl Into<String>) {
-        let d = Diagnostic::new(codes::VENDOR_MANUAL, span, message).label("not applied as written").help(help);
+    pub(crate) fn manual(
+        &mut self,
+        topic: &'static str,
+        span: Span,
+        message: String,
+        help: impl Into<String>,
+    ) {
+        let d = Diagnostic::new(codes::VENDOR_MANUAL, span, message)
+            .label("not applied as written")
+            .help(help);
         self.report(topic, self.context(d));
     }
 }
@@ -107,29 +126,62 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         let Some((folder, f)) = vendors.flavour(&s.vendor, s.os.as_str()) else {
             let known: Vec<&str> = vendors.folders().collect();
             diags.push(
-                Diagnostic::new(codes::VENDOR_UNSUPPORTED, s.model.span, format!("democ has no `{}` configs for vendor `{}`", s.os.as_str(), s.vendor))
-                    .label("no vendor data for this model's vendor and OS")
-                    .help(format!("vendors with templates: {}; add templates/<vendor>/vendor.yaml for another", crate::diag::list(&known))),
+                Diagnostic::new(
+                    codes::VENDOR_UNSUPPORTED,
+                    s.model.span,
+                    format!(
+                        "democ has no `{}` configs for vendor `{}`",
+                        s.os.as_str(),
+                        s.vendor
+                    ),
+                )
+                .label("no vendor data for this model's vendor and OS")
+                .help(format!(
+                    "vendors with templates: {}; add templates/<vendor>/vendor.yaml for another",
+                    crate::diag::list(&known)
+                )),
             );
             continue;
         };
-        let ovs = s.openflow.as_ref().filter(|o| o.mode == OfMode::Ovs).and(f.openflow.as_ref()).and_then(|c| c.ovs.as_ref());
+        let ovs = s
+            .openflow
+            .as_ref()
+            .filter(|o| o.mode == OfMode::Ovs)
+            .and(f.openflow.as_ref())
+            .and_then(|c| c.ovs.as_ref());
         let speeds = ovs.map_or(&f.speeds, |o| &o.speeds);
-        let mut lx = Lx { m, front, diags, sw, f, speeds, reported: HashSet::new() };
+        let mut lx = Lx {
+            m,
+            front,
+            diags,
+            sw,
+            f,
+            speeds,
+            reported: HashSet::new(),
+        };
         switches.push(switch(&mut lx, folder, dpids[sw]));
     }
-    Ok(Lab { show: m.settings.name.clone(), switches })
+    Ok(Lab {
+        show: text::name_like(&m.settings.name),
+        switches,
+    })
 }
 
 fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>) -> Switch {
     let s = lx.switch();
     let (template, extension) = match (&s.openflow, &lx.f.openflow) {
-        (Some(of), Some(caps)) if of.mode == OfMode::Ovs => {
-            caps.ovs.as_ref().map_or((lx.f.template.as_str(), lx.f.extension.as_str()), |o| (o.template.as_str(), o.extension.as_str()))
-        }
+        (Some(of), Some(caps)) if of.mode == OfMode::Ovs => caps
+            .ovs
+            .as_ref()
+            .map_or((lx.f.template.as_str(), lx.f.extension.as_str()), |o| {
+                (o.template.as_str(), o.extension.as_str())
+            }),
         _ => (lx.f.template.as_str(), lx.f.extension.as_str()),
     };
-    let (template, config_file) = (format!("{folder}/{template}"), format!("switches/{}.{extension}", s.name.value));
+    let (template, config_file) = (
+        format!("{folder}/{template}"),
+        format!("switches/{}.{extension}", s.name.value),
+    );
     let rdma = qos::rdma_ports(lx);
     let of_ports = openflow::managed_ports(lx);
     let breakouts = breakout::lower(lx);
@@ -140,16 +192,26 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>) -> Switch {
     let openflow = openflow::lower(lx, dpid, &interfaces, &port_channels);
     let qos = qos::lower(lx, &rdma, &interfaces, &port_channels);
     let s = lx.switch();
-    let ip_routing = bgp.is_some() || interfaces.iter().any(|i| i.switching.ipv4.is_some()) || vlans.iter().any(|v| v.l3.is_some());
+    let ip_routing = bgp.is_some()
+        || interfaces.iter().any(|i| i.switching.ipv4.is_some())
+        || vlans.iter().any(|v| v.l3.is_some());
     Switch {
         hostname: s.name.value.clone(),
         vendor: folder.to_owned(),
         os: lx.os().to_owned(),
-        model: s.model.value.clone(),
-        site: lx.m.sites.get(s.site).map(|x| x.name.value.clone()).unwrap_or_default(),
+        model: text::name_like(&s.model.value),
+        site: lx
+            .m
+            .sites
+            .get(s.site)
+            .map(|x| x.name.value.clone())
+            .unwrap_or_default(),
         template,
         config_file,
-        description: s.description.as_deref().and_then(|d| text::sanitize(d, &lx.f.text)),
+        description: s
+            .description
+            .as_deref()
+            .and_then(|d| text::sanitize(d, &lx.f.text)),
         management: management::lower(lx),
         ip_routing,
         breakouts,

@@ -18,7 +18,11 @@ pub(crate) fn parse(name: &str) -> Option<Canonical> {
         Some((n, k)) => (n, Some(k.parse().ok()?)),
         None => (rest, None),
     };
-    Some(Canonical { unit: unit.parse().ok()?, n: n.parse().ok()?, k })
+    Some(Canonical {
+        unit: unit.parse().ok()?,
+        n: n.parse().ok()?,
+        k,
+    })
 }
 
 /// Fills `{unit}`, `{n}`, `{k}` and `{id}` placeholders.
@@ -30,8 +34,12 @@ pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
 }
 
 fn rule<'a>(f: &'a Flavour, speed: &str, form: &str) -> Option<&'a NameRule> {
-    let holds = |list: &Option<Vec<String>>, v: &str| list.as_ref().is_none_or(|l| l.iter().any(|x| x == v));
-    f.interfaces.iter().find(|r| holds(&r.speeds, speed) && holds(&r.forms, form))
+    let holds = |list: &Option<Vec<String>>, v: &str| {
+        list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
+    };
+    f.interfaces
+        .iter()
+        .find(|r| holds(&r.speeds, speed) && holds(&r.forms, form))
 }
 
 /// The vendor's name of a port of cage `form` running at `speed` (`25G`); None when the
@@ -57,7 +65,11 @@ mod tests {
     use super::*;
 
     fn flavour(vendor: &str, os: &str) -> &'static Flavour {
-        crate::lower::vendor::vendors().expect("vendor data").flavour(vendor, os).expect("flavour").1
+        crate::lower::vendor::vendors()
+            .expect("vendor data")
+            .flavour(vendor, os)
+            .expect("flavour")
+            .1
     }
 
     #[test]
@@ -71,7 +83,13 @@ mod tests {
             ("dell", "ftos9", "1/5", "100G", "hundredGigE 1/5"),
             ("dell", "ftos9", "1/49", "40G", "fortyGigE 1/49"),
             ("dell", "ftos9", "1/48", "10G", "TenGigabitEthernet 1/48"),
-            ("dell", "ftos9", "1/49:2", "10G", "TenGigabitEthernet 1/49/2"),
+            (
+                "dell",
+                "ftos9",
+                "1/49:2",
+                "10G",
+                "TenGigabitEthernet 1/49/2",
+            ),
             ("pica8", "picos", "1/49", "40G", "xe-1/1/49"),
             ("pica8", "picos", "1/3", "10G", "te-1/1/3"),
             ("pica8", "picos", "1/3", "1G", "ge-1/1/3"),
@@ -79,11 +97,28 @@ mod tests {
             ("mellanox", "onyx", "1/9:2", "25G", "ethernet 1/9/2"),
         ];
         for (v, os, port, speed, want) in cases {
-            let form = if speed == "10G" || speed == "1G" { "sfp+" } else { "qsfp28" };
-            assert_eq!(interface(flavour(v, os), port, speed, form).as_deref(), Some(want), "{v}/{os} {port}");
+            let form = if speed == "10G" || speed == "1G" {
+                "sfp+"
+            } else {
+                "qsfp28"
+            };
+            assert_eq!(
+                interface(flavour(v, os), port, speed, form).as_deref(),
+                Some(want),
+                "{v}/{os} {port}"
+            );
         }
-        assert_eq!(interface(flavour("dell", "ftos9"), "1/1", "56G", "qsfp28"), None);
-        assert_eq!(interface(flavour("arista", "eos"), "xe-1/1/1", "10G", "sfp+"), None);
-        assert_eq!(port_channel(flavour("dell", "ftos9"), 10), "Port-channel 10");
+        assert_eq!(
+            interface(flavour("dell", "ftos9"), "1/1", "56G", "qsfp28"),
+            None
+        );
+        assert_eq!(
+            interface(flavour("arista", "eos"), "xe-1/1/1", "10G", "sfp+"),
+            None
+        );
+        assert_eq!(
+            port_channel(flavour("dell", "ftos9"), 10),
+            "Port-channel 10"
+        );
     }
 }

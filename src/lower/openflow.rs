@@ -16,7 +16,9 @@ use crate::spec::switch::OfMode;
 /// Port indices under the controller.
 pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
     let s = lx.switch();
-    let Some(of) = &s.openflow else { return BTreeSet::new() };
+    let Some(of) = &s.openflow else {
+        return BTreeSet::new();
+    };
     let mut out = BTreeSet::new();
     let mut routed = Vec::new();
     for (i, p) in s.ports.iter().enumerate() {
@@ -30,7 +32,13 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
             }
             OfMode::Pure | OfMode::Ovs => {
                 if p.address.is_some() {
-                    routed.push((link.span, lx.m.end_name(End { node: NodeId::Switch(lx.sw), port: i })));
+                    routed.push((
+                        link.span,
+                        lx.m.end_name(End {
+                            node: NodeId::Switch(lx.sw),
+                            port: i,
+                        }),
+                    ));
                 }
                 out.insert(i);
             }
@@ -68,19 +76,37 @@ fn capable<'f>(lx: &mut Lx<'f>) -> Option<&'f crate::lower::vendor::OfCaps> {
     };
     if !caps.modes.iter().any(|x| x == m) {
         let modes: Vec<&str> = caps.modes.iter().map(String::as_str).collect();
-        lx.unsupported("of", span, format!("`{os}` does not run `{m}` OpenFlow (switch `{name}`)"), format!("`{os}` runs {}", crate::diag::list(&modes)));
+        lx.unsupported(
+            "of",
+            span,
+            format!("`{os}` does not run `{m}` OpenFlow (switch `{name}`)"),
+            format!("`{os}` runs {}", crate::diag::list(&modes)),
+        );
         return None;
     }
     if !caps.versions.contains_key(&of.version) {
         let v: Vec<&str> = caps.versions.keys().map(String::as_str).collect();
-        lx.unsupported("of", span, format!("democ cannot set OpenFlow {} on `{os}` (switch `{name}`)", of.version), format!("use {}", crate::diag::list(&v)));
+        lx.unsupported(
+            "of",
+            span,
+            format!(
+                "democ cannot set OpenFlow {} on `{os}` (switch `{name}`)",
+                of.version
+            ),
+            format!("use {}", crate::diag::list(&v)),
+        );
         return None;
     }
     Some(caps)
 }
 
 /// The OpenFlow section, or None (with a diagnostic when the spec asked for one).
-pub(crate) fn lower(lx: &mut Lx, dpid: Option<u64>, interfaces: &[Interface], lags: &[PortChannel]) -> Option<Openflow> {
+pub(crate) fn lower(
+    lx: &mut Lx,
+    dpid: Option<u64>,
+    interfaces: &[Interface],
+    lags: &[PortChannel],
+) -> Option<Openflow> {
     let caps = capable(lx)?;
     let s = lx.switch();
     let of = s.openflow.as_ref()?;
@@ -106,7 +132,14 @@ pub(crate) fn lower(lx: &mut Lx, dpid: Option<u64>, interfaces: &[Interface], la
     let datapath_id = match caps.dpid {
         DpidRule::None => {
             if explicit {
-                lx.manual("of-dpid", span, format!("`{os}` derives its datapath id itself; `dpid` is not applied on `{name}`"), "drop `dpid:` or read the switch's datapath id from the controller");
+                lx.manual(
+                    "of-dpid",
+                    span,
+                    format!(
+                        "`{os}` derives its datapath id itself; `dpid` is not applied on `{name}`"
+                    ),
+                    "drop `dpid:` or read the switch's datapath id from the controller",
+                );
             }
             None
         }
@@ -119,11 +152,31 @@ pub(crate) fn lower(lx: &mut Lx, dpid: Option<u64>, interfaces: &[Interface], la
         }
         DpidRule::Settable => dpid,
     };
-    let datapath_mac = (caps.dpid == DpidRule::InstancePrefixed).then_some(()).and(datapath_id).map(mac);
-    let ports = interfaces.iter().filter(|i| i.openflow && i.lag.is_none()).map(|i| i.name.clone()).collect();
-    let of_lags: Vec<OfLag> = lags.iter().filter(|c| c.openflow).map(|c| OfLag { name: c.name.clone(), members: c.members.clone(), lacp: c.lacp }).collect();
+    let datapath_mac = (caps.dpid == DpidRule::InstancePrefixed)
+        .then_some(())
+        .and(datapath_id)
+        .map(mac);
+    let ports = interfaces
+        .iter()
+        .filter(|i| i.openflow && i.lag.is_none())
+        .map(|i| i.name.clone())
+        .collect();
+    let of_lags: Vec<OfLag> = lags
+        .iter()
+        .filter(|c| c.openflow)
+        .map(|c| OfLag {
+            name: c.name.clone(),
+            members: c.members.clone(),
+            lacp: c.lacp,
+        })
+        .collect();
     if of.mode == OfMode::Ovs && of_lags.iter().any(|g| g.lacp != Lacp::Static) {
-        lx.unsupported("of-lacp", span, format!("democ has no confirmed LACP syntax for PicOS OVS mode (switch `{name}`)"), "set `lag: { lacp: static }` on the links, or run the switch in `hybrid` mode");
+        lx.unsupported(
+            "of-lacp",
+            span,
+            format!("democ has no confirmed LACP syntax for PicOS OVS mode (switch `{name}`)"),
+            "set `lag: { lacp: static }` on the links, or run the switch in `hybrid` mode",
+        );
     }
     Some(Openflow {
         mode: mode(of.mode),
@@ -131,7 +184,10 @@ pub(crate) fn lower(lx: &mut Lx, dpid: Option<u64>, interfaces: &[Interface], la
         version_cli: caps.versions.get(&of.version).cloned().unwrap_or_default(),
         instance: of.instance,
         name: caps.name.replace("{instance}", &of.instance.to_string()),
-        controller: Controller { address: controller.addr.to_string(), port: controller.port },
+        controller: Controller {
+            address: controller.addr.to_string(),
+            port: controller.port,
+        },
         datapath_id: datapath_id.map(|d| format!("{d:016x}")),
         datapath_mac,
         preconditions: caps.preconditions.clone(),
@@ -143,5 +199,9 @@ pub(crate) fn lower(lx: &mut Lx, dpid: Option<u64>, interfaces: &[Interface], la
 /// The low 48 bits as `aa:bb:cc:dd:ee:ff`.
 fn mac(d: u64) -> String {
     let b = d.to_be_bytes();
-    b[2..].iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":")
+    b[2..]
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
 }

@@ -27,7 +27,12 @@ pub(crate) fn rdma_ports(lx: &Lx) -> Rdma {
         if flow.protocol.value != Protocol::Rdma {
             continue;
         }
-        for hop in routes.pairs.iter().flat_map(|p| &p.hops).filter(|h| h.from == me || h.to == me) {
+        for hop in routes
+            .pairs
+            .iter()
+            .flat_map(|p| &p.hops)
+            .filter(|h| h.from == me || h.to == me)
+        {
             out.span.get_or_insert(flow.protocol.span);
             let links: Vec<LinkId> = match hop.via {
                 Via::Link(l) => vec![l],
@@ -47,11 +52,20 @@ pub(crate) fn rdma_ports(lx: &Lx) -> Rdma {
 }
 
 /// The QoS section, and a warning where the OS lacks the syntax.
-pub(crate) fn lower(lx: &mut Lx, rdma: &Rdma, interfaces: &[Interface], lags: &[PortChannel]) -> Option<Qos> {
+pub(crate) fn lower(
+    lx: &mut Lx,
+    rdma: &Rdma,
+    interfaces: &[Interface],
+    lags: &[PortChannel],
+) -> Option<Qos> {
     let span = rdma.span?;
     let caps = &lx.f.qos;
     let (os, name) = (lx.os(), lx.name().to_owned());
-    let missing: Vec<&str> = [(caps.pfc, "PFC"), (caps.ecn, "ECN marking")].into_iter().filter(|(have, _)| !have).map(|(_, w)| w).collect();
+    let missing: Vec<&str> = [(caps.pfc, "PFC"), (caps.ecn, "ECN marking")]
+        .into_iter()
+        .filter(|(have, _)| !have)
+        .map(|(_, w)| w)
+        .collect();
     if !missing.is_empty() {
         let what = missing.join(" and ");
         lx.manual(
@@ -63,9 +77,16 @@ pub(crate) fn lower(lx: &mut Lx, rdma: &Rdma, interfaces: &[Interface], lags: &[
     }
     let p = lx.m.settings.pfc_priority;
     // Interfaces are built one per port, in port order.
-    let names = rdma.ports.iter().filter_map(|&i| interfaces.get(i)).map(|i| i.name.clone());
+    let names = rdma
+        .ports
+        .iter()
+        .filter_map(|&i| interfaces.get(i))
+        .map(|i| i.name.clone());
     let ids: BTreeSet<u16> = rdma.lags.iter().map(|&g| lx.m.lags[g].id).collect();
-    let pcs = lags.iter().filter(|c| ids.contains(&c.id)).map(|c| c.name.clone());
+    let pcs = lags
+        .iter()
+        .filter(|c| ids.contains(&c.id))
+        .map(|c| c.name.clone());
     Some(Qos {
         pfc_priority: p,
         lossless_map: (0..8).map(|i| u8::from(i == p)).collect(),

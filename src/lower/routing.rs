@@ -15,11 +15,19 @@ pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Opti
     for (i, p) in s.ports.iter().enumerate() {
         let Some(l) = p.link else { continue };
         let link = &lx.m.links[l];
-        let LinkKind::Wan(w) = link.kind else { continue };
+        let LinkKind::Wan(w) = link.kind else {
+            continue;
+        };
         let wan = &lx.m.wans[w];
-        let Some(peer_asn) = wan.peer_asn else { continue };
-        let (Some((_, other)), Some(mine)) = (lx.ends(l), p.address) else { continue };
-        let Some(theirs) = lx.m.port(other).address else { continue };
+        let Some(peer_asn) = wan.peer_asn else {
+            continue;
+        };
+        let (Some((_, other)), Some(mine)) = (lx.ends(l), p.address) else {
+            continue;
+        };
+        let Some(theirs) = lx.m.port(other).address else {
+            continue;
+        };
         if s.asn.is_none() {
             missing_asn.get_or_insert(wan.span);
         }
@@ -29,24 +37,60 @@ pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Opti
         };
         // The address may sit on a VLAN interface (a circuit's VLAN, the PicOS SVI quirk).
         let here = mine.addr.to_string();
-        let on_vlan = vlans.iter().filter_map(|v| v.l3.as_ref()).find(|l3| l3.ipv4.address == here).map(|l3| l3.name.clone());
-        let interface = on_vlan.or_else(|| interfaces.get(i).map(|x| x.name.clone())).unwrap_or_default();
-        neighbors.push((mine.addr, BgpNeighbor { address: theirs.addr.to_string(), remote_as, interface, description: wan.name.value.clone() }));
+        let on_vlan = vlans
+            .iter()
+            .filter_map(|v| v.l3.as_ref())
+            .find(|l3| l3.ipv4.address == here)
+            .map(|l3| l3.name.clone());
+        let interface = on_vlan
+            .or_else(|| interfaces.get(i).map(|x| x.name.clone()))
+            .unwrap_or_default();
+        neighbors.push((
+            mine.addr,
+            BgpNeighbor {
+                address: theirs.addr.to_string(),
+                remote_as,
+                interface,
+                description: wan.name.value.clone(),
+            },
+        ));
     }
     if let Some(span) = missing_asn {
         lx.report(
             "bgp-asn",
-            Diagnostic::new(codes::CONFIG_INCOMPLETE, span, format!("`{}` peers over BGP here but has no `asn`", s.name.value))
-                .label("WAN connection with `peer_asn`")
-                .also(s.name.span, "switch declared here")
-                .help(format!("add `asn: <number>` to switch `{}`", s.name.value)),
+            Diagnostic::new(
+                codes::CONFIG_INCOMPLETE,
+                span,
+                format!("`{}` peers over BGP here but has no `asn`", s.name.value),
+            )
+            .label("WAN connection with `peer_asn`")
+            .also(s.name.span, "switch declared here")
+            .help(format!("add `asn: <number>` to switch `{}`", s.name.value)),
         );
         return None;
     }
     let asn = s.asn?;
+    if !lx.f.bgp && !neighbors.is_empty() {
+        let span = s.name.span;
+        let os = lx.os();
+        lx.unsupported(
+            "bgp",
+            span,
+            format!(
+                "democ has no BGP syntax for `{os}` (switch `{}`)",
+                s.name.value
+            ),
+            "drop `peer_asn` from its WAN connections, or use another OS",
+        );
+        return None;
+    }
     let first = neighbors.iter().map(|(a, _)| *a).min();
     let router_id = s.router_id.or(first)?;
     neighbors.sort_by(|a, b| a.1.address.cmp(&b.1.address));
     let neighbors = neighbors.into_iter().map(|(_, n)| n).collect();
-    Some(Bgp { asn, router_id: router_id.to_string(), neighbors })
+    Some(Bgp {
+        asn,
+        router_id: router_id.to_string(),
+        neighbors,
+    })
 }

@@ -30,22 +30,55 @@ pub(crate) fn sanitize(text: &str, rules: &TextRules) -> Option<String> {
     (!trimmed.is_empty()).then_some(trimmed)
 }
 
+/// Text that should be a name but is not checked at parse time (the show's name,
+/// catalog model keys): letters, digits, `-`, `_`, `.` kept, anything else `_`.
+pub(crate) fn name_like(text: &str) -> String {
+    let out: String = text
+        .chars()
+        .take(63)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() { "_".into() } else { out }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn rules() -> TextRules {
-        TextRules { max_len: 20, replace: [("\"".to_owned(), "'".to_owned()), ("?".to_owned(), String::new())].into() }
+        TextRules {
+            max_len: 20,
+            replace: [
+                ("\"".to_owned(), "'".to_owned()),
+                ("?".to_owned(), String::new()),
+            ]
+            .into(),
+        }
     }
 
     #[test]
     fn newlines_and_controls_never_survive() {
         let r = rules();
         assert_eq!(sanitize("x\nreload", &r).as_deref(), Some("x reload"));
-        assert_eq!(sanitize("a\r\n\tb\u{2028}c\u{85}d\u{1b}[2J", &r).as_deref(), Some("a b c d [2J"));
+        assert_eq!(
+            sanitize("a\r\n\tb\u{2028}c\u{85}d\u{1b}[2J", &r).as_deref(),
+            Some("a b c d [2J")
+        );
         assert_eq!(sanitize("say \"hi\"?", &r).as_deref(), Some("say 'hi'"));
-        assert_eq!(sanitize("booth – 2437", &r).as_deref(), Some("booth _ 2437"));
+        assert_eq!(
+            sanitize("booth – 2437", &r).as_deref(),
+            Some("booth _ 2437")
+        );
         assert_eq!(sanitize(" \n ", &r), None);
-        assert_eq!(sanitize("0123456789 0123456789 x", &r).as_deref(), Some("0123456789 012345678"));
+        assert_eq!(
+            sanitize("0123456789 0123456789 x", &r).as_deref(),
+            Some("0123456789 012345678")
+        );
     }
 }

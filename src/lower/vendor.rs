@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 /// Every file under templates/, by path (`dell/os10.j2`), embedded by build.rs.
-pub(crate) const EMBEDDED: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/embedded_templates.rs"));
+pub(crate) const EMBEDDED: &[(&str, &str)] =
+    &include!(concat!(env!("OUT_DIR"), "/embedded_templates.rs"));
 
 /// One templates/<vendor>/vendor.yaml.
 #[derive(Debug, Deserialize)]
@@ -24,11 +25,15 @@ pub(crate) struct VendorFile {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Flavour {
+    /// Documentation for readers of vendor.yaml (checked non-empty by a test).
+    #[allow(dead_code)]
     pub(crate) title: String,
     /// File name of the template in the vendor's folder.
     pub(crate) template: String,
     /// Extension of the rendered file.
     pub(crate) extension: String,
+    /// Where the syntax comes from, with [C]/[U] marks.
+    #[allow(dead_code)]
     pub(crate) source: String,
     /// Interface naming; the first rule whose speeds and forms hold the port's wins.
     pub(crate) interfaces: Vec<NameRule>,
@@ -62,6 +67,7 @@ pub(crate) struct Flavour {
     pub(crate) openflow: Option<OfCaps>,
     /// Quirks lowering applies, for documentation.
     #[serde(default)]
+    #[allow(dead_code)]
     pub(crate) quirks: Vec<String>,
 }
 
@@ -180,10 +186,17 @@ impl Vendors {
     /// vendor only breaks a tie between folders offering the same keyword.
     pub(crate) fn flavour(&self, vendor: &str, os: &str) -> Option<(&str, &Flavour)> {
         let v = vendor.trim().to_lowercase();
-        let mut offers = self.by_folder.iter().filter_map(|(folder, f)| f.flavours.get(os).map(|fl| (folder.as_str(), f, fl)));
+        let mut offers = self
+            .by_folder
+            .iter()
+            .filter_map(|(folder, f)| f.flavours.get(os).map(|fl| (folder.as_str(), f, fl)));
         let all: Vec<_> = offers.by_ref().collect();
-        let by_vendor = all.iter().find(|(folder, f, _)| *folder == v || f.names.iter().any(|n| n.to_lowercase() == v));
-        by_vendor.or(all.first()).map(|(folder, _, fl)| (*folder, *fl))
+        let by_vendor = all
+            .iter()
+            .find(|(folder, f, _)| *folder == v || f.names.iter().any(|n| n.to_lowercase() == v));
+        by_vendor
+            .or(all.first())
+            .map(|(folder, _, fl)| (*folder, *fl))
     }
 
     pub(crate) fn folders(&self) -> impl Iterator<Item = &str> {
@@ -194,12 +207,17 @@ impl Vendors {
 fn parse() -> Result<Vendors, String> {
     let mut out = Vendors::default();
     for (path, text) in EMBEDDED {
-        let Some(folder) = path.strip_suffix("/vendor.yaml") else { continue };
-        let file: VendorFile = serde_saphyr::from_str(text).map_err(|e| format!("templates/{path}: {e}"))?;
+        let Some(folder) = path.strip_suffix("/vendor.yaml") else {
+            continue;
+        };
+        let file: VendorFile =
+            serde_saphyr::from_str(text).map_err(|e| format!("templates/{path}: {e}"))?;
         for (os, fl) in &file.flavours {
             let template = format!("{folder}/{}", fl.template);
             if !EMBEDDED.iter().any(|(p, _)| *p == template) {
-                return Err(format!("templates/{path}: flavour `{os}` names a missing template `{template}`"));
+                return Err(format!(
+                    "templates/{path}: flavour `{os}` names a missing template `{template}`"
+                ));
             }
         }
         out.by_folder.insert(folder.to_owned(), file);
@@ -221,9 +239,19 @@ mod tests {
         let v = super::vendors().expect("vendor.yaml files parse");
         let folders: Vec<&str> = v.folders().collect();
         assert_eq!(folders, ["arista", "dell", "mellanox", "pica8"]);
-        for (os, vendor) in [("os10", "Dell"), ("ftos9", "dell"), ("eos", "Arista"), ("picos", "Pica8"), ("onyx", "Mellanox"), ("picos", "Inventec")] {
+        for (os, vendor) in [
+            ("os10", "Dell"),
+            ("ftos9", "dell"),
+            ("eos", "Arista"),
+            ("picos", "Pica8"),
+            ("onyx", "Mellanox"),
+            ("picos", "Inventec"),
+        ] {
             assert!(v.flavour(vendor, os).is_some(), "{vendor}/{os}");
         }
-        assert_eq!(v.flavour("Inventec", "picos").map(|(f, _)| f), Some("pica8"));
+        assert_eq!(
+            v.flavour("Inventec", "picos").map(|(f, _)| f),
+            Some("pica8")
+        );
     }
 }

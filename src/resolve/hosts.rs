@@ -146,7 +146,6 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
             model: nic.model.clone(),
             slot: nic.slot.clone(),
             ports: idx,
-            span: nic.span,
         });
     }
 }
@@ -221,7 +220,12 @@ fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
 
 /// A static address on a host range would be given to every host of the range.
 fn static_in_range(rx: &mut Rx, h: &crate::spec::host::Host, key: &Sp<String>) {
-    let spans = h.mgmt.iter().map(|a| a.span).chain(h.nics.iter().flatten().flat_map(|n| n.addresses.iter().flatten().map(|(_, a)| a.span)));
+    let spans = h.mgmt.iter().map(|a| a.span).chain(
+        h.nics
+            .iter()
+            .flatten()
+            .flat_map(|n| n.addresses.iter().flatten().map(|(_, a)| a.span)),
+    );
     for span in spans {
         rx.diags.push(
             Diagnostic::new(codes::DUPLICATE_ADDRESS, span, format!("every host of the range `{}` would get this address", key.value))
@@ -294,7 +298,6 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
                 cpu: h.cpu.clone(),
                 sockets,
                 memory_gb: h.memory_gb.clone(),
-                os: h.os.clone(),
                 mtu: mtu.clone(),
                 mgmt: h.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
                 nics: Vec::new(),

@@ -102,10 +102,9 @@ fn agree(
     if pa.speed == pb.speed {
         return Some(pa.speed);
     }
-    if !fixed_a && !fixed_b
-        || !fixed_a && pa.speeds.contains(&pb.speed)
-        || !fixed_b && pb.speeds.contains(&pa.speed)
-    {
+    let a_follows = !fixed_a && (!fixed_b || pa.speeds.contains(&pb.speed));
+    let b_follows = !fixed_b && pb.speeds.contains(&pa.speed);
+    if a_follows || b_follows {
         let common = pa
             .speeds
             .iter()
@@ -215,7 +214,8 @@ fn bundle(rx: &mut Rx, m: &Model, a: &Sp<Endpoint>, b: &Sp<Endpoint>) -> Option<
 
 fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
     match v {
-        Some(l) if !(l.value > 0.0) => {
+        // NaN is refused too: `l.value > 0.0` is false for it.
+        Some(l) if l.value.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) => {
             rx.diags.push(
                 Diagnostic::new(
                     codes::INVALID_VALUE,

@@ -272,7 +272,7 @@ fn openflow(
                     .help("use `pure` or `hybrid` on this OS"),
                 );
             }
-            if !caps.versions.iter().any(|v| *v == version.value) {
+            if !caps.versions.contains(&version.value) {
                 let v: Vec<&str> = caps.versions.iter().map(String::as_str).collect();
                 rx.diags.push(
                     Diagnostic::new(

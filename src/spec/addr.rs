@@ -23,6 +23,7 @@ impl Prefix {
             u32::MAX << (32 - u32::from(self.len))
         }
     }
+    #[cfg(test)]
     pub(crate) fn size(self) -> u64 {
         1u64 << (32 - u32::from(self.len))
     }

@@ -17,6 +17,8 @@ spec_struct! {
         /// Populated sockets (default: all the chassis has).
         sockets: Option<Sp<u8>> = opt,
         memory_gb: Option<Sp<u32>> = opt,
+        /// Host OS, for the planner's documents (host tuning will read it).
+        #[allow(dead_code)]
         os: Option<String> = opt,
         /// Interface MTU; default `show.defaults.host_mtu`.
         mtu: Option<Sp<u32>> = opt,

@@ -39,6 +39,11 @@ impl Default for Limits {
     }
 }
 
+/// Values that aliases (`*name`) may replay in one file. Replaying is slower than
+/// reading (and grows faster than linearly in the parser), so aliases get a tighter
+/// budget than plain values; a show spec uses a handful of anchors, if any.
+const MAX_ALIAS_VALUES: usize = 100_000;
+
 /// Parser options for one file, with `nodes` values left of the show's budget.
 fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
     // Both types are non-exhaustive: start from the defaults and adjust.
@@ -46,10 +51,10 @@ fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
     budget.max_reader_input_bytes = Some(limits.max_file_bytes);
     budget.max_events = nodes.saturating_mul(3);
     budget.max_nodes = nodes;
-    budget.max_recorded_anchor_events = nodes;
+    budget.max_recorded_anchor_events = nodes.min(MAX_ALIAS_VALUES);
     budget.max_depth = limits.max_depth;
     let mut options = serde_saphyr::Options::default();
-    options.alias_limits.max_total_replayed_events = nodes.min(100_000);
+    options.alias_limits.max_total_replayed_events = nodes.min(MAX_ALIAS_VALUES);
     options.budget = Some(budget);
     options.with_snippet = false;
     options
@@ -60,7 +65,7 @@ fn decode_text(bytes: &[u8]) -> Result<String, (usize, String, String)> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return Err((
             0,
-            "the file is UTF-16".into(),
+            "the file is UTF-16 (it starts with a UTF-16 byte-order mark), not UTF-8".into(),
             "save the file as UTF-8".into(),
         ));
     }
@@ -78,39 +83,65 @@ fn decode_text(bytes: &[u8]) -> Result<String, (usize, String, String)> {
     }
 }
 
-/// The parser budget an error reports, looking through alias and snippet wrappers.
-fn breach_of(mut err: &serde_saphyr::Error) -> Option<&BudgetBreach> {
-    loop {
-        match err {
-            serde_saphyr::Error::Budget { breach, .. } => return Some(breach),
-            serde_saphyr::Error::AliasError { error, .. }
-            | serde_saphyr::Error::WithSnippet { error, .. } => err = error,
-            _ => return None,
-        }
+/// The error itself, looking through alias and snippet wrappers.
+fn innermost(mut err: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    while let serde_saphyr::Error::AliasError { error, .. }
+    | serde_saphyr::Error::WithSnippet { error, .. } = err
+    {
+        err = error;
+    }
+    err
+}
+
+/// The parser budget an error reports.
+fn breach_of(err: &serde_saphyr::Error) -> Option<&BudgetBreach> {
+    match innermost(err) {
+        serde_saphyr::Error::Budget { breach, .. } => Some(breach),
+        _ => None,
     }
 }
 
 /// What a breached parser budget means, in the words of `Limits`.
-fn budget_message(breach: &BudgetBreach, limits: &Limits) -> String {
+fn budget_message(breach: &BudgetBreach, limits: &Limits) -> (String, &'static str) {
+    const ALIASES: &str = "write the values out, or use fewer aliases (`*name`) of large anchors";
     match breach {
-        BudgetBreach::Depth { .. } => {
-            format!("the YAML is nested deeper than {} levels", limits.max_depth)
-        }
-        BudgetBreach::Nodes { .. } | BudgetBreach::Events { .. } => {
-            format!("the show has more than {} YAML values (all files together)", limits.max_nodes)
-        }
-        BudgetBreach::Aliases { aliases } => format!("the YAML uses {aliases} aliases (`*name`), above the limit"),
-        BudgetBreach::Anchors { anchors } => format!("the YAML defines {anchors} anchors (`&name`), above the limit"),
+        BudgetBreach::Depth { .. } => (
+            format!("the YAML is nested deeper than {} levels", limits.max_depth),
+            "a show spec needs a few levels of nesting: flatten this part",
+        ),
+        BudgetBreach::Nodes { .. } | BudgetBreach::Events { .. } => (
+            format!(
+                "the show has more than {} YAML values (all files together)",
+                limits.max_nodes
+            ),
+            "remove what does not belong in the show, or describe repeated hosts with a range (`dtn-[1-40]`)",
+        ),
+        BudgetBreach::Aliases { aliases } => (
+            format!("the YAML uses {aliases} aliases (`*name`), above the limit"),
+            ALIASES,
+        ),
+        BudgetBreach::Anchors { anchors } => (
+            format!("the YAML defines {anchors} anchors (`&name`), above the limit"),
+            ALIASES,
+        ),
         BudgetBreach::RecordedAnchorEvents { .. }
         | BudgetBreach::RecordedAnchorBytes { .. }
         | BudgetBreach::AliasAnchorRatio { .. }
-        | BudgetBreach::MergeKeys { .. } => {
-            "the YAML's aliases (`*name`) expand to too much data".to_owned()
-        }
-        BudgetBreach::ScalarBytes { .. } | BudgetBreach::InputBytes { .. } => {
-            format!("the YAML text is larger than {} bytes", limits.max_file_bytes)
-        }
-        other => format!("the YAML is beyond a parser limit ({other:?})"),
+        | BudgetBreach::MergeKeys { .. } => (
+            format!("the YAML's aliases (`*name`) expand to more than {MAX_ALIAS_VALUES} values"),
+            ALIASES,
+        ),
+        BudgetBreach::ScalarBytes { .. } | BudgetBreach::InputBytes { .. } => (
+            format!(
+                "the YAML text is larger than {} bytes",
+                limits.max_file_bytes
+            ),
+            "a show spec is rarely more than a megabyte: remove what does not belong in it",
+        ),
+        other => (
+            format!("the YAML is beyond a parser limit ({other:?})"),
+            "simplify the document: fewer aliases, less nesting, a smaller file",
+        ),
     }
 }
 
@@ -122,7 +153,12 @@ fn token_at(text: &str, start: usize) -> usize {
 }
 
 /// Turns a YAML-level error into a located diagnostic.
-fn yaml_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error, limits: &Limits) -> Diagnostic {
+fn yaml_error(
+    sources: &Sources,
+    file: FileId,
+    err: &serde_saphyr::Error,
+    limits: &Limits,
+) -> Diagnostic {
     let mut message = UserMessageFormatter.format_message(err).into_owned();
     let f = sources.get(file);
     let mut span = match err.location() {
@@ -138,17 +174,25 @@ fn yaml_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error, limits
     };
     let breach = breach_of(err);
     let replay = matches!(
-        err.without_snippet(),
+        innermost(err),
         serde_saphyr::Error::AliasReplayLimitExceeded { .. }
             | serde_saphyr::Error::AliasExpansionLimitExceeded { .. }
             | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. }
     );
-    if let Some(breach) = breach {
-        message = budget_message(breach, limits);
-    } else if replay {
-        message = format!("the YAML's aliases (`*name`) expand to more than {} values", limits.max_nodes);
+    let mut limit_help = "simplify the document: fewer aliases, less nesting, a smaller file";
+    // The parser's own guard against deep flow nesting (`[[[[...`) is the depth limit too.
+    let recursion = breach.is_none() && message.to_lowercase().contains("recursion limit");
+    if recursion {
+        (message, limit_help) = budget_message(&BudgetBreach::Depth { depth: 0 }, limits);
     }
-    let breach = breach.is_some() || replay;
+    if let Some(breach) = breach {
+        (message, limit_help) = budget_message(breach, limits);
+    } else if replay {
+        message =
+            format!("the YAML's aliases (`*name`) expand to more than {MAX_ALIAS_VALUES} values");
+        limit_help = "write the values out, or use fewer aliases (`*name`) of large anchors";
+    }
+    let breach = breach.is_some() || replay || recursion;
     let lower = message.to_lowercase();
     if lower.contains("duplicate mapping key") {
         // Underline the whole key, not its first character.
@@ -176,10 +220,7 @@ fn yaml_error(sources: &Sources, file: FileId, err: &serde_saphyr::Error, limits
         || lower.contains("limits breached")
         || lower.contains("alias") && lower.contains("exceed")
     {
-        (
-            codes::LIMIT,
-            "simplify the document: fewer aliases, less nesting, a smaller file",
-        )
+        (codes::LIMIT, limit_help)
     } else if lower.contains("tab") {
         (
             codes::YAML_SYNTAX,
@@ -237,11 +278,18 @@ impl<'a> Loader<'a> {
         let text = match decode_text(bytes) {
             Ok(t) => t,
             Err((at, msg, help)) => {
-                let lossy = String::from_utf8_lossy(bytes).into_owned();
+                // Offsets are relative to the text after a UTF-8 byte-order mark.
+                let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+                let lossy = String::from_utf8_lossy(body).into_owned();
                 let id = self.sources.add(name, lossy);
                 let at = at.min(self.sources.get(id).text.len());
+                let label = if at == 0 {
+                    "not UTF-8 from the start"
+                } else {
+                    "the first byte that is not UTF-8"
+                };
                 let d = Diagnostic::new(codes::BAD_ENCODING, Span::new(id, at, at), msg)
-                    .label("here")
+                    .label(label)
                     .help(help);
                 self.diags.push(d);
                 return None;
@@ -250,7 +298,11 @@ impl<'a> Loader<'a> {
         let total = self.bytes_read.saturating_add(text.len());
         if total > self.limits.max_file_bytes {
             let message = if self.bytes_read == 0 {
-                format!("`{name}` is {} bytes, above the limit of {}", text.len(), self.limits.max_file_bytes)
+                format!(
+                    "`{name}` is {} bytes, above the limit of {}",
+                    text.len(),
+                    self.limits.max_file_bytes
+                )
             } else {
                 format!(
                     "`{name}` brings the show's files to {total} bytes, above the limit of {}",
@@ -268,7 +320,11 @@ impl<'a> Loader<'a> {
         self.bytes_read = total;
         let id = self.sources.add(name, text);
         let left = self.limits.max_nodes.saturating_sub(self.nodes_read);
-        let parsed = parse_tree(&self.sources.get(id).text, id, yaml_options(&self.limits, left));
+        let parsed = parse_tree(
+            &self.sources.get(id).text,
+            id,
+            yaml_options(&self.limits, left),
+        );
         if let Ok(n) = &parsed {
             self.nodes_read = self.nodes_read.saturating_add(n.count());
         }
@@ -334,7 +390,7 @@ impl<'a> Loader<'a> {
     fn include(&mut self, inc: &Sp<String>, dir: &Path, spec: &mut Spec) {
         self.loaded += 1;
         if self.loaded > self.limits.max_includes
-            || self.stack.len() >= self.limits.max_include_depth
+            || self.stack.len() > self.limits.max_include_depth
         {
             let what = if self.loaded > self.limits.max_includes {
                 format!("more than {} included files", self.limits.max_includes)
@@ -366,13 +422,16 @@ impl<'a> Loader<'a> {
             let message = if chain.len() == 1 {
                 format!("`{first}` includes itself")
             } else {
-                format!("`{first}` includes itself through {}", crate::diag::plural(chain.len() - 1, "other file"))
+                format!(
+                    "`{first}` includes itself through {}",
+                    crate::diag::plural(chain.len() - 1, "other file")
+                )
             };
             self.diags.push(
                 Diagnostic::new(codes::INCLUDE_CYCLE, inc.span, message)
-                .label("this include closes the cycle")
-                .note(format!("cycle: {} -> {first}", chain.join(" -> ")))
-                .help("remove this include; each file should be included once"),
+                    .label("this include closes the cycle")
+                    .note(format!("cycle: {} -> {first}", chain.join(" -> ")))
+                    .help("remove this include; each file should be included once"),
             );
             return;
         }
@@ -414,7 +473,9 @@ impl<'a> Loader<'a> {
                 use std::io::Read as _;
                 let limit = u64::try_from(self.limits.max_file_bytes).unwrap_or(u64::MAX);
                 let mut bytes = Vec::new();
-                std::fs::File::open(path)?.take(limit.saturating_add(4)).read_to_end(&mut bytes)?;
+                std::fs::File::open(path)?
+                    .take(limit.saturating_add(4))
+                    .read_to_end(&mut bytes)?;
                 Ok(bytes)
             }
         }
@@ -448,9 +509,13 @@ impl<'a> Loader<'a> {
             let file = FileId(u32::try_from(first_file).unwrap_or(u32::MAX));
             if first_file < self.sources.len() {
                 self.diags.push(
-                    Diagnostic::new(codes::MISSING_FIELD, Span::new(file, 0, 0), "the spec has no `show:` section")
-                        .label("`show:` is required in the main file")
-                        .help("start the main file with `show: { name: ... }`"),
+                    Diagnostic::new(
+                        codes::MISSING_FIELD,
+                        Span::new(file, 0, 0),
+                        "the spec has no `show:` section",
+                    )
+                    .label("`show:` is required in the main file")
+                    .help("start the main file with `show: { name: ... }`"),
                 );
             }
         }
@@ -484,5 +549,183 @@ fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Small limits, so that each can be breached by a tiny input.
+    const TINY: Limits = Limits {
+        max_file_bytes: 2_000,
+        max_includes: 3,
+        max_include_depth: 2,
+        max_depth: 5,
+        max_nodes: 60,
+    };
+
+    /// Loads `main.yaml` (and whatever it includes) from a folder holding `files`; returns
+    /// the diagnostics as (code, file name, line, message).
+    fn load(
+        files: &[(&str, String)],
+        limits: Limits,
+    ) -> Vec<(&'static str, String, usize, String)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        }
+        let (mut sources, mut diags, mut spec) =
+            (Sources::default(), Diags::default(), Spec::default());
+        let mut loader = Loader::new(&mut sources, &mut diags, limits);
+        loader
+            .load_main(&dir.path().join("main.yaml"), &mut spec)
+            .expect("main.yaml is readable");
+        diags
+            .items()
+            .iter()
+            .map(|d| {
+                let f = sources.get(d.primary.span.file);
+                let name = f.name.rsplit('/').next().unwrap_or("").to_owned();
+                (
+                    d.code.id,
+                    name,
+                    f.line_col(d.primary.span.start as usize).0,
+                    d.message.clone(),
+                )
+            })
+            .collect()
+    }
+
+    fn main(text: &str) -> Vec<(&'static str, String)> {
+        vec![("main.yaml", text.to_owned())]
+    }
+
+    fn only_limit(found: &[(&'static str, String, usize, String)], file: &str, line: usize) {
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].0, found[0].1.as_str(), found[0].2),
+            ("E0009", file, line),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn file_bytes() {
+        let found = load(
+            &main(&format!("show: {{ name: x }}\n#{}\n", "x".repeat(3_000))),
+            TINY,
+        );
+        only_limit(&found, "main.yaml", 1);
+        assert!(found[0].3.contains("above the limit of 2000"), "{found:?}");
+        // Counted over the includes: two files of 1,500 bytes breach 2,000.
+        let pad = format!("#{}\n", "x".repeat(1_500));
+        let files = [
+            (
+                "main.yaml",
+                format!("show: {{ name: x }}\ninclude: [a.yaml]\n{pad}"),
+            ),
+            ("a.yaml", format!("sites: {{}}\n{pad}")),
+        ];
+        only_limit(&load(&files, TINY), "a.yaml", 1);
+    }
+
+    #[test]
+    fn nodes() {
+        let list = vec!["0"; 100].join(", ");
+        let found = load(
+            &main(&format!("show: {{ name: x }}\nsites: [{list}]\n")),
+            TINY,
+        );
+        only_limit(&found, "main.yaml", 2);
+        // Counted over the includes: 40 values in each of two files breach 60.
+        let sites = |p: &str| {
+            (0..10)
+                .map(|i| format!("{p}{i}: {{ kind: lab }}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let files = [
+            (
+                "main.yaml",
+                format!(
+                    "show: {{ name: x }}\ninclude: [a.yaml]\nsites: {{ {} }}\n",
+                    sites("m")
+                ),
+            ),
+            ("a.yaml", format!("sites: {{ {} }}\n", sites("a"))),
+        ];
+        only_limit(&load(&files, TINY), "a.yaml", 1);
+    }
+
+    #[test]
+    fn depth() {
+        only_limit(
+            &load(
+                &main("show: { name: x }\nsites: [[[[[[[[[[]]]]]]]]]]\n"),
+                TINY,
+            ),
+            "main.yaml",
+            2,
+        );
+        // Far deeper than the parser's own recursion guard: still E0009, no stack overflow.
+        let deep = format!("show: {{ name: x }}\nsites: {}\n", "[".repeat(100_000));
+        only_limit(&load(&main(&deep), Limits::default()), "main.yaml", 2);
+    }
+
+    #[test]
+    fn aliases() {
+        let mut text = String::from(
+            "show: { name: x }\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+        );
+        for i in 1..9 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let found = load(&main(&text), Limits::default());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "E0009", "{found:?}");
+        assert!(found[0].2 > 1, "{found:?}");
+    }
+
+    #[test]
+    fn includes_are_counted_and_reported_once() {
+        let files = [
+            ("main.yaml", "show: { name: x }\ninclude:\n  - a.yaml\n  - a.yaml\n  - a.yaml\n  - a.yaml\n  - a.yaml\n".to_owned()),
+            ("a.yaml", "sites: {}\n".to_owned()),
+        ];
+        only_limit(&load(&files, TINY), "main.yaml", 6);
+    }
+
+    #[test]
+    fn include_depth() {
+        let files = [
+            (
+                "main.yaml",
+                "show: { name: x }\ninclude: [a.yaml]\n".to_owned(),
+            ),
+            ("a.yaml", "include: [b.yaml]\n".to_owned()),
+            ("b.yaml", "include: [c.yaml]\n".to_owned()),
+            ("c.yaml", "sites: {}\n".to_owned()),
+        ];
+        only_limit(&load(&files, TINY), "b.yaml", 1);
+    }
+
+    #[test]
+    fn include_cycles_name_files_as_given() {
+        let files = [
+            (
+                "main.yaml",
+                "show: { name: x }\ninclude: [a.yaml]\n".to_owned(),
+            ),
+            ("a.yaml", "include: [main.yaml]\n".to_owned()),
+        ];
+        let found = load(&files, Limits::default());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].0, found[0].1.as_str()),
+            ("E0008", "a.yaml"),
+            "{found:?}"
+        );
     }
 }

@@ -78,10 +78,6 @@ pub struct Pattern {
 }
 
 impl Pattern {
-    pub(crate) fn len(&self) -> u64 {
-        self.range.map_or(1, |(a, b, _)| b - a + 1)
-    }
-
     pub(crate) fn expand(&self) -> Vec<String> {
         match self.range {
             None => vec![self.prefix.clone()],
@@ -89,10 +85,6 @@ impl Pattern {
                 .map(|i| format!("{}{:0width$}{}", self.prefix, i, self.suffix))
                 .collect(),
         }
-    }
-
-    pub(crate) fn is_range(&self) -> bool {
-        self.range.is_some()
     }
 }
 

@@ -11,6 +11,8 @@ spec_struct! {
         name: Sp<String> = req,
         title: Option<String> = opt,
         venue: Option<String> = opt,
+        /// For the planner's documents; democ does not read it.
+        #[allow(dead_code)]
         dates: Option<String> = opt,
         defaults: Option<Defaults> = opt,
         addressing: Option<Addressing> = opt,

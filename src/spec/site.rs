@@ -16,6 +16,8 @@ spec_struct! {
         booth: Option<String> = opt,
         /// City or institution, for documentation.
         location: Option<String> = opt,
+        /// For the planner's documents; democ does not read it.
+        #[allow(dead_code)]
         title: Option<String> = opt,
     }
 }

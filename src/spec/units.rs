@@ -37,7 +37,10 @@ impl std::fmt::Display for Rate {
     }
 }
 
-/// Parses a rate; the error is the help line.
+/// What a rate may look like, for help lines.
+pub(crate) const ACCEPTED: &str = "a number, then k, M, G or T, optionally followed by `bps`, `b/s` or `bit/s` (`100G`, `25Gbps`, `400 Gbit/s`)";
+
+/// Parses a rate; the error is the help line, which always says what is accepted.
 pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
     let t = text.trim();
     let split = t
@@ -45,43 +48,61 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let unit = unit.trim_start();
-    let value: f64 = num
-        .parse()
-        .map_err(|_| "write a rate such as `100G`, `25Gbps` or `1T`".to_owned())?;
+    let value: f64 = match num.parse() {
+        Ok(v) => v,
+        Err(_) if t.starts_with('-') => {
+            return Err(format!("a rate cannot be negative; write {ACCEPTED}"));
+        }
+        Err(_) => return Err(format!("write a rate as {ACCEPTED}")),
+    };
     let (prefix, rest) = unit.split_at(unit.chars().next().map_or(0, char::len_utf8));
     let mult = match prefix {
         "k" | "K" => 1e3,
         "M" => 1e6,
         "G" => 1e9,
         "T" => 1e12,
-        "" => return Err(format!("add a unit: `{value}G` for gigabits per second")),
-        _ => {
+        "" => {
             return Err(format!(
-                "unknown unit `{unit}`; use k, M, G or T, optionally followed by `bps`"
+                "add a unit: `{value}G` for gigabits per second; accepted: {ACCEPTED}"
             ));
         }
+        "m" | "g" | "t" => {
+            let upper = prefix.to_uppercase();
+            let milli = if prefix == "m" { " (`m` is milli)" } else { "" };
+            return Err(format!(
+                "unit prefixes are upper-case{milli}: write `{value}{upper}{rest}`; accepted: {ACCEPTED}"
+            ));
+        }
+        _ => return Err(format!("unknown unit `{unit}`; accepted: {ACCEPTED}")),
     };
     match rest {
         "" | "bps" | "b/s" | "bit/s" | "bits/s" | "E" => {}
         "B" | "Bps" | "B/s" | "byte/s" | "bytes/s" => {
             return Err(format!(
-                "`{unit}` is bytes; rates are in bits: write `{}{prefix}`",
+                "`{unit}` is bytes per second; rates are in bits: write `{}{prefix}`",
                 value * 8.0
             ));
         }
-        "b" | "bit" | "bits" => {
+        "b" => {
             return Err(format!(
-                "`{unit}` is ambiguous; write `{value}{prefix}` or `{value}{prefix}bps`"
+                "`{unit}` is ambiguous (bits or bytes?); write `{value}{prefix}` or `{value}{prefix}bps`"
+            ));
+        }
+        "bit" | "bits" => {
+            return Err(format!(
+                "`{unit}` is an amount, not a rate; write `{value}{prefix}` or `{value}{prefix}bit/s`"
             ));
         }
         _ => {
             return Err(format!(
-                "unknown unit `{unit}`; write `{value}{prefix}` or `{value}{prefix}bps`"
+                "unknown unit `{unit}`; write `{value}{prefix}` or `{value}{prefix}bps`; accepted: {ACCEPTED}"
             ));
         }
     }
     if !value.is_finite() || value <= 0.0 {
-        return Err("a rate must be greater than zero".to_owned());
+        return Err(format!(
+            "a rate must be greater than zero; accepted: {ACCEPTED}"
+        ));
     }
     Ok(Rate(value * mult))
 }
@@ -91,10 +112,13 @@ impl Decode for Rate {
         let text = match &node.kind {
             Kind::Str(s) => s.clone(),
             Kind::Int(_) | Kind::Float(_) => {
+                let n = node.lexeme.as_deref().unwrap_or("100");
                 cx.error(
                     Diagnostic::new(codes::INVALID_VALUE, node.span, "a rate needs a unit")
                         .label("plain number")
-                        .help("write the unit: `100G`, `25Gbps`, `1T` (bits per second)"),
+                        .help(format!(
+                            "write `{n}G` for {n} gigabits per second; accepted: {ACCEPTED}"
+                        )),
                 );
                 return None;
             }

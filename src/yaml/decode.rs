@@ -122,18 +122,6 @@ impl<'n> Fields<'n> {
         Some(&self.entries[i].1)
     }
 
-    /// The span of a key, for labels that point at a field by name.
-    pub(crate) fn key_span(&self, name: &str) -> Option<Span> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.name == name)
-            .map(|(k, _)| k.span)
-    }
-
-    pub(crate) fn span(&self) -> Span {
-        self.span
-    }
-
     /// A required field: `finish` reports it missing.
     pub(crate) fn req<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
         match self.take(name) {
@@ -154,16 +142,6 @@ impl<'n> Fields<'n> {
         }
     }
 
-    /// An optional field with a default.
-    pub(crate) fn or<T: Decode>(&mut self, cx: &mut Cx, name: &'static str, default: T) -> T {
-        self.opt(cx, name).unwrap_or(default)
-    }
-
-    /// The raw node of a field, for decoders that need to look before they read.
-    pub(crate) fn node(&mut self, name: &'static str) -> Option<&'n Node> {
-        self.take(name)
-    }
-
     /// Reports every key that no decoder asked for, and the required fields absent. A
     /// misspelt required field (`modle:` for `model:`) is one diagnostic, not two.
     pub(crate) fn finish(self, cx: &mut Cx) {
@@ -176,9 +154,15 @@ impl<'n> Fields<'n> {
             let (label, hint) = match closest {
                 Some(c) if missing.contains(&c) => {
                     missing.retain(|m| *m != c);
-                    ("not a field; the required `".to_owned() + c + "` is missing", format!("did you mean `{c}`?"))
+                    (
+                        "not a field; the required `".to_owned() + c + "` is missing",
+                        format!("did you mean `{c}`?"),
+                    )
                 }
-                _ => ("not a field of this mapping".to_owned(), suggest(&key.name, self.known.iter().copied())),
+                _ => (
+                    "not a field of this mapping".to_owned(),
+                    suggest(&key.name, self.known.iter().copied()),
+                ),
             };
             cx.error(
                 Diagnostic::new(
@@ -213,8 +197,16 @@ impl Decode for String {
             Kind::Str(s) => Some(s.clone()),
             // Port names like `1` and versions like 1.3 are text to us even when YAML
             // reads them as numbers.
-            Kind::Int(i) => Some(node.lexeme.as_deref().map_or_else(|| i.to_string(), str::to_owned)),
-            Kind::Float(f) => Some(node.lexeme.as_deref().map_or_else(|| f.to_string(), str::to_owned)),
+            Kind::Int(i) => Some(
+                node.lexeme
+                    .as_deref()
+                    .map_or_else(|| i.to_string(), str::to_owned),
+            ),
+            Kind::Float(f) => Some(
+                node.lexeme
+                    .as_deref()
+                    .map_or_else(|| f.to_string(), str::to_owned),
+            ),
             _ => {
                 cx.wrong_type(node, "a string");
                 None
@@ -406,7 +398,11 @@ pub(crate) fn keyword<T: Copy>(
     // YAML 1.1 readers (and ours) turn a bare `off`/`on`/`no`/`yes` into a boolean; where
     // the keyword table holds that word, take the planner's meaning.
     if let Kind::Bool(b) = node.kind {
-        let words: &[&str] = if b { &["on", "true", "yes"] } else { &["off", "false", "no"] };
+        let words: &[&str] = if b {
+            &["on", "true", "yes"]
+        } else {
+            &["off", "false", "no"]
+        };
         if let Some((_, v)) = table.iter().find(|(k, _)| words.contains(k)) {
             return Some(*v);
         }

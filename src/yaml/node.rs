@@ -180,7 +180,12 @@ pub(crate) fn span_of(loc: &Location, file: FileId, text: &str) -> Span {
 }
 
 /// The source text of a number where it was defined, if it reads back as that number.
-fn number_text(loc: &Location, file: FileId, text: &str, same: impl Fn(&str) -> bool) -> Option<Box<str>> {
+fn number_text(
+    loc: &Location,
+    file: FileId,
+    text: &str,
+    same: impl Fn(&str) -> bool,
+) -> Option<Box<str>> {
     let s = span_of(loc, file, text);
     let t = text.get(s.range())?.trim();
     same(t).then(|| t.into())
@@ -204,7 +209,10 @@ fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
             entries
                 .into_iter()
                 .map(|(k, v)| {
-                    let numeric = k.value.1.then(|| number_text(&k.defined, file, text, |t| t.parse::<f64>().is_ok()));
+                    let numeric = k
+                        .value
+                        .1
+                        .then(|| number_text(&k.defined, file, text, |t| t.parse::<f64>().is_ok()));
                     let key = Key {
                         name: numeric.flatten().map_or(k.value.0, String::from),
                         span: span_of(&k.referenced, file, text),
