@@ -117,7 +117,9 @@ pub(crate) fn front(
         );
     };
     crate::derive::addressing::assign(&mut model, &mut s.diags);
+    clock.mark("  addresses");
     let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
+    clock.mark("  topology");
     let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
     clock.mark("derive");
     if s.diags.has_errors() {

@@ -4,6 +4,8 @@
 //! render -> write. Each pass collects every diagnostic it finds and the pipeline stops
 //! at the end of a pass that reported an error. The library never prints.
 
+#[doc(hidden)]
+pub mod api;
 pub(crate) mod catalog;
 pub(crate) mod check;
 pub mod cli;

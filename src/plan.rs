@@ -167,7 +167,16 @@ pub(crate) fn markdown(plan: &Plan) -> String {
 }
 
 pub(crate) fn json(plan: &Plan) -> String {
-    let links: Vec<&crate::check::predict::LinkUse> = plan.links.iter().map(|(_, u)| u).collect();
+    let links: Vec<serde_json::Value> = plan
+        .links
+        .iter()
+        .map(|(_, u)| {
+            let mut v = serde_json::to_value(u).unwrap_or_default();
+            let names: Vec<&str> = u.flows.iter().filter_map(|&i| plan.flows.get(i)).map(|f| f.name.as_str()).collect();
+            v["flows"] = serde_json::json!(names);
+            v
+        })
+        .collect();
     let doc = serde_json::json!({
         "show": plan.show,
         "title": plan.title,

@@ -115,6 +115,15 @@ specs! {
     bad e0113_unsupported_os => "tests/bad/E0113-unsupported-os.yaml",
     // ---- feasibility ----
     bad e0201_no_path => "tests/bad/E0201-no-path.yaml",
+    bad e0210_optical_budget => "tests/bad/E0210-optical-budget.yaml",
+    bad e0212_optic_reach => "tests/bad/E0212-optic-reach.yaml",
+    bad e0213_optic_mismatch => "tests/bad/E0213-optic-mismatch.yaml",
+    bad e0214_fiber_mismatch => "tests/bad/E0214-fiber-mismatch.yaml",
+    bad e0215_optic_rate => "tests/bad/E0215-optic-rate.yaml",
+    bad e0220_otn_client => "tests/bad/E0220-otn-client.yaml",
+    bad e0225_path_mtu => "tests/bad/E0225-path-mtu.yaml",
+    bad e0226_frame_mtu => "tests/bad/E0226-frame-mtu.yaml",
+    bad e0237_openflow_controller => "tests/bad/E0237-openflow-controller.yaml",
     bad e0240_pcie_lanes => "tests/bad/E0240-pcie-lanes.yaml",
     bad e0245_oversubscribed => "tests/bad/E0245-oversubscribed.yaml",
     // ---- the malformed corpus (issue 5) ----

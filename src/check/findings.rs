@@ -50,8 +50,7 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
     }
 }
 
-fn storage(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
-    let facts = super::predict::host_facts(cx);
+fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: &mut Diags) {
     for (r, &demand) in sorted(loads) {
         let (h, write) = match r {
             Res::Read(h) => (*h, false),
@@ -158,8 +157,8 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
 }
 
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
-    let (plan, loads) = super::predict::plan(cx);
+    let (plan, loads, facts) = super::predict::analyse(cx);
     capacity(cx, &plan, &loads, diags);
-    storage(cx, &loads, diags);
+    storage(cx, &loads, &facts, diags);
     flows(cx, &plan, diags);
 }

@@ -57,7 +57,9 @@ pub(crate) struct LinkUse {
     pub(crate) load_gbps: f64,
     pub(crate) capacity_gbps: f64,
     pub(crate) utilization_pct: f64,
-    pub(crate) flows: Vec<String>,
+    /// Indices of the flows loading this direction (into `Plan::flows`).
+    #[serde(skip)]
+    pub(crate) flows: Vec<usize>,
 }
 
 /// What a host's drives can do.
@@ -300,15 +302,7 @@ fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<Lin
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
         _ => return None,
     };
-    let flows = loads
-        .flows
-        .get(r)
-        .map(|v| {
-            v.iter()
-                .map(|&i| cx.m.flows[i].name.value.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let flows = loads.flows.get(r).cloned().unwrap_or_default();
     Some(LinkUse {
         link: res_name(cx.m, r),
         direction,
@@ -321,6 +315,12 @@ fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<Lin
 
 /// Computes loads and predictions. Linear in the total number of hops.
 pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
+    let (plan, loads, _) = analyse(cx);
+    (plan, loads)
+}
+
+/// The plan, the loads behind it and the per-host facts it used.
+pub(crate) fn analyse(cx: &Ctx) -> (Plan, Loads, Vec<HostFacts>) {
     let m = cx.m;
     let facts = host_facts(cx);
     let switches_of =
@@ -408,7 +408,7 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
         flows,
         links,
     };
-    (plan, loads)
+    (plan, loads, facts)
 }
 
 /// Where a candidate limit comes from; turned into words only for the bottleneck, so

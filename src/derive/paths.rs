@@ -4,7 +4,9 @@
 //! switches x log, not with pairs x graph. Parallel links spread pairs by least load.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+
+use crate::fxhash::FxMap;
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -86,8 +88,8 @@ impl PartialOrd for Cost {
 
 /// A shortest- or widest-path tree over switches from one root switch.
 struct Tree {
-    cost: HashMap<NodeIndex, Cost>,
-    pred: HashMap<NodeIndex, EdgeIndex>,
+    cost: FxMap<NodeIndex, Cost>,
+    pred: FxMap<NodeIndex, EdgeIndex>,
 }
 
 fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
@@ -99,8 +101,8 @@ fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
         },
         latency: 0.0,
     };
-    let mut cost = HashMap::new();
-    let mut pred = HashMap::new();
+    let mut cost = FxMap::default();
+    let mut pred = FxMap::default();
     let mut heap = BinaryHeap::new();
     cost.insert(root, start);
     heap.push(std::cmp::Reverse((start, root)));
@@ -143,7 +145,7 @@ fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
 
 /// Chooses which member of an adjacency a pair rides: a LAG if there is one, else the
 /// least-loaded separate link (ties: lowest id), so bundles share pairs evenly.
-fn choose(t: &Topology, e: EdgeIndex, load: &mut HashMap<LinkId, f64>, rate: f64) -> Via {
+fn choose(t: &Topology, e: EdgeIndex, load: &mut FxMap<LinkId, f64>, rate: f64) -> Via {
     let adj = t.adjacency(e);
     if let Some(&g) = adj.lags.first() {
         return Via::Lag(g);
@@ -196,12 +198,23 @@ fn uplinks(t: &Topology, h: HostId) -> Vec<(EdgeIndex, NodeIndex)> {
 struct Router<'a> {
     m: &'a Model,
     t: &'a Topology,
-    trees: HashMap<(NodeIndex, Routing), Tree>,
-    load: HashMap<LinkId, f64>,
+    /// Each host's uplinks, computed on first use.
+    ups: Vec<Option<std::rc::Rc<[(EdgeIndex, NodeIndex)]>>>,
+    trees: FxMap<(NodeIndex, Routing), Tree>,
+    load: FxMap<LinkId, f64>,
     hop_us: f64,
 }
 
 impl Router<'_> {
+    fn uplinks(&mut self, h: HostId) -> std::rc::Rc<[(EdgeIndex, NodeIndex)]> {
+        if let Some(u) = &self.ups[h] {
+            return u.clone();
+        }
+        let u: std::rc::Rc<[(EdgeIndex, NodeIndex)]> = uplinks(self.t, h).into();
+        self.ups[h] = Some(u.clone());
+        u
+    }
+
     fn edges_to_hops(&mut self, from: NodeId, edges: &[EdgeIndex], rate: f64) -> (Vec<Hop>, f64) {
         let mut hops = Vec::with_capacity(edges.len());
         let mut at = from;
@@ -221,15 +234,15 @@ impl Router<'_> {
 
     /// Automatic route for one pair; None when unreachable.
     fn auto(&mut self, s: HostId, d: HostId, policy: Routing, rate: f64) -> Option<PairRoute> {
-        let (ups, downs) = (uplinks(self.t, s), uplinks(self.t, d));
+        let (ups, downs) = (self.uplinks(s), self.uplinks(d));
         let mut best: Option<(Cost, EdgeIndex, NodeIndex, EdgeIndex, NodeIndex)> = None;
-        for &(ue, un) in &ups {
+        for &(ue, un) in ups.iter() {
             if !self.trees.contains_key(&(un, policy)) {
                 let tr = tree(self.t, un, policy, self.hop_us);
                 self.trees.insert((un, policy), tr);
             }
             let tr = &self.trees[&(un, policy)];
-            for &(de, dn) in &downs {
+            for &(de, dn) in downs.iter() {
                 if let Some(c) = tr.cost.get(&dn) {
                     if best.as_ref().is_none_or(|b| *c < b.0) {
                         best = Some((*c, ue, un, de, dn));
@@ -297,8 +310,9 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
     let mut r = Router {
         m,
         t,
-        trees: HashMap::new(),
-        load: HashMap::new(),
+        ups: vec![None; m.hosts.len()],
+        trees: FxMap::default(),
+        load: FxMap::default(),
         hop_us: m.settings.hop_latency_us,
     };
     let mut out = Routes::default();

@@ -2,7 +2,7 @@
 //! devices collapse into one adjacency (a LAG, or a bundle of separate links such as
 //! OTN clients), so routing cost does not grow with the number of parallel cables.
 
-use std::collections::HashMap;
+use crate::fxhash::FxMap;
 
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 
@@ -26,12 +26,16 @@ pub(crate) struct Adjacency {
 
 pub(crate) struct Topology {
     pub(crate) graph: UnGraph<NodeId, Adjacency>,
-    index: HashMap<NodeId, NodeIndex>,
+    /// Switches are nodes 0..switches, hosts follow in model order.
+    switches: usize,
 }
 
 impl Topology {
     pub(crate) fn node(&self, n: NodeId) -> NodeIndex {
-        self.index[&n]
+        match n {
+            NodeId::Switch(i) => NodeIndex::new(i),
+            NodeId::Host(i) => NodeIndex::new(self.switches + i),
+        }
     }
 
     pub(crate) fn adjacency(&self, e: EdgeIndex) -> &Adjacency {
@@ -48,14 +52,18 @@ pub(crate) fn link_latency_us(m: &Model, l: LinkId, us_per_km: f64) -> f64 {
 /// Builds the graph in link order: deterministic.
 pub(crate) fn build(m: &Model, us_per_km: f64) -> Topology {
     let mut graph = UnGraph::with_capacity(m.switches.len() + m.hosts.len(), m.links.len());
-    let mut index = HashMap::with_capacity(m.switches.len() + m.hosts.len());
     for i in 0..m.switches.len() {
-        index.insert(NodeId::Switch(i), graph.add_node(NodeId::Switch(i)));
+        graph.add_node(NodeId::Switch(i));
     }
     for i in 0..m.hosts.len() {
-        index.insert(NodeId::Host(i), graph.add_node(NodeId::Host(i)));
+        graph.add_node(NodeId::Host(i));
     }
-    let mut edges: HashMap<(NodeId, NodeId), EdgeIndex> = HashMap::new();
+    let switches = m.switches.len();
+    let index = |n: NodeId| match n {
+        NodeId::Switch(i) => NodeIndex::new(i),
+        NodeId::Host(i) => NodeIndex::new(switches + i),
+    };
+    let mut edges: FxMap<(NodeId, NodeId), EdgeIndex> = FxMap::default();
     for (id, l) in m.links.iter().enumerate() {
         let (lo, hi) = if l.a.node <= l.b.node {
             (l.a.node, l.b.node)
@@ -65,8 +73,8 @@ pub(crate) fn build(m: &Model, us_per_km: f64) -> Topology {
         let lat = link_latency_us(m, id, us_per_km);
         let e = *edges.entry((lo, hi)).or_insert_with(|| {
             graph.add_edge(
-                index[&lo],
-                index[&hi],
+                index(lo),
+                index(hi),
                 Adjacency {
                     lo,
                     hi,
@@ -86,5 +94,5 @@ pub(crate) fn build(m: &Model, us_per_km: f64) -> Topology {
         }
         adj.latency_us = adj.latency_us.min(lat);
     }
-    Topology { graph, index }
+    Topology { graph, switches }
 }
