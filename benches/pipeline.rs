@@ -89,7 +89,11 @@ fn configure(g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>, size:
     } else {
         g.sampling_mode(SamplingMode::Flat);
         g.warm_up_time(Duration::from_millis(1));
-        g.measurement_time(Duration::from_secs(if size.devices() < 5000 { 3 } else { 10 }));
+        g.measurement_time(Duration::from_secs(if size.devices() < 5000 {
+            3
+        } else {
+            10
+        }));
     }
 }
 

@@ -172,7 +172,12 @@ pub(crate) fn json(plan: &Plan) -> String {
         .iter()
         .map(|(_, u)| {
             let mut v = serde_json::to_value(u).unwrap_or_default();
-            let names: Vec<&str> = u.flows.iter().filter_map(|&i| plan.flows.get(i)).map(|f| f.name.as_str()).collect();
+            let names: Vec<&str> = u
+                .flows
+                .iter()
+                .filter_map(|&i| plan.flows.get(i))
+                .map(|f| f.name.as_str())
+                .collect();
             v["flows"] = serde_json::json!(names);
             v
         })

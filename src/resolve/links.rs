@@ -20,7 +20,7 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
         let Some(&(id, _)) = rx.nodes.get(&node) else {
             let names: Vec<String> = rx.nodes.keys().cloned().collect();
             rx.unknown(
-                ep.span,
+                ep.node_span,
                 "switch or host",
                 &node,
                 names.iter().map(String::as_str),
@@ -56,7 +56,7 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
                 rx.diags.push(
                     Diagnostic::new(
                         codes::UNKNOWN_PORT,
-                        ep.span,
+                        ep.port_span,
                         format!("{what} `{node}` has no port `{port}`"),
                     )
                     .label("no such port")

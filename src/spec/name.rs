@@ -208,6 +208,23 @@ impl schemars::JsonSchema for Pattern {
 pub struct Endpoint {
     pub(crate) node: Pattern,
     pub(crate) port: Pattern,
+    /// Where the node name and the port name are written, for diagnostics about one of them.
+    pub(crate) node_span: Span,
+    pub(crate) port_span: Span,
+}
+
+/// Spans of the node and port parts of an endpoint scalar written at `span`. A quoted
+/// scalar's span holds its quotes; names have no escapes, so offsets are plain.
+fn part_spans(span: Span, text: &str, colon: usize) -> (Span, Span) {
+    let (start, end) = (span.start as usize, span.end as usize);
+    let quoted = end - start == text.len() + 2;
+    let first = if quoted { start + 1 } else { start };
+    if end - first < text.len() {
+        return (span, span);
+    }
+    let node = Span::new(span.file, first, first + colon);
+    let port = Span::new(span.file, first + colon + 1, first + text.len());
+    (node, port)
 }
 
 impl Endpoint {
@@ -262,9 +279,12 @@ impl Decode for Endpoint {
         };
         let node_p = sub(n, false, cx);
         let port_p = sub(p, true, cx);
+        let (node_span, port_span) = part_spans(node.span, &text, n.len());
         let ep = Endpoint {
             node: node_p?,
             port: port_p?,
+            node_span,
+            port_span,
         };
         if let Err(msg) = ep.expand() {
             cx.invalid(
