@@ -17,3 +17,8 @@ fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 cargo build --quiet
 DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q tests/python
+
+# validators/: democ's EOS output against Arista's pyavd, and the offline Batfish snapshot
+# (validators/README.md). Same venv; the tests build the examples with this binary.
+"$venv/bin/pip" install --quiet --disable-pip-version-check -e validators/avd -e validators/batfish
+DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q validators/avd/tests validators/batfish/tests

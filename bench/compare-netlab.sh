@@ -3,7 +3,7 @@
 #
 # For N = 4, 64 and 256: a ring of N Arista EOS switches with 2 Linux hosts each (3N
 # nodes), written once as a netlab topology (provider clab, defaults.device eos, hosts
-# device linux) and once as a democ spec (`democ synth --shape ring --switches N
+# device linux, address pools and MAX_NODE_ID widened so 768 nodes fit) and once as a democ spec (`democ synth --shape ring --switches N
 # --hosts-per-switch 2 --flows 0 --eos-only`). Times `netlab create -p clab` in a scratch
 # folder against `democ build SPEC -o OUT`, both from a clean output folder, with
 # hyperfine, and prints the ratio. Writes bench/results/compare-netlab.md.
@@ -30,12 +30,25 @@ netlab=$PWD/$venv/bin/netlab
 cargo build --release --quiet
 democ=$PWD/target/release/democ
 work=$(mktemp -d)
+revision() { # commit (+dirty) of the sources measured; DEMOC_REV overrides
+    if [ -n "${DEMOC_REV:-}" ]; then echo "$DEMOC_REV"; return; fi
+    local r
+    r=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+    git diff --quiet HEAD -- src templates catalog 2>/dev/null || r="$r+dirty"
+    echo "$r"
+}
 trap 'rm -rf "$work"' EXIT
 
 netlab_topology() { # N: ring of N eos switches s1..sN, hosts hIxJ on sI
     local n=$1 i j
     echo "provider: clab"
     echo "defaults.device: eos"
+    # netlab's defaults stop at 150 nodes and /24 pools: widen them for 768 nodes.
+    echo "defaults.const.MAX_NODE_ID: 1000"
+    echo "addressing.mgmt.ipv4: 192.168.0.0/16"
+    echo "addressing.loopback.ipv4: 10.0.0.0/16"
+    echo "addressing.router_id.ipv4: 10.0.0.0/16"
+    echo "addressing.lan.ipv4: 172.16.0.0/12"
     echo "nodes:"
     for ((i = 1; i <= n; i++)); do echo "  s$i:"; done
     for ((i = 1; i <= n; i++)); do
@@ -100,7 +113,7 @@ md=$results/compare-netlab.md
 {
     echo "# democ build vs netlab create"
     echo
-    echo "$(date -u +%Y-%m-%d), $(git rev-parse --short HEAD)$(git diff --quiet -- src || echo '+dirty'), $(nproc) cores; $("$netlab" version 2>/dev/null | head -1)."
+    echo "$(date -u +%Y-%m-%d), $(revision), $(nproc) cores; $("$netlab" version 2>/dev/null | head -1)."
     echo "Ring of N Arista EOS switches with 2 Linux hosts each; means of hyperfine runs"
     echo "(netlab: 3 runs, 1 at N=256; democ: 20 runs), each from a clean output folder."
     echo

@@ -23,6 +23,13 @@ fi
 cargo build --release --quiet
 democ=$PWD/target/release/democ
 work=$(mktemp -d)
+revision() { # commit (+dirty) of the sources measured; DEMOC_REV overrides
+    if [ -n "${DEMOC_REV:-}" ]; then echo "$DEMOC_REV"; return; fi
+    local r
+    r=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+    git diff --quiet HEAD -- src templates catalog 2>/dev/null || r="$r+dirty"
+    echo "$r"
+}
 trap 'rm -rf "$work"' EXIT
 
 sizes=()
@@ -37,7 +44,7 @@ md=$results/hyperfine.md
 {
     echo "# hyperfine: democ check and build"
     echo
-    echo "$(date -u +%Y-%m-%d), $(git rev-parse --short HEAD)$(git diff --quiet -- src || echo '+dirty'), $(nproc) cores, \`$(rustc --version)\`."
+    echo "$(date -u +%Y-%m-%d), $(revision), $(nproc) cores, \`$(rustc --version)\`."
     echo "Synthetic shows: \`democ synth --shape booths --switches S --hosts-per-switch 10 --flows 100*S --seed 1\`;"
     echo "each build starts from an empty output folder (\`--prepare 'rm -rf OUT'\`)."
     echo

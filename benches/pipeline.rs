@@ -163,7 +163,7 @@ fn build(c: &mut Criterion, sizes: &[Size]) {
     let sc16 = Path::new("examples/sc16/show.yaml");
     g.sample_size(20);
     g.warm_up_time(Duration::from_millis(500));
-    g.measurement_time(Duration::from_secs(2));
+    g.measurement_time(Duration::from_secs(4));
     g.bench_function("sc16", |b| {
         b.iter(|| api::build_path(black_box(sc16)).expect("sc16 builds"));
     });

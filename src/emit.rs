@@ -1,5 +1,6 @@
 //! The back end: lower the checked model to the IR, render every switch, and assemble
-//! the build's files in memory (configs, IR, manifest). Nothing is written here.
+//! the build's files in memory (configs, IR, the containerlab topology, manifest).
+//! Nothing is written here.
 
 use std::path::Path;
 
@@ -29,7 +30,7 @@ pub(crate) fn files(
     s: &Session,
     main_dir: &str,
 ) -> Result<Vec<OutFile>, String> {
-    let mut out = Vec::with_capacity(lab.switches.len() * 2 + 1);
+    let mut out = Vec::with_capacity(lab.switches.len() * 2 + 2);
     for sw in &lab.switches {
         out.push(OutFile {
             path: sw.config_file.clone(),
@@ -40,6 +41,10 @@ pub(crate) fn files(
             bytes: ir::to_json(sw).into_bytes(),
         });
     }
+    out.push(OutFile {
+        path: lab.containerlab.file.clone(),
+        bytes: lab.containerlab.to_yaml()?.into_bytes(),
+    });
     out.sort_by(|a, b| a.path.cmp(&b.path));
     let (sources_sha256, sources) = manifest::sources_hash(&s.sources, main_dir);
     let m = Manifest {

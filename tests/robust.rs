@@ -362,17 +362,95 @@ fn a_huge_line_is_cropped_in_diagnostics() {
         stderr.len()
     );
     assert!(
-        stderr.contains("main.yaml:1:1000027") && stderr.contains("…x, venu: y }"),
+        stderr.contains("main.yaml:1:1000027")
+            && stderr.contains("│ …xxxx")
+            && stderr.contains("x, venu: y }"),
         "{stderr}"
     );
 }
 
-// ---- inputs found by fuzzing (fuzz/README.md) ---------------------------------------
+// ---- inputs that once misbehaved ---------------------------------------------------
+// Found while writing the corpus and by fuzzing (fuzz/README.md); each names what went
+// wrong. A crash the fuzzer finds goes here too, with its bytes.
+
+/// Checks `bytes` as main.yaml through the binary; returns the exit code and stderr.
+fn check_text(bytes: &[u8]) -> (i32, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("main.yaml"), bytes).expect("write");
+    democ_check(&dir.path().join("main.yaml"))
+}
 
 #[test]
-fn fuzz_regressions() {
-    let cases: &[&[u8]] = &[];
-    for bytes in cases {
-        assert!(matches!(democ::check_bytes(bytes), 0..=2));
+fn regression_bom_before_bad_bytes_is_located_after_the_bom() {
+    // The offset of the first bad byte was taken after the BOM but shown before it.
+    let (code, stderr) = check_text(b"\xef\xbb\xbf\xc3\xa9\xc3\xa9\xff\n");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[E0011]") && stderr.contains("main.yaml:1:3"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn regression_numbers_read_as_text_keep_their_spelling() {
+    // `version: 1.0` was read as "1", and the switch then did not "speak OpenFlow 1".
+    let text = "show:\n  name: x\n  defaults:\n    openflow: { controller: 10.0.0.1:6653, version: 1.0 }\n\
+                sites:\n  lab: { kind: lab }\n\
+                switches:\n  sw1: { site: lab, model: dell-z9100-on, os: ftos9, openflow: { mode: pure } }\n";
+    let (code, stderr) = check_text(text.as_bytes());
+    assert!(
+        !stderr.contains("OpenFlow 1\n") && !stderr.contains("[E0113]"),
+        "{stderr}"
+    );
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn regression_numbers_beyond_64_bits_are_out_of_range() {
+    // They were "expected a whole number, found a number" (E0004).
+    let text = "show: { name: x }\nsites:\n  lab: { kind: lab }\nswitches:\n  sw1: { site: lab, model: dell-z9100-on, asn: 99999999999999999999999 }\n";
+    let (code, stderr) = check_text(text.as_bytes());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[E0007]: the number is out of range"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn regression_deep_flow_nesting_is_a_limit_not_a_syntax_error() {
+    // The parser's recursion guard fired first and was reported as E0002.
+    let (code, stderr) =
+        check_text(format!("show: {{ name: x }}\nsites: {}", "[".repeat(100_000)).as_bytes());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.starts_with("error[E0009]"), "{stderr}");
+}
+
+#[test]
+fn regression_alias_bombs_stop_early() {
+    // With the replay budget at the node limit, this took minutes in a debug build.
+    let mut text = String::from(
+        "show: { name: x }\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for i in 1..7 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
     }
+    text.push_str(&format!("sites: [{}]\n", vec!["*a6"; 30].join(", ")));
+    let (code, stderr) = check_text(text.as_bytes());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.starts_with("error[E0009]"), "{stderr}");
+}
+
+#[test]
+fn regression_a_spec_without_show_is_reported_in_it() {
+    // The diagnostic pointed into the embedded catalog (file 0), through the binary and
+    // through `check_bytes`.
+    let (code, stderr) = check_text(b"sites:\n  lab: { kind: lab }\n");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[E0006]") && stderr.contains("main.yaml:1:1"),
+        "{stderr}"
+    );
+    assert_eq!(democ::check_bytes(b"sites:\n  lab: { kind: lab }\n"), 1);
 }

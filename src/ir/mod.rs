@@ -5,6 +5,7 @@
 //! byte-identical from run to run.
 
 pub(crate) mod interface;
+pub(crate) mod lab;
 pub(crate) mod openflow;
 pub(crate) mod qos;
 pub(crate) mod routing;
@@ -15,7 +16,7 @@ use serde::Serialize;
 
 pub(crate) use switch::Switch;
 
-/// Every switch of one show.
+/// Every switch of one show, and the show as a containerlab lab.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Lab {
@@ -23,6 +24,8 @@ pub(crate) struct Lab {
     pub(crate) show: String,
     /// Switches sorted by hostname.
     pub(crate) switches: Vec<Switch>,
+    /// `lab/<show>.clab.yml`.
+    pub(crate) containerlab: lab::Containerlab,
 }
 
 /// The JSON Schema of `democ ir` output (schema/ir.schema.json).

@@ -4,6 +4,7 @@
 //! nothing is dropped silently.
 
 mod breakout;
+mod containerlab;
 mod dpid;
 mod interfaces;
 mod l2;
@@ -161,9 +162,12 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         };
         switches.push(switch(&mut lx, folder, dpids[sw]));
     }
+    let show = text::name_like(&m.settings.name);
+    let containerlab = containerlab::lower(front, vendors, &show, &switches);
     Ok(Lab {
-        show: text::name_like(&m.settings.name),
+        show,
         switches,
+        containerlab,
     })
 }
 

@@ -33,11 +33,11 @@ pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
         .replace("{k}", &c.k.map(|k| k.to_string()).unwrap_or_default())
 }
 
-fn rule<'a>(f: &'a Flavour, speed: &str, form: &str) -> Option<&'a NameRule> {
+fn rule<'a>(rules: &'a [NameRule], speed: &str, form: &str) -> Option<&'a NameRule> {
     let holds = |list: &Option<Vec<String>>, v: &str| {
         list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
     };
-    f.interfaces
+    rules
         .iter()
         .find(|r| holds(&r.speeds, speed) && holds(&r.forms, form))
 }
@@ -45,9 +45,18 @@ fn rule<'a>(f: &'a Flavour, speed: &str, form: &str) -> Option<&'a NameRule> {
 /// The vendor's name of a port of cage `form` running at `speed` (`25G`); None when the
 /// name is not canonical or no naming rule covers the port.
 pub(crate) fn interface(f: &Flavour, port: &str, speed: &str, form: &str) -> Option<String> {
+    by_rules(&f.interfaces, port, speed, form)
+}
+
+/// The same by any rule list (containerlab's interface names).
+pub(crate) fn by_rules(rules: &[NameRule], port: &str, speed: &str, form: &str) -> Option<String> {
     let c = parse(port)?;
-    let r = rule(f, speed, form)?;
-    Some(fill(if c.k.is_some() { &r.subport } else { &r.port }, c))
+    let r = rule(rules, speed, form)?;
+    let pattern = match c.k {
+        Some(_) => r.subport.as_deref()?,
+        None => &r.port,
+    };
+    Some(fill(pattern, c))
 }
 
 /// The vendor's port-channel name.

@@ -42,6 +42,9 @@ pub(crate) struct Flavour {
     /// Routed VLAN interface name with `{id}`.
     pub(crate) vlan_interface: String,
     pub(crate) management: Option<String>,
+    /// How lab/<show>.clab.yml runs this OS; absent: a stand-in.
+    #[serde(default)]
+    pub(crate) containerlab: Option<ClabCaps>,
     /// Largest MTU the OS accepts (may be below the hardware's: EOS 9214).
     pub(crate) max_mtu: u32,
     /// Speed (`25G`) to the OS's speed argument.
@@ -82,8 +85,57 @@ pub(crate) struct NameRule {
     pub(crate) forms: Option<Vec<String>>,
     /// `{unit}`, `{n}` from the canonical `unit/n`.
     pub(crate) port: String,
-    /// `{unit}`, `{n}`, `{k}` from the canonical `unit/n:k`.
-    pub(crate) subport: String,
+    /// `{unit}`, `{n}`, `{k}` from the canonical `unit/n:k`; absent: no breakout subports.
+    #[serde(default)]
+    pub(crate) subport: Option<String>,
+}
+
+/// A flavour's `containerlab:` section: the kind that runs the OS, or why none does.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClabCaps {
+    /// Why no containerlab kind runs this OS: the switch is a stand-in.
+    #[serde(default)]
+    pub(crate) standin: Option<String>,
+    #[serde(default)]
+    pub(crate) kind: Option<String>,
+    /// A placeholder the user overrides (documented in vendor.yaml).
+    #[serde(default)]
+    pub(crate) image: Option<String>,
+    /// The kind boots democ's config (`startup-config`).
+    #[serde(default)]
+    pub(crate) startup_config: bool,
+    /// Highest front-panel port number the kind can wire.
+    #[serde(default)]
+    pub(crate) max_port: Option<u32>,
+    /// Linux interface names containerlab wires, as `interfaces` above.
+    #[serde(default)]
+    pub(crate) interfaces: Vec<NameRule>,
+}
+
+/// templates/containerlab.yaml: hosts and stand-ins.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LabNodes {
+    /// Image of hosts and stand-ins (lab/containerlab/node/Dockerfile).
+    pub(crate) image: String,
+    pub(crate) host: LabHost,
+    pub(crate) standin: LabStandin,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LabHost {
+    pub(crate) kind: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LabStandin {
+    pub(crate) kind: String,
+    /// Open vSwitch bridge of the cabled ports.
+    pub(crate) bridge: String,
+    pub(crate) interfaces: Vec<NameRule>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -174,10 +226,11 @@ pub(crate) struct OvsOutput {
     pub(crate) speeds: BTreeMap<String, String>,
 }
 
-/// All vendors, by folder name.
-#[derive(Debug, Default)]
+/// All vendors, by folder name, and the containerlab nodes that are no vendor's.
+#[derive(Debug)]
 pub(crate) struct Vendors {
     pub(crate) by_folder: BTreeMap<String, VendorFile>,
+    pub(crate) lab: LabNodes,
 }
 
 impl Vendors {
@@ -204,8 +257,19 @@ impl Vendors {
     }
 }
 
+const LAB_NODES: &str = "containerlab.yaml";
+
 fn parse() -> Result<Vendors, String> {
-    let mut out = Vendors::default();
+    let lab = EMBEDDED
+        .iter()
+        .find(|(p, _)| *p == LAB_NODES)
+        .ok_or_else(|| format!("templates/{LAB_NODES} is missing"))?;
+    let lab: LabNodes =
+        serde_saphyr::from_str(lab.1).map_err(|e| format!("templates/{LAB_NODES}: {e}"))?;
+    let mut out = Vendors {
+        by_folder: BTreeMap::new(),
+        lab,
+    };
     for (path, text) in EMBEDDED {
         let Some(folder) = path.strip_suffix("/vendor.yaml") else {
             continue;
@@ -218,6 +282,14 @@ fn parse() -> Result<Vendors, String> {
                 return Err(format!(
                     "templates/{path}: flavour `{os}` names a missing template `{template}`"
                 ));
+            }
+            if let Some(c) = &fl.containerlab {
+                let whole = c.kind.is_some() && c.image.is_some() && !c.interfaces.is_empty();
+                if c.standin.is_some() == whole || (c.standin.is_some() && c.startup_config) {
+                    return Err(format!(
+                        "templates/{path}: flavour `{os}`: `containerlab:` holds either `standin:` (why no kind runs the OS) or `kind:`, `image:` and `interfaces:`"
+                    ));
+                }
             }
         }
         out.by_folder.insert(folder.to_owned(), file);

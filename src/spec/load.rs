@@ -340,9 +340,44 @@ impl<'a> Loader<'a> {
     }
 
     /// Parses a spec file's text and merges it (and its includes) into `spec`.
+    /// Parses a spec file's text and merges it (and its includes) into `spec`.
     pub(crate) fn load_text(&mut self, name: &str, dir: &Path, bytes: &[u8], spec: &mut Spec) {
         if let Some(node) = self.parse_file(name, bytes) {
             self.decode_file(&node, name, dir, spec);
+        }
+    }
+
+    /// The main file: read with its includes, and it must have `show:`.
+    fn main_text(
+        &mut self,
+        canonical: PathBuf,
+        name: &str,
+        dir: &Path,
+        bytes: &[u8],
+        spec: &mut Spec,
+    ) {
+        let errors_before = self.diags.count(crate::diag::Severity::Error);
+        let first_file = self.sources.len();
+        self.stack.push((canonical, name.to_owned()));
+        if let Some(node) = self.parse_file(name, bytes) {
+            self.decode_file(&node, name, dir, spec);
+        }
+        self.stack.pop();
+        // A main file without `show:` (empty, or only other sections) is reported in it,
+        // unless something else was already wrong with it.
+        if spec.show.is_none() && self.diags.count(crate::diag::Severity::Error) == errors_before {
+            let file = FileId(u32::try_from(first_file).unwrap_or(u32::MAX));
+            if first_file < self.sources.len() {
+                self.diags.push(
+                    Diagnostic::new(
+                        codes::MISSING_FIELD,
+                        Span::new(file, 0, 0),
+                        "the spec has no `show:` section",
+                    )
+                    .label("`show:` is required in the main file")
+                    .help("start the main file with `show: { name: ... }`"),
+                );
+            }
         }
     }
 
@@ -498,27 +533,7 @@ impl<'a> Loader<'a> {
             path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let errors_before = self.diags.count(crate::diag::Severity::Error);
-        let first_file = self.sources.len();
-        self.stack.push((canonical, display(path)));
-        self.load_text(&display(path), &dir, &bytes, spec);
-        self.stack.pop();
-        // A main file without `show:` (empty, or only other sections) is reported in it,
-        // unless something else was already wrong with it.
-        if spec.show.is_none() && self.diags.count(crate::diag::Severity::Error) == errors_before {
-            let file = FileId(u32::try_from(first_file).unwrap_or(u32::MAX));
-            if first_file < self.sources.len() {
-                self.diags.push(
-                    Diagnostic::new(
-                        codes::MISSING_FIELD,
-                        Span::new(file, 0, 0),
-                        "the spec has no `show:` section",
-                    )
-                    .label("`show:` is required in the main file")
-                    .help("start the main file with `show: { name: ... }`"),
-                );
-            }
-        }
+        self.main_text(canonical, &display(path), &dir, &bytes, spec);
         Ok(())
     }
 }

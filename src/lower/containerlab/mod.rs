@@ -1,0 +1,104 @@
+//! The lab: the model as a containerlab topology (ir::lab). A switch runs under the kind
+//! its flavour's `containerlab:` section names when that kind can wire every cabled
+//! port; otherwise a stand-in (templates/containerlab.yaml) keeps the topology whole.
+//! Hosts are `linux` nodes. Every cable, WAN links and OTN members included, is a link.
+
+mod mgmt;
+mod names;
+mod nodes;
+mod notes;
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::vendor::Vendors;
+use crate::compile::Front;
+use crate::ir::lab::{Body, Containerlab, Link, Topology};
+use crate::resolve::model::NodeId;
+
+/// How one switch runs in the lab.
+pub(crate) enum Plan<'a> {
+    /// Under a containerlab kind (its flavour's section).
+    Kind(&'a super::vendor::ClabCaps),
+    /// A stand-in, and why.
+    Standin(String),
+}
+
+/// Builds the lab for the lowered show (`show`: the IR's sanitized name).
+pub(crate) fn lower(
+    front: &Front,
+    vendors: &Vendors,
+    show: &str,
+    switches: &[crate::ir::Switch],
+) -> Containerlab {
+    let m = &front.model;
+    let name = lab_name(show);
+    let plans: Vec<Plan> = (0..m.switches.len())
+        .map(|sw| names::plan(m, vendors, sw))
+        .collect();
+    let ifaces = names::interfaces(m, vendors, &plans);
+    let mgmt = mgmt::assign(m, &name);
+    let configs: HashMap<&str, &str> = switches
+        .iter()
+        .map(|s| (s.hostname.as_str(), s.config_file.as_str()))
+        .collect();
+    let cx = nodes::SwitchCx {
+        v: vendors,
+        ifaces: &ifaces,
+        mgmt: &mgmt,
+        configs: &configs,
+    };
+    let mut nodes = BTreeMap::new();
+    for (sw, plan) in plans.iter().enumerate() {
+        let node = nodes::switch(m, &cx, sw, plan);
+        nodes.insert(m.switches[sw].name.value.clone(), node);
+    }
+    for h in 0..m.hosts.len() {
+        let node = nodes::host(m, vendors, h, &ifaces, &mgmt);
+        nodes.insert(m.hosts[h].name.value.clone(), node);
+    }
+    let end = |e: crate::resolve::model::End| {
+        format!("{}:{}", m.node_name(e.node), ifaces[&(e.node, e.port)])
+    };
+    let mut links: Vec<Link> = m
+        .links
+        .iter()
+        .map(|l| Link {
+            endpoints: [end(l.a), end(l.b)],
+        })
+        .collect();
+    links.sort_by(|a, b| a.endpoints.cmp(&b.endpoints));
+    let notes = notes::lower(
+        front,
+        &notes::NotesCx {
+            lab: &name,
+            plans: &plans,
+            nodes: &nodes,
+            ifaces: &ifaces,
+            no_gateway: mgmt.network.as_ref().is_some_and(|n| n.ipv4_gw.is_none()),
+        },
+    );
+    Containerlab {
+        file: format!("lab/{name}.clab.yml"),
+        notes,
+        topology: Topology {
+            name,
+            mgmt: mgmt.network,
+            topology: Body { nodes, links },
+        },
+    }
+}
+
+/// The interface name of every cabled port, by node and port index.
+pub(crate) type Ifaces = HashMap<(NodeId, usize), String>;
+
+/// containerlab lab names start with a letter or digit.
+fn lab_name(show: &str) -> String {
+    if show.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        show.to_owned()
+    } else {
+        format!("democ{show}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+use std::path::Path;
+
+use super::{Plan, names};
+use crate::compile::{Front, Input, Options, Session, front};
+use crate::ir::Lab;
+use crate::lower::vendor::vendors;
+use crate::resolve::model::NodeId;
+
+/// The render fixture (one switch per OS flavour), checked and lowered.
+fn fixture() -> (Front, Lab) {
+    let mut s = Session::default();
+    let f = front(
+        Input::Path(Path::new("tests/fixtures/render/show.yaml")),
+        &Options::default(),
+        &mut s,
+    )
+    .expect("reads the fixture")
+    .expect("the fixture checks clean");
+    let lab = crate::lower::lower(&f, &mut s.diags).expect("vendor data");
+    (f, lab)
+}
+
+fn switch_id(f: &Front, name: &str) -> usize {
+    f.model
+        .switches
+        .iter()
+        .position(|s| s.name.value == name)
+        .expect("switch")
+}
+
+#[test]
+fn kinds_and_stand_ins_follow_the_vendor_data() {
+    let (_, lab) = fixture();
+    let nodes = &lab.containerlab.topology.topology.nodes;
+    let eos = &nodes["eos-1"];
+    assert_eq!(eos.kind, "arista_ceos");
+    assert_eq!(eos.startup_config.as_deref(), Some("../switches/eos-1.cfg"));
+    assert_eq!(nodes["os10-1"].kind, "dell_ftosv");
+    for name in ["ftos-1", "ftos-2", "picos-1", "ovs-1", "onyx-1"] {
+        let n = &nodes[name];
+        assert_eq!(
+            (n.kind.as_str(), n.startup_config.as_deref()),
+            ("linux", None)
+        );
+        assert_eq!(n.labels["democ.role"], "stand-in", "{name}");
+        assert!(n.exec[1].contains("datapath_type=netdev rstp_enable=true"));
+    }
+    assert!(
+        nodes["onyx-1"]
+            .exec
+            .contains(&"ovs-vsctl --may-exist add-bond br0 lag20 e1-3 e1-4 lacp=off".into())
+    );
+    let dtn = &nodes["dtn-b"];
+    assert_eq!(dtn.labels["democ.role"], "host");
+    assert!(
+        dtn.exec
+            .contains(&"ip address add 10.16.0.2/16 dev p0".into())
+    );
+    lab.containerlab.to_yaml().expect("a consistent topology");
+}
+
+/// The containerlab rules in vendor.yaml must stay in step with the OS's own names.
+#[test]
+fn kind_interface_names_follow_the_os_names() {
+    let (f, lab) = fixture();
+    let v = vendors().expect("vendor data");
+    let plans: Vec<Plan> = (0..f.model.switches.len())
+        .map(|sw| names::plan(&f.model, v, sw))
+        .collect();
+    let ifaces = names::interfaces(&f.model, v, &plans);
+    let mut checked = 0;
+    for sw in &lab.switches {
+        let expected = |os_name: &str| match sw.os.as_str() {
+            "eos" => os_name
+                .strip_prefix("Ethernet")
+                .map(|n| format!("eth{}", n.replace('/', "_"))),
+            "os10" => os_name
+                .strip_prefix("ethernet1/1/")
+                .filter(|n| !n.contains(':'))
+                .map(|n| format!("eth{n}")),
+            _ => None,
+        };
+        let id = switch_id(&f, &sw.hostname);
+        for (i, iface) in sw.interfaces.iter().enumerate() {
+            let (Some(_), Some(want)) = (&iface.peer, expected(&iface.name)) else {
+                continue;
+            };
+            assert_eq!(ifaces[&(NodeId::Switch(id), i)], want, "{}", iface.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} interfaces compared");
+}
+
+#[test]
+fn a_port_the_kind_cannot_wire_makes_a_stand_in() {
+    let (mut f, _) = fixture();
+    let v = vendors().expect("vendor data");
+    let sw = switch_id(&f, "os10-1");
+    assert!(matches!(names::plan(&f.model, v, sw), Plan::Kind(_)));
+    let s = &mut f.model.switches[sw];
+    let sub = s.port_index["1/5:1"];
+    s.ports[sub].link = Some(0);
+    match names::plan(&f.model, v, sw) {
+        Plan::Standin(why) => assert!(why.contains("port 1/5:1"), "{why}"),
+        Plan::Kind(_) => panic!("a cabled subport on dell_ftosv"),
+    }
+}
+
+#[test]
+fn every_node_has_a_free_management_address() {
+    let (_, lab) = fixture();
+    let t = &lab.containerlab.topology;
+    let mgmt = t.mgmt.as_ref().expect("the fixture has a pool");
+    assert_eq!(mgmt.ipv4_subnet, "192.168.16.0/24");
+    assert_eq!(mgmt.ipv4_gw.as_deref(), Some("192.168.16.254"));
+    assert_eq!(
+        t.topology.nodes["os10-1"].mgmt_ipv4.as_deref(),
+        Some("192.168.16.1")
+    );
+    assert!(t.topology.nodes.values().all(|n| n.mgmt_ipv4.is_some()));
+}
+
+#[test]
+fn lab_names_start_with_a_letter_or_digit() {
+    assert_eq!(super::lab_name("sc16"), "sc16");
+    assert_eq!(super::lab_name("_x"), "democ_x");
+}

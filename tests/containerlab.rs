@@ -1,0 +1,153 @@
+//! `democ build` writes lab/<show>.clab.yml: it validates against containerlab's own JSON
+//! Schema (../shared/schemas/clab.schema.json, when that folder is beside the project),
+//! and holds what the schema cannot check: every endpoint names a node, no interface is
+//! cabled twice, interface names suit each kind, node names suit containerlab, startup
+//! configs exist. The file says what `democ ir` says. (The sc16 topology's golden file is
+//! tests/fixtures/render/snapshots/sc16__lab__sc16.clab.yml.snap, from render_snapshots.)
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+use support::{FIXTURE, build, democ, example, stderr};
+
+/// Builds `spec` and returns the parsed topology with the build folder.
+fn topology(spec: &str, show: &str) -> (Value, tempfile::TempDir) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    build(spec, &tmp.path().join("out"));
+    let path = tmp.path().join(format!("out/lab/{show}.clab.yml"));
+    let text = std::fs::read_to_string(&path).expect("lab/<show>.clab.yml is written");
+    let doc: Value = serde_saphyr::from_str(&text).expect("the topology is YAML");
+    (doc, tmp)
+}
+
+fn shows() -> [(String, &'static str); 3] {
+    [
+        (example("sc16"), "sc16"),
+        (example("sc15"), "sc15"),
+        (FIXTURE.to_owned(), "mini"),
+    ]
+}
+
+#[test]
+fn topologies_match_containerlab_schema() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/schemas/clab.schema.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!(
+            "skipped: {} is not there (it ships beside the project, not in it)",
+            path.display()
+        );
+        return;
+    };
+    let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
+    let v = jsonschema::validator_for(&schema).expect("the schema compiles");
+    for (spec, show) in shows() {
+        let (doc, _tmp) = topology(&spec, show);
+        let errors: Vec<String> = v
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{show}:\n{}", errors.join("\n"));
+    }
+    // The schema is strict enough to catch a wrong kind.
+    let (mut doc, _tmp) = topology(FIXTURE, "mini");
+    doc["topology"]["nodes"]["eos-1"]["kind"] = "arista_eos".into();
+    assert!(!v.is_valid(&doc));
+}
+
+/// The data interface names a kind accepts, checked here independently of democ.
+fn iface_ok(kind: &str, iface: &str) -> bool {
+    let numbers = |rest: &str, groups: usize| {
+        let parts: Vec<&str> = rest.split('_').collect();
+        parts.len() <= groups
+            && parts.iter().all(|p| {
+                p.parse::<u32>().is_ok_and(|n| n > 0) && !p.starts_with('0') && !p.starts_with('+')
+            })
+    };
+    match kind {
+        "arista_ceos" => iface.strip_prefix("eth").is_some_and(|r| numbers(r, 3)),
+        "dell_ftosv" => iface.strip_prefix("eth").is_some_and(|r| numbers(r, 1)),
+        "linux" => {
+            (1..=15).contains(&iface.len())
+                && iface != "eth0"
+                && iface
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        }
+        other => panic!("unexpected kind `{other}`"),
+    }
+}
+
+#[test]
+fn endpoints_interfaces_and_names_are_consistent() {
+    for (spec, show) in shows() {
+        let (doc, tmp) = topology(&spec, show);
+        let nodes = doc["topology"]["nodes"].as_object().expect("nodes");
+        for (name, node) in nodes {
+            assert!(
+                name.len() <= 63
+                    && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)),
+                "{show}: node name `{name}`"
+            );
+            if let Some(cfg) = node["startup-config"].as_str() {
+                let file = tmp.path().join("out/lab").join(cfg);
+                assert!(file.is_file(), "{show}: `{name}` boots a missing {cfg}");
+            }
+        }
+        let mut used = BTreeSet::new();
+        let links = doc["topology"]["links"].as_array().expect("links");
+        assert!(!links.is_empty(), "{show} has links");
+        for link in links {
+            let ends = link["endpoints"].as_array().expect("endpoints");
+            assert_eq!(ends.len(), 2, "{show}: {link}");
+            for e in ends {
+                let e = e.as_str().expect("a string");
+                let (node, iface) = e.split_once(':').expect("node:interface");
+                let kind = nodes
+                    .get(node)
+                    .unwrap_or_else(|| panic!("{show}: `{e}` names no node"))["kind"]
+                    .as_str()
+                    .expect("kind");
+                assert!(iface_ok(kind, iface), "{show}: `{iface}` on a `{kind}`");
+                assert!(used.insert(e.to_owned()), "{show}: `{e}` is cabled twice");
+            }
+        }
+        let addresses: Vec<&str> = nodes
+            .values()
+            .filter_map(|n| n["mgmt-ipv4"].as_str())
+            .chain(doc["mgmt"]["ipv4-gw"].as_str())
+            .collect();
+        let unique: BTreeSet<&&str> = addresses.iter().collect();
+        assert_eq!(
+            unique.len(),
+            addresses.len(),
+            "{show}: a management address twice"
+        );
+    }
+}
+
+#[test]
+fn the_file_is_the_ir_and_the_manifest_lists_it() {
+    let (doc, tmp) = topology(&example("sc16"), "sc16");
+    let o = democ(&["ir", &example("sc16")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let ir: Value = serde_json::from_slice(&o.stdout).expect("IR is JSON");
+    assert_eq!(ir["containerlab"]["file"], "lab/sc16.clab.yml");
+    assert_eq!(ir["containerlab"]["topology"], doc);
+    let manifest = std::fs::read_to_string(tmp.path().join("out/manifest.json")).expect("manifest");
+    assert!(manifest.contains("\"lab/sc16.clab.yml\""));
+    // cEOS and OS10 boot democ's configs; FTOS 9, PicOS and Onyx are stand-ins.
+    let nodes = &doc["topology"]["nodes"];
+    assert_eq!(nodes["scinet-core"]["kind"], "arista_ceos");
+    assert_eq!(nodes["pop-esnet-sw"]["kind"], "dell_ftosv");
+    for standin in ["cit-a-z9100-1", "sl-inventec-1", "cit-a-sn2700"] {
+        assert_eq!(nodes[standin]["labels"]["democ.role"], "stand-in");
+    }
+    assert_eq!(nodes["cit-b-25g-1"]["labels"]["democ.role"], "host");
+}

@@ -1,0 +1,131 @@
+//! The feasibility checks through the binary: each fixture under tests/fixtures/feasibility
+//! runs in a feasible and an infeasible variant (a placeholder in the file is replaced);
+//! the infeasible run's rendered diagnostics are snapshots.
+
+use std::process::Command;
+
+fn check(fixture: &str, replace: &[(&str, &str)]) -> (i32, String) {
+    let path = format!("tests/fixtures/feasibility/{fixture}");
+    let text = replace
+        .iter()
+        .fold(std::fs::read_to_string(&path).unwrap(), |t, (a, b)| {
+            t.replace(a, b)
+        });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(fixture);
+    std::fs::write(&file, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(dir.path())
+        .args(["check", fixture, "--color", "never"])
+        .output()
+        .expect("democ runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn codes(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter_map(|l| {
+            l.split_once('[')
+                .and_then(|(_, r)| r.split_once(']'))
+                .map(|(c, _)| c.to_owned())
+        })
+        .filter(|c| c.len() == 5)
+        .collect()
+}
+
+#[test]
+fn pcie_gen2_slot_caps_a_40g_nic() {
+    let (code, err) = check("pcie-gen2-slot.yaml", &[("SLOT", "2")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!codes(&err).contains(&"W0241".into()), "{err}");
+    let (code, err) = check("pcie-gen2-slot.yaml", &[("SLOT", "1")]);
+    assert_eq!(code, 0, "warnings only: {err}");
+    assert!(
+        codes(&err).contains(&"W0241".into()) && codes(&err).contains(&"W0247".into()),
+        "{err}"
+    );
+    insta::assert_snapshot!("pcie_gen2_slot", err);
+}
+
+#[test]
+fn lanes_beyond_the_cpu_and_dead_slots_are_errors() {
+    let (code, err) = check("lanes.yaml", &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        codes(&err).iter().filter(|c| *c == "E0240").count(),
+        2,
+        "{err}"
+    );
+    insta::assert_snapshot!("lanes", err);
+}
+
+#[test]
+fn oversubscribed_link_is_an_error_and_nearly_full_a_warning() {
+    let (code, err) = check("capacity.yaml", &[("RATE", "40G")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(codes(&err).is_empty(), "{err}");
+    let (code, err) = check("capacity.yaml", &[("RATE", "47G")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(codes(&err).contains(&"W0246".into()), "{err}");
+    let (code, err) = check("capacity.yaml", &[("RATE", "60G")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(codes(&err).contains(&"E0245".into()), "{err}");
+    insta::assert_snapshot!("oversubscribed", err);
+}
+
+#[test]
+fn missing_drives_are_counted() {
+    let (code, err) = check("storage.yaml", &[("DRIVES", "6")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!codes(&err).contains(&"W0243".into()), "{err}");
+    let (_, err) = check("storage.yaml", &[("DRIVES", "2")]);
+    assert!(codes(&err).contains(&"W0243".into()), "{err}");
+    assert!(
+        err.contains("add 4 drives"),
+        "80G at 14 Gbit/s per drive needs 6: {err}"
+    );
+    insta::assert_snapshot!("storage", err);
+}
+
+#[test]
+fn nic_and_drives_on_different_sockets_is_a_numa_warning() {
+    let (_, err) = check("numa.yaml", &[("NICSLOT", "1")]);
+    assert!(!codes(&err).contains(&"W0242".into()), "{err}");
+    let (code, err) = check("numa.yaml", &[("NICSLOT", "2")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(codes(&err).contains(&"W0242".into()), "{err}");
+    insta::assert_snapshot!("numa", err);
+}
+
+#[test]
+fn a_single_stream_uses_one_lag_member() {
+    let (_, err) = check("lag-hashing.yaml", &[("STREAMS", "4")]);
+    assert!(!err.contains("hashes"), "{err}");
+    let (code, err) = check("lag-hashing.yaml", &[("STREAMS", "1")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("hashes 1 stream(s) onto at most 1 of its 4 members"),
+        "{err}"
+    );
+    assert!(
+        codes(&err).contains(&"W0244".into()),
+        "one stream cannot carry 90G: {err}"
+    );
+    insta::assert_snapshot!("lag_hashing", err);
+}
+
+#[test]
+fn unroutable_flows_are_located() {
+    let (code, err) = check("no-path.yaml", &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        codes(&err).iter().filter(|c| *c == "E0201").count(),
+        2,
+        "{err}"
+    );
+    insta::assert_snapshot!("no_path", err);
+}
