@@ -57,7 +57,7 @@ pub(crate) struct Body {
     /// By name: switches and hosts.
     pub(crate) nodes: BTreeMap<String, Node>,
     /// Sorted by endpoints (containerlab wants at least one: none is omitted).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) links: Vec<Link>,
 }
 
@@ -78,7 +78,7 @@ pub(crate) struct Node {
     /// `democ.site`, `democ.stand-in` (why).
     pub(crate) labels: BTreeMap<String, String>,
     /// Commands containerlab runs once the links are up (stand-in bridge, host addresses).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) exec: Vec<String>,
 }
 

@@ -340,7 +340,6 @@ impl<'a> Loader<'a> {
     }
 
     /// Parses a spec file's text and merges it (and its includes) into `spec`.
-    /// Parses a spec file's text and merges it (and its includes) into `spec`.
     pub(crate) fn load_text(&mut self, name: &str, dir: &Path, bytes: &[u8], spec: &mut Spec) {
         if let Some(node) = self.parse_file(name, bytes) {
             self.decode_file(&node, name, dir, spec);

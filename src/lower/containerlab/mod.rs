@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::vendor::Vendors;
 use crate::compile::Front;
 use crate::ir::lab::{Body, Containerlab, Link, Topology};
-use crate::resolve::model::NodeId;
+use crate::resolve::model::{LinkId, Model, NodeId};
 
 /// How one switch runs in the lab.
 pub(crate) enum Plan<'a> {
@@ -32,10 +32,11 @@ pub(crate) fn lower(
 ) -> Containerlab {
     let m = &front.model;
     let name = lab_name(show);
+    let cabled = cabled(m);
     let plans: Vec<Plan> = (0..m.switches.len())
-        .map(|sw| names::plan(m, vendors, sw))
+        .map(|sw| names::plan(m, vendors, sw, &cabled))
         .collect();
-    let ifaces = names::interfaces(m, vendors, &plans);
+    let ifaces = names::interfaces(m, vendors, &plans, &cabled);
     let mgmt = mgmt::assign(m, &name);
     let configs: HashMap<&str, &str> = switches
         .iter()
@@ -43,6 +44,7 @@ pub(crate) fn lower(
         .collect();
     let cx = nodes::SwitchCx {
         v: vendors,
+        cabled: &cabled,
         ifaces: &ifaces,
         mgmt: &mgmt,
         configs: &configs,
@@ -90,6 +92,19 @@ pub(crate) fn lower(
 
 /// The interface name of every cabled port, by node and port index.
 pub(crate) type Ifaces = HashMap<(NodeId, usize), String>;
+
+/// The cabled ports of each node (port index to link), from the links themselves.
+pub(crate) type Cabled = HashMap<NodeId, BTreeMap<usize, LinkId>>;
+
+fn cabled(m: &Model) -> Cabled {
+    let mut out = Cabled::new();
+    for (id, l) in m.links.iter().enumerate() {
+        for e in [l.a, l.b] {
+            out.entry(e.node).or_default().insert(e.port, id);
+        }
+    }
+    out
+}
 
 /// containerlab lab names start with a letter or digit.
 fn lab_name(show: &str) -> String {

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::{Ifaces, Plan};
+use super::{Cabled, Ifaces, Plan};
 use crate::ir::lab::linux_iface_ok;
 use crate::lower::naming;
 use crate::lower::vendor::{NameRule, Vendors};
@@ -12,7 +12,7 @@ use crate::resolve::model::{Model, NodeId, Port, SwitchId};
 use crate::spec::switch::OfMode;
 
 /// A kind when the flavour has one and it can wire every cabled port, else a stand-in.
-pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId) -> Plan<'a> {
+pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId, cabled: &Cabled) -> Plan<'a> {
     let s = &m.switches[sw];
     let os = s.os.as_str();
     let Some((folder, f)) = v.flavour(&s.vendor, os) else {
@@ -31,7 +31,8 @@ pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId) -> Plan<'a> {
         return Plan::Standin(format!("`{kind}` does not run {os} in OVS mode"));
     }
     let max = caps.max_port.unwrap_or(u32::MAX);
-    for p in s.ports.iter().filter(|p| p.link.is_some()) {
+    let ports = cabled.get(&NodeId::Switch(sw)).into_iter().flatten();
+    for p in ports.map(|(i, _)| &s.ports[*i]) {
         let within = naming::parse(&p.name).is_some_and(|c| c.n <= max);
         if !within || rule_name(&caps.interfaces, p).is_none() {
             return Plan::Standin(format!(
@@ -48,35 +49,28 @@ fn rule_name(rules: &[NameRule], p: &Port) -> Option<String> {
 }
 
 /// Interface names of every cabled port of every node, unique per node.
-pub(crate) fn interfaces(m: &Model, v: &Vendors, plans: &[Plan]) -> Ifaces {
+pub(crate) fn interfaces(m: &Model, v: &Vendors, plans: &[Plan], cabled: &Cabled) -> Ifaces {
     let mut out = Ifaces::new();
-    for (sw, plan) in plans.iter().enumerate() {
-        let rules = match plan {
-            Plan::Kind(caps) => &caps.interfaces,
-            Plan::Standin(_) => &v.lab.standin.interfaces,
-        };
-        let ports = &m.switches[sw].ports;
+    for (&node, ports) in cabled {
         let mut taken = HashSet::new();
-        for (i, p) in ports.iter().enumerate().filter(|(_, p)| p.link.is_some()) {
-            let name = rule_name(rules, p)
+        for &i in ports.keys() {
+            let given = match node {
+                NodeId::Switch(sw) => {
+                    let rules = match &plans[sw] {
+                        Plan::Kind(caps) => &caps.interfaces,
+                        Plan::Standin(_) => &v.lab.standin.interfaces,
+                    };
+                    rule_name(rules, &m.switches[sw].ports[i])
+                }
+                NodeId::Host(h) => {
+                    let p = &m.hosts[h].ports[i];
+                    (linux_iface_ok(&p.name) && p.name != "eth0").then(|| p.name.clone())
+                }
+            };
+            let name = given
                 .filter(|n| taken.insert(n.clone()))
                 .unwrap_or_else(|| fallback(i, &mut taken));
-            out.insert((NodeId::Switch(sw), i), name);
-        }
-    }
-    for (h, host) in m.hosts.iter().enumerate() {
-        let mut taken = HashSet::new();
-        for (i, p) in host
-            .ports
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.link.is_some())
-        {
-            let own = (linux_iface_ok(&p.name) && p.name != "eth0").then(|| p.name.clone());
-            let name = own
-                .filter(|n| taken.insert(n.clone()))
-                .unwrap_or_else(|| fallback(i, &mut taken));
-            out.insert((NodeId::Host(h), i), name);
+            out.insert((node, i), name);
         }
     }
     out

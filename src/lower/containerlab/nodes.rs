@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::mgmt::Assigned;
-use super::{Ifaces, Plan};
+use super::{Cabled, Ifaces, Plan};
 use crate::ir::lab::Node;
 use crate::lower::vendor::Vendors;
 use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
@@ -12,6 +12,7 @@ use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
 /// What a switch node is built from besides the model.
 pub(crate) struct SwitchCx<'a> {
     pub(crate) v: &'a Vendors,
+    pub(crate) cabled: &'a Cabled,
     pub(crate) ifaces: &'a Ifaces,
     pub(crate) mgmt: &'a Assigned,
     /// The IR's `config_file` by hostname.
@@ -55,7 +56,7 @@ pub(crate) fn switch(m: &Model, cx: &SwitchCx, sw: SwitchId, plan: &Plan) -> Nod
                 startup_config: None,
                 mgmt_ipv4,
                 labels,
-                exec: bridge(m, sw, &cx.v.lab.standin.bridge, cx.ifaces),
+                exec: bridge(m, cx, sw),
             }
         }
     }
@@ -68,8 +69,11 @@ fn site(m: &Model, id: usize, labels: &mut BTreeMap<String, String>) {
 }
 
 /// Open vSwitch in the stand-in: wait for the daemons, one userspace bridge with RSTP
-/// (parallel links would loop), cabled ports as ports, LAG members as bonds.
-fn bridge(m: &Model, sw: SwitchId, br: &str, ifaces: &Ifaces) -> Vec<String> {
+/// (parallel links would loop), cabled ports as ports, LAG members towards a switch as
+/// a bond. Hosts do not bond in the lab (no bonding module to count on): their LAG
+/// members stay separate ports, each host port with its own address.
+fn bridge(m: &Model, cx: &SwitchCx, sw: SwitchId) -> Vec<String> {
+    let br = &cx.v.lab.standin.bridge;
     let mut exec = vec![
         "timeout 60 sh -c 'until ovs-vsctl show >/dev/null 2>&1; do sleep 1; done'".to_owned(),
         format!(
@@ -77,11 +81,14 @@ fn bridge(m: &Model, sw: SwitchId, br: &str, ifaces: &Ifaces) -> Vec<String> {
         ),
     ];
     let mut lags: BTreeMap<u16, (&'static str, Vec<&str>)> = BTreeMap::new();
-    for (i, p) in m.switches[sw].ports.iter().enumerate() {
-        let (Some(link), Some(name)) = (p.link, ifaces.get(&(NodeId::Switch(sw), i))) else {
+    let node = NodeId::Switch(sw);
+    for (i, &link) in cx.cabled.get(&node).into_iter().flatten() {
+        let Some(name) = cx.ifaces.get(&(node, *i)) else {
             continue;
         };
-        match m.links[link].lag.map(|l| &m.lags[l]) {
+        let l = &m.links[link];
+        let to_host = matches!(l.a.node, NodeId::Host(_)) || matches!(l.b.node, NodeId::Host(_));
+        match l.lag.map(|g| &m.lags[g]).filter(|_| !to_host) {
             Some(lag) => {
                 let lacp = match lag.lacp.as_str() {
                     "static" => "off",

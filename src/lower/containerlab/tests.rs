@@ -64,10 +64,11 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
 fn kind_interface_names_follow_the_os_names() {
     let (f, lab) = fixture();
     let v = vendors().expect("vendor data");
+    let cabled = super::cabled(&f.model);
     let plans: Vec<Plan> = (0..f.model.switches.len())
-        .map(|sw| names::plan(&f.model, v, sw))
+        .map(|sw| names::plan(&f.model, v, sw, &cabled))
         .collect();
-    let ifaces = names::interfaces(&f.model, v, &plans);
+    let ifaces = names::interfaces(&f.model, v, &plans, &cabled);
     let mut checked = 0;
     for sw in &lab.switches {
         let expected = |os_name: &str| match sw.os.as_str() {
@@ -94,14 +95,17 @@ fn kind_interface_names_follow_the_os_names() {
 
 #[test]
 fn a_port_the_kind_cannot_wire_makes_a_stand_in() {
-    let (mut f, _) = fixture();
+    let (f, _) = fixture();
     let v = vendors().expect("vendor data");
     let sw = switch_id(&f, "os10-1");
-    assert!(matches!(names::plan(&f.model, v, sw), Plan::Kind(_)));
-    let s = &mut f.model.switches[sw];
-    let sub = s.port_index["1/5:1"];
-    s.ports[sub].link = Some(0);
-    match names::plan(&f.model, v, sw) {
+    let mut cabled = super::cabled(&f.model);
+    assert!(matches!(
+        names::plan(&f.model, v, sw, &cabled),
+        Plan::Kind(_)
+    ));
+    let sub = f.model.switches[sw].port_index["1/5:1"];
+    cabled.entry(NodeId::Switch(sw)).or_default().insert(sub, 0);
+    match names::plan(&f.model, v, sw, &cabled) {
         Plan::Standin(why) => assert!(why.contains("port 1/5:1"), "{why}"),
         Plan::Kind(_) => panic!("a cabled subport on dell_ftosv"),
     }
