@@ -89,7 +89,13 @@ pub(crate) fn front(
         let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
         match input {
             Input::Path(p) => loader.load_main(p, &mut spec)?,
-            Input::Bytes { name, bytes } => loader.load_text(name, Path::new(""), bytes, &mut spec),
+            Input::Bytes { name, bytes } => loader.main_text(
+                Path::new(name).to_path_buf(),
+                name,
+                Path::new(""),
+                bytes,
+                &mut spec,
+            ),
             Input::Embedded => {
                 loader.embedded = Some(EMBEDDED_SC16);
                 loader.load_main(Path::new(EMBEDDED_SC16_MAIN), &mut spec)?;

@@ -121,10 +121,23 @@ pub(crate) fn load(
     extra_dir: Option<&Path>,
 ) -> Result<Vec<Catalog>, String> {
     let mut base = Spec::default();
-    let mut loader = Loader::new(sources, diags, Limits::default());
-    for (name, text) in EMBEDDED {
-        loader.load_catalog(name, text.as_bytes(), &mut base);
+    match embedded() {
+        // The embedded files parse clean (a test says so): parse them once per process
+        // and give each session the same file ids, so spans stay valid.
+        Some(cats) if sources.len() == 0 => {
+            for (name, text) in EMBEDDED {
+                sources.add(*name, *text);
+            }
+            base.catalogs.extend(cats.iter().cloned());
+        }
+        _ => {
+            let mut loader = Loader::new(sources, diags, Limits::default());
+            for (name, text) in EMBEDDED {
+                loader.load_catalog(name, text.as_bytes(), &mut base);
+            }
+        }
     }
+    let mut loader = Loader::new(sources, diags, Limits::default());
     if let Some(dir) = extra_dir {
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .map_err(|e| format!("cannot read catalog folder `{}`: {e}", dir.display()))?
@@ -140,6 +153,23 @@ pub(crate) fn load(
         }
     }
     Ok(base.catalogs)
+}
+
+/// The embedded catalog, parsed once; None if it has errors (then every session parses
+/// it itself and reports them).
+fn embedded() -> Option<&'static [Catalog]> {
+    static CACHE: std::sync::OnceLock<Option<Vec<Catalog>>> = std::sync::OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            let (mut sources, mut diags, mut base) =
+                (Sources::default(), Diags::default(), Spec::default());
+            let mut loader = Loader::new(&mut sources, &mut diags, Limits::default());
+            for (name, text) in EMBEDDED {
+                loader.load_catalog(name, text.as_bytes(), &mut base);
+            }
+            (!diags.has_errors()).then_some(base.catalogs)
+        })
+        .as_deref()
 }
 
 /// A plain-text listing of the catalog, one model per line.

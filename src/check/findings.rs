@@ -12,7 +12,7 @@ fn link_span(cx: &Ctx, r: &Res) -> Option<Span> {
     Some(match r {
         Res::Link(l, _) => match cx.m.links[*l].kind {
             LinkKind::Wan(w) => cx.m.wans[w].name.span,
-            LinkKind::Lan => cx.m.links[*l].span,
+            LinkKind::Lan => cx.m.links[*l].span_a,
         },
         Res::Lag(g, _) => cx.m.lags[*g].span,
         _ => return None,

@@ -203,7 +203,11 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     }
     for l in &m.links {
         if let Some(s) = &l.subnet {
-            ax.claim(s.addr, s.span, p2p_pool.as_ref(), "p2p");
+            // Both ends of the /31 (or the first two of a wider subnet) are taken.
+            let base = s.network();
+            for a in [base, base.wrapping_add(1)] {
+                ax.claim(Ipv4Addr::from(a), s.span, p2p_pool.as_ref(), "p2p");
+            }
         }
     }
     // The OpenFlow controllers' addresses are taken (the controller is a host on the

@@ -148,24 +148,36 @@ fn agree(
     None
 }
 
+/// Where the two ends of a link are written: labels go on the endpoint at fault.
+#[derive(Clone, Copy)]
+struct Ends {
+    a: Span,
+    b: Span,
+}
+
 /// Claims both ports for link `id`, reporting reuse and self-links.
-fn claim(rx: &mut Rx, m: &mut Model, a: End, b: End, id: usize, span: Span) -> bool {
+fn claim(rx: &mut Rx, m: &mut Model, a: End, b: End, id: usize, at: Ends) -> bool {
     if a.node == b.node {
         rx.diags.push(
             Diagnostic::new(
                 codes::SELF_LINK,
-                span,
+                at.b,
                 format!("both ends of this link are on `{}`", m.node_name(a.node)),
             )
             .label("loops back to the same device")
+            .also(at.a, "the other end")
             .help("connect two different devices"),
         );
         return false;
     }
     let mut ok = true;
-    for e in [a, b] {
+    for (e, span) in [(a, at.a), (b, at.b)] {
         if let Some(prev) = m.port(e).link {
-            let first = m.links[prev].span;
+            let first = if m.links[prev].a == e {
+                m.links[prev].span_a
+            } else {
+                m.links[prev].span_b
+            };
             rx.diags.push(
                 Diagnostic::new(
                     codes::PORT_REUSED,
@@ -223,7 +235,9 @@ fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
                     format!("{what} must be greater than zero"),
                 )
                 .label("zero or negative")
-                .help(format!("give the real {what}")),
+                .help(format!(
+                    "give the length as measured, greater than zero ({what})"
+                )),
             );
             0.0
         }
@@ -252,10 +266,20 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
         });
         for (a, bb) in b.pairs {
             let id = m.links.len();
-            if !claim(rx, m, a, bb, id, l.span) {
+            if !claim(
+                rx,
+                m,
+                a,
+                bb,
+                id,
+                Ends {
+                    a: l.a.span,
+                    b: l.b.span,
+                },
+            ) {
                 continue;
             }
-            let Some(speed) = agree(rx, m, a, bb, l.speed.as_ref(), l.span) else {
+            let Some(speed) = agree(rx, m, a, bb, l.speed.as_ref(), l.a.span) else {
                 continue;
             };
             m.port_mut(a).speed = speed;
@@ -355,12 +379,22 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
         let mut links = Vec::new();
         for (a, bb) in b.pairs {
             let id = m.links.len();
-            if !claim(rx, m, a, bb, id, w.span) {
+            if !claim(
+                rx,
+                m,
+                a,
+                bb,
+                id,
+                Ends {
+                    a: w.a.span,
+                    b: w.b.span,
+                },
+            ) {
                 continue;
             }
             let want =
                 client_rate.map(|r| Sp::new(r, w.client.as_ref().map_or(w.span, |c| c.span)));
-            let Some(speed) = agree(rx, m, a, bb, want.as_ref(), w.span) else {
+            let Some(speed) = agree(rx, m, a, bb, want.as_ref(), w.a.span) else {
                 continue;
             };
             m.port_mut(a).speed = speed;

@@ -56,7 +56,7 @@ impl Rx<'_> {
             )
             .label("not in the catalog")
             .help(format!(
-                "{hint}; `democ catalog` lists the models, `catalog:` in the spec adds one"
+                "{hint} (`democ catalog` lists the models; `catalog:` in the spec adds one)"
             )),
         );
     }

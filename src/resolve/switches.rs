@@ -20,8 +20,32 @@ pub(super) fn claim(rx: &mut Rx, name: &Sp<String>, id: NodeId, what: &str) -> b
     if !valid {
         return false;
     }
-    if let Some(&(_, first)) = rx.nodes.get(name.as_str()) {
-        rx.duplicate(name.span, first, what, name);
+    if let Some(&(other, first)) = rx.nodes.get(name.as_str()) {
+        let same_kind = matches!(
+            (other, id),
+            (NodeId::Switch(_), NodeId::Switch(_)) | (NodeId::Host(_), NodeId::Host(_))
+        );
+        if same_kind {
+            rx.duplicate(name.span, first, what, name);
+        } else {
+            let first_kind = if matches!(other, NodeId::Switch(_)) {
+                "switch"
+            } else {
+                "host"
+            };
+            rx.diags.push(
+                Diagnostic::new(
+                    codes::DUPLICATE_NAME,
+                    name.span,
+                    format!("{what} `{}` has the name of a {first_kind}", name.value),
+                )
+                .label(format!("this {what}"))
+                .also(first, format!("the {first_kind}"))
+                .help(
+                    "switches and hosts share one namespace (both are link endpoints): rename one",
+                ),
+            );
+        }
         return false;
     }
     rx.nodes.insert(name.value.clone(), (id, name.span));

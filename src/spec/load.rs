@@ -33,8 +33,9 @@ impl Default for Limits {
             max_include_depth: 16,
             max_depth: 64,
             // A 1,000-switch show with 10,000 DTNs and 100,000 flows is about 1.2 million
-            // values; the limit leaves room for ten times that and stops alias bombs.
-            max_nodes: 20_000_000,
+            // values; the limit leaves room for three times that, and bounds a hostile
+            // file to a few seconds and about half a gigabyte.
+            max_nodes: 4_000_000,
         }
     }
 }
@@ -347,7 +348,7 @@ impl<'a> Loader<'a> {
     }
 
     /// The main file: read with its includes, and it must have `show:`.
-    fn main_text(
+    pub(crate) fn main_text(
         &mut self,
         canonical: PathBuf,
         name: &str,
