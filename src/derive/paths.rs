@@ -195,22 +195,25 @@ fn uplinks(t: &Topology, h: HostId) -> Vec<(EdgeIndex, NodeIndex)> {
     v
 }
 
+/// A host's adjacencies to switches, with the switch at the other end.
+type Uplinks = std::rc::Rc<[(EdgeIndex, NodeIndex)]>;
+
 struct Router<'a> {
     m: &'a Model,
     t: &'a Topology,
     /// Each host's uplinks, computed on first use.
-    ups: Vec<Option<std::rc::Rc<[(EdgeIndex, NodeIndex)]>>>,
+    ups: Vec<Option<Uplinks>>,
     trees: FxMap<(NodeIndex, Routing), Tree>,
     load: FxMap<LinkId, f64>,
     hop_us: f64,
 }
 
 impl Router<'_> {
-    fn uplinks(&mut self, h: HostId) -> std::rc::Rc<[(EdgeIndex, NodeIndex)]> {
+    fn uplinks(&mut self, h: HostId) -> Uplinks {
         if let Some(u) = &self.ups[h] {
             return u.clone();
         }
-        let u: std::rc::Rc<[(EdgeIndex, NodeIndex)]> = uplinks(self.t, h).into();
+        let u: Uplinks = uplinks(self.t, h).into();
         self.ups[h] = Some(u.clone());
         u
     }
