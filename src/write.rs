@@ -185,6 +185,41 @@ mod tests {
     }
 
     #[test]
+    fn a_write_error_midway_leaves_the_previous_output_intact() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        tree(&dir, &[f("manifest.json", "{}"), f("a/x.cfg", "x")]).expect("first");
+        // The second build stages `a/x.cfg` and `b` as files, then needs `b` to be a
+        // folder for `b/c.cfg`: the write fails after part of the tree was staged.
+        let err = tree(
+            &dir,
+            &[
+                f("manifest.json", "{2}"),
+                f("a/x.cfg", "changed"),
+                f("b", "file"),
+                f("b/c.cfg", "c"),
+            ],
+        );
+        assert!(err.is_err(), "the staging write must fail");
+        assert_eq!(
+            fs::read_to_string(dir.join("manifest.json")).expect("manifest"),
+            "{}"
+        );
+        assert_eq!(fs::read_to_string(dir.join("a/x.cfg")).expect("x"), "x");
+        assert!(!dir.join("b").exists());
+        let leftovers: Vec<_> = fs::read_dir(tmp.path())
+            .expect("ls")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(
+            leftovers,
+            vec![std::ffi::OsString::from("out")],
+            "no staging folder left"
+        );
+    }
+
+    #[test]
     fn refuses_foreign_folders_and_escapes() {
         let tmp = tempfile::tempdir().expect("tempdir");
         fs::write(tmp.path().join("precious.txt"), "keep").expect("write");
