@@ -131,9 +131,9 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
                 );
             }
         }
-        if p.numa_remote {
+        if let Some(what) = p.numa_remote {
             diags.push(
-                Diagnostic::new(codes::NUMA, f.name.span, format!("flow `{}` moves data between drives and a NIC on different sockets", f.name.value))
+                Diagnostic::new(codes::NUMA, f.name.span, format!("flow `{}` moves data between {what} on different sockets", f.name.value))
                     .label("crosses the socket interconnect")
                     .help("move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"),
             );

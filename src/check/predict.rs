@@ -47,7 +47,8 @@ pub(crate) struct FlowPrediction {
     pub(crate) bottleneck: Limit,
     pub(crate) rtt_ms: f64,
     pub(crate) path: Vec<String>,
-    pub(crate) numa_remote: bool,
+    /// What crosses sockets, when something does.
+    pub(crate) numa_remote: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -480,7 +481,7 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
         } => {
             let h = &m.hosts[host];
             let note = if numa {
-                ", halved for crossing sockets"
+                ", reduced for the share crossing sockets"
             } else {
                 ""
             };
@@ -524,7 +525,7 @@ fn predict_flow<'r>(
     let mut total = 0.0;
     let mut worst: Option<(f64, LimitKind, Why<'r>)> = None;
     let mut rtt_ms: f64 = 0.0;
-    let mut numa_remote = false;
+    let mut numa_remote = None;
     for (pi, pr) in routes.pairs.iter().enumerate() {
         let mtu = super::mtu::path_mtu(m, pr);
         let eff = goodput(cx, f.protocol.value, mtu);
@@ -581,8 +582,9 @@ fn predict_flow<'r>(
             }
         }
         if f.protocol.value != Protocol::Rdma {
-            let (numa, factor) = numa_factor(cx, facts, f, pr);
-            numa_remote |= numa;
+            let (cross, factor) = numa_factor(cx, facts, f, pr);
+            numa_remote = numa_remote.or(cross);
+            let numa = cross.is_some();
             let ps = per_stream * factor;
             let cores = cpu.map_or(u32::MAX, |c| c.cores * u32::from(m.hosts[pr.src].sockets));
             let usable = nstreams.min(cores);
@@ -648,29 +650,46 @@ fn predict_flow<'r>(
     }
 }
 
-/// Whether the data crosses sockets between drives and NIC, and the per-stream factor.
-pub(crate) fn numa_factor(cx: &Ctx, facts: &[HostFacts], f: &Flow, pr: &PairRoute) -> (bool, f64) {
+/// Whether the data crosses sockets (and between what), and the per-stream factor: the
+/// share of the traffic that crosses pays `numa_remote_factor`, the rest does not.
+pub(crate) fn numa_factor(
+    cx: &Ctx,
+    facts: &[HostFacts],
+    f: &Flow,
+    pr: &PairRoute,
+) -> (Option<&'static str>, f64) {
     let m = cx.m;
-    let mut remote = false;
+    let mut remote = None;
+    let mut crossing: f64 = 0.0;
     for (first, store, host) in [(true, f.source, pr.src), (false, f.sink, pr.dst)] {
-        if store != Store::Nvme {
+        let sockets: Vec<u8> = host_nics(m, pr, first)
+            .into_iter()
+            .filter_map(|(h, n)| facts[h].nic_socket.get(n).copied().flatten())
+            .collect();
+        if sockets.is_empty() {
             continue;
         }
+        let n = sockets.len() as f64;
         let drives = &facts[host].io.sockets;
-        for (h, n) in host_nics(m, pr, first) {
-            if let Some(s) = facts[h].nic_socket.get(n).copied().flatten() {
-                if !drives.is_empty() && !drives.contains(&s) {
-                    remote = true;
-                }
-            }
+        if store == Store::Nvme && !drives.is_empty() && sockets.iter().any(|s| !drives.contains(s))
+        {
+            remote = Some("drives and a NIC");
+            crossing =
+                crossing.max(sockets.iter().filter(|s| !drives.contains(s)).count() as f64 / n);
+        } else if sockets.windows(2).any(|w| w[0] != w[1]) {
+            // A bond over NICs of two sockets: the application sits on one of them, the
+            // traffic of the other socket's NICs crosses.
+            let most = sockets
+                .iter()
+                .map(|s| sockets.iter().filter(|t| *t == s).count())
+                .max()
+                .unwrap_or(0);
+            remote = remote.or(Some("the NICs of a host bond"));
+            crossing = crossing.max(1.0 - most as f64 / n);
         }
     }
     (
         remote,
-        if remote {
-            cx.physics.numa_remote_factor
-        } else {
-            1.0
-        },
+        1.0 - crossing * (1.0 - cx.physics.numa_remote_factor),
     )
 }
