@@ -3,18 +3,21 @@
 #
 # For N = 4, 64 and 256: a ring of N Arista EOS switches with 2 Linux hosts each (3N
 # nodes), written once as a netlab topology (provider clab, defaults.device eos, hosts
-# device linux, address pools and MAX_NODE_ID widened so 768 nodes fit) and once as a democ spec (`democ synth --shape ring --switches N
-# --hosts-per-switch 2 --flows 0 --eos-only`). Times `netlab create -p clab` in a scratch
-# folder against `democ build SPEC -o OUT`, both from a clean output folder, with
-# hyperfine, and prints the ratio. Writes bench/results/compare-netlab.md.
+# device linux; netlab's node-id limit and address pools widened so 768 nodes fit) and
+# once as a democ spec (`democ synth --shape ring --switches N --hosts-per-switch 2
+# --flows 0 --eos-only`). Times `netlab create -p clab` in a scratch folder against
+# `democ build SPEC -o OUT`, both from a clean output folder, with hyperfine, and prints
+# the ratio. Writes target/bench/compare-netlab.md (or DEMOC_BENCH_OUT/).
 #
 # netlab (PyPI `networklab`) is installed in a venv under target/ (no Docker needed for
-# `create`). usage: bench/compare-netlab.sh [N ...]   (default: 4 64 256)
+# `create`). Run it on a quiet machine: both sides are single-threaded and a parallel
+# build moves the ratio by 2x.
+# usage: bench/compare-netlab.sh [N ...]   (default: 4 64 256)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(4 64 256)
-results=bench/results
+results=${DEMOC_BENCH_OUT:-target/bench}
 mkdir -p "$results"
 
 if ! command -v hyperfine >/dev/null; then

@@ -6,13 +6,14 @@
 #   - `democ build examples/sc16/show.yaml`;
 #   - peak RSS (/usr/bin/time -v) of each build and the per-stage times (DEMOC_TIMINGS=1)
 #     of the largest show.
-# Writes bench/results/hyperfine.md (markdown tables) and hyperfine-*.json beside it.
+# Writes target/bench/hyperfine.md (markdown tables) and hyperfine-*.json beside it
+# (DEMOC_BENCH_OUT=DIR elsewhere).
 #
 # usage: bench/hyperfine.sh [MAX_SWITCHES]   (default 1000; 100 for a quick run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max=${1:-1000}
-results=bench/results
+results=${DEMOC_BENCH_OUT:-target/bench}
 mkdir -p "$results"
 
 if ! command -v hyperfine >/dev/null; then

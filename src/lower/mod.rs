@@ -121,6 +121,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();
     order.sort_by(|a, b| m.switches[*a].name.value.cmp(&m.switches[*b].name.value));
     let dpids = dpid::assign(m, vendors);
+    let mut rdma_all = qos::rdma_by_switch(m, &front.routes);
     let mut switches = Vec::with_capacity(order.len());
     for sw in order {
         let s = &m.switches[sw];
@@ -160,7 +161,8 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
             speeds,
             reported: HashSet::new(),
         };
-        switches.push(switch(&mut lx, folder, dpids[sw]));
+        let rdma = std::mem::take(&mut rdma_all[sw]);
+        switches.push(switch(&mut lx, folder, dpids[sw], rdma));
     }
     let show = text::name_like(&m.settings.name);
     let containerlab = containerlab::lower(front, vendors, &show, &switches);
@@ -171,7 +173,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     })
 }
 
-fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>) -> Switch {
+fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Switch {
     let s = lx.switch();
     let (template, extension) = match (&s.openflow, &lx.f.openflow) {
         (Some(of), Some(caps)) if of.mode == OfMode::Ovs => caps
@@ -186,7 +188,6 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>) -> Switch {
         format!("{folder}/{template}"),
         format!("switches/{}.{extension}", s.name.value),
     );
-    let rdma = qos::rdma_ports(lx);
     let of_ports = openflow::managed_ports(lx);
     let breakouts = breakout::lower(lx);
     let mut interfaces = interfaces::lower(lx, &of_ports, &rdma);

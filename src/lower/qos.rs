@@ -4,10 +4,11 @@
 use std::collections::BTreeSet;
 
 use super::Lx;
+use crate::derive::paths::Routes;
 use crate::derive::paths::Via;
 use crate::ir::interface::{Interface, PortChannel};
 use crate::ir::qos::Qos;
-use crate::resolve::model::{LagId, LinkId, NodeId};
+use crate::resolve::model::{LagId, LinkId, Model, NodeId};
 use crate::source::Span;
 use crate::spec::flow::Protocol;
 
@@ -20,30 +21,33 @@ pub(crate) struct Rdma {
     pub(crate) span: Option<Span>,
 }
 
-pub(crate) fn rdma_ports(lx: &Lx) -> Rdma {
-    let mut out = Rdma::default();
-    let me = NodeId::Switch(lx.sw);
-    for (flow, routes) in lx.m.flows.iter().zip(&lx.front.routes.flows) {
+/// The RDMA ports and LAGs of every switch, in one pass over the RDMA flows' hops
+/// (one pass per switch would cost switches x flows).
+pub(crate) fn rdma_by_switch(m: &Model, routes: &Routes) -> Vec<Rdma> {
+    let mut out: Vec<Rdma> = (0..m.switches.len()).map(|_| Rdma::default()).collect();
+    for (flow, fr) in m.flows.iter().zip(&routes.flows) {
         if flow.protocol.value != Protocol::Rdma {
             continue;
         }
-        for hop in routes
-            .pairs
-            .iter()
-            .flat_map(|p| &p.hops)
-            .filter(|h| h.from == me || h.to == me)
-        {
-            out.span.get_or_insert(flow.protocol.span);
-            let links: Vec<LinkId> = match hop.via {
-                Via::Link(l) => vec![l],
-                Via::Lag(g) => {
-                    out.lags.insert(g);
-                    lx.m.lags[g].members.clone()
-                }
-            };
-            for l in links {
-                if let Some((mine, _)) = lx.ends(l) {
-                    out.ports.insert(mine.port);
+        for hop in fr.pairs.iter().flat_map(|p| &p.hops) {
+            for node in [hop.from, hop.to] {
+                let NodeId::Switch(sw) = node else { continue };
+                let r = &mut out[sw];
+                r.span.get_or_insert(flow.protocol.span);
+                let links: &[LinkId] = match &hop.via {
+                    Via::Link(l) => std::slice::from_ref(l),
+                    Via::Lag(g) => {
+                        r.lags.insert(*g);
+                        &m.lags[*g].members
+                    }
+                };
+                for &l in links {
+                    let link = &m.links[l];
+                    for end in [link.a, link.b] {
+                        if end.node == node {
+                            r.ports.insert(end.port);
+                        }
+                    }
                 }
             }
         }
