@@ -30,7 +30,6 @@ use vendor::Flavour;
 /// What every lowering step reads for one switch.
 pub(crate) struct Lx<'a> {
     pub(crate) m: &'a Model,
-    pub(crate) front: &'a Front,
     pub(crate) diags: &'a mut Diags,
     pub(crate) sw: SwitchId,
     pub(crate) f: &'a Flavour,
@@ -154,7 +153,6 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         let speeds = ovs.map_or(&f.speeds, |o| &o.speeds);
         let mut lx = Lx {
             m,
-            front,
             diags,
             sw,
             f,
