@@ -182,6 +182,16 @@ fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
     }
 }
 
+/// What a NIC's cabled ports run at together, Gbit/s.
+fn cabled_gbps(h: &Host, nic: usize) -> f64 {
+    h.nics[nic]
+        .ports
+        .iter()
+        .filter(|&&p| h.ports[p].link.is_some())
+        .map(|&p| h.ports[p].speed.gbps())
+        .sum()
+}
+
 /// A NIC whose ports carry more than its PCIe link passes.
 fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
     for (i, n) in h.nics.iter().enumerate() {
@@ -191,12 +201,7 @@ fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
         let Ok(usable) = usable_gbps(cx, lanes) else {
             continue;
         };
-        let ports: f64 = n
-            .ports
-            .iter()
-            .filter(|&&p| h.ports[p].link.is_some())
-            .map(|&p| h.ports[p].speed.gbps())
-            .sum();
+        let ports = cabled_gbps(h, i);
         if ports > usable {
             diags.push(
                 Diagnostic::new(codes::PCIE_BANDWIDTH, n.slot.span, format!("`{}` slot {}: {lanes} gives {usable:.1} Gbit/s usable, the NIC's cabled ports run at {ports:.0} Gbit/s", h.name.value, n.slot.value))
@@ -218,12 +223,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
         let Some((lanes, a)) = nic_link(cx, h, i) else {
             continue;
         };
-        let ports: f64 = n
-            .ports
-            .iter()
-            .filter(|&&p| h.ports[p].link.is_some())
-            .map(|&p| h.ports[p].speed.gbps())
-            .sum();
+        let ports = cabled_gbps(h, i);
         let d = ports.min(usable_gbps(cx, lanes).unwrap_or(ports));
         for sw in a.switches {
             let e = demand.entry(sw).or_default();
