@@ -2,7 +2,7 @@
 //! keyed by ids on hot paths. SipHash's DoS resistance buys nothing here: keys are our
 //! own indices, not attacker-chosen strings. Iteration order is never relied upon.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 #[derive(Default, Clone, Copy)]
@@ -59,3 +59,4 @@ impl Hasher for FxHasher {
 }
 
 pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;

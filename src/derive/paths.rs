@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::fxhash::FxMap;
+use crate::fxhash::{FxMap, FxSet};
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -92,7 +92,16 @@ struct Tree {
     pred: FxMap<NodeIndex, EdgeIndex>,
 }
 
-fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
+/// Dijkstra from `root` over switches, stopping once every node in `targets` is settled
+/// (flows are mostly local, so most searches end long before the whole show).
+fn tree(
+    t: &Topology,
+    root: NodeIndex,
+    policy: Routing,
+    hop_us: f64,
+    targets: Option<&FxSet<NodeIndex>>,
+) -> Tree {
+    let mut remaining = targets.map_or(usize::MAX, |s| s.len());
     let start = Cost {
         primary: if policy == Routing::Widest {
             f64::NEG_INFINITY
@@ -109,6 +118,12 @@ fn tree(t: &Topology, root: NodeIndex, policy: Routing, hop_us: f64) -> Tree {
     while let Some(std::cmp::Reverse((c, n))) = heap.pop() {
         if cost.get(&n).is_some_and(|best| *best < c) {
             continue;
+        }
+        if targets.is_some_and(|s| s.contains(&n)) {
+            remaining -= 1;
+            if remaining == 0 {
+                break;
+            }
         }
         for e in t.graph.edges(n) {
             let other = if e.source() == n {
@@ -204,6 +219,8 @@ struct Router<'a> {
     /// Each host's uplinks, computed on first use.
     ups: Vec<Option<Uplinks>>,
     trees: FxMap<(NodeIndex, Routing), Tree>,
+    /// Per tree root, the access switches its pairs go to (known before routing).
+    targets: FxMap<(NodeIndex, Routing), FxSet<NodeIndex>>,
     load: FxMap<LinkId, f64>,
     hop_us: f64,
 }
@@ -241,7 +258,13 @@ impl Router<'_> {
         let mut best: Option<(Cost, EdgeIndex, NodeIndex, EdgeIndex, NodeIndex)> = None;
         for &(ue, un) in ups.iter() {
             if !self.trees.contains_key(&(un, policy)) {
-                let tr = tree(self.t, un, policy, self.hop_us);
+                let tr = tree(
+                    self.t,
+                    un,
+                    policy,
+                    self.hop_us,
+                    self.targets.get(&(un, policy)),
+                );
                 self.trees.insert((un, policy), tr);
             }
             let tr = &self.trees[&(un, policy)];
@@ -315,9 +338,24 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
         t,
         ups: vec![None; m.hosts.len()],
         trees: FxMap::default(),
+        targets: FxMap::default(),
         load: FxMap::default(),
         hop_us: m.settings.hop_latency_us,
     };
+    for f in m.flows.iter().filter(|f| f.path.is_none()) {
+        let back = f
+            .bidirectional
+            .then(|| f.pairs.iter().map(|&(a, b)| (b, a)));
+        for (s, d) in f.pairs.iter().copied().chain(back.into_iter().flatten()) {
+            let downs = r.uplinks(d);
+            for &(_, un) in r.uplinks(s).iter() {
+                r.targets
+                    .entry((un, f.routing))
+                    .or_default()
+                    .extend(downs.iter().map(|&(_, dn)| dn));
+            }
+        }
+    }
     let mut out = Routes::default();
     for f in &m.flows {
         let rate = f.pair_rate().bps();
