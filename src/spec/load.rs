@@ -321,11 +321,13 @@ impl<'a> Loader<'a> {
         self.bytes_read = total;
         let id = self.sources.add(name, text);
         let left = self.limits.max_nodes.saturating_sub(self.nodes_read);
-        let parsed = parse_tree(
-            &self.sources.get(id).text,
-            id,
-            yaml_options(&self.limits, left),
-        );
+        let text = &self.sources.get(id).text;
+        // The fast path takes plain documents; anything it is unsure of (and every
+        // error) goes through serde-saphyr, which reports it.
+        let parsed = match crate::yaml::fast::parse(text, id, self.limits.max_depth, left) {
+            Some(n) => Ok(n),
+            None => parse_tree(text, id, yaml_options(&self.limits, left)),
+        };
         if let Ok(n) = &parsed {
             self.nodes_read = self.nodes_read.saturating_add(n.count());
         }
