@@ -625,6 +625,15 @@ fn predict_flow<'r>(
         })
         .unwrap_or_default();
     let bottleneck = match worst {
+        Some((gbps, kind, Why::Demand)) if routes.pairs.len() > 1 => Limit {
+            kind,
+            gbps,
+            why: format!(
+                "each of its {} pairs asks for {}",
+                routes.pairs.len(),
+                crate::spec::units::Rate::from_gbps(rate)
+            ),
+        },
         Some((gbps, kind, why)) => Limit {
             kind,
             gbps,
