@@ -30,17 +30,8 @@ if [ ! -x "$venv/bin/netlab" ]; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check networklab
 fi
 netlab=$PWD/$venv/bin/netlab
-cargo build --release --quiet
-democ=$PWD/target/release/democ
-work=$(mktemp -d)
-revision() { # commit (+dirty) of the sources measured; DEMOC_REV overrides
-    if [ -n "${DEMOC_REV:-}" ]; then echo "$DEMOC_REV"; return; fi
-    local r
-    r=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
-    git diff --quiet HEAD -- src templates catalog 2>/dev/null || r="$r+dirty"
-    echo "$r"
-}
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 netlab_topology() { # N: ring of N eos switches s1..sN, hosts hIxJ on sI
     local n=$1 i j

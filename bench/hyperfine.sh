@@ -21,17 +21,8 @@ if ! command -v hyperfine >/dev/null; then
     apt-get install -y hyperfine >/dev/null
 fi
 
-cargo build --release --quiet
-democ=$PWD/target/release/democ
-work=$(mktemp -d)
-revision() { # commit (+dirty) of the sources measured; DEMOC_REV overrides
-    if [ -n "${DEMOC_REV:-}" ]; then echo "$DEMOC_REV"; return; fi
-    local r
-    r=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
-    git diff --quiet HEAD -- src templates catalog 2>/dev/null || r="$r+dirty"
-    echo "$r"
-}
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 sizes=()
 for s in 1 10 100 1000; do

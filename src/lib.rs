@@ -23,6 +23,8 @@ pub(crate) mod resolve;
 pub mod source;
 pub(crate) mod spec;
 pub mod synth;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub(crate) mod write;
 pub(crate) mod yaml;
 

@@ -121,22 +121,13 @@ fn tidy(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::{Input, Options, Session, front};
     use crate::ir::routing::StaticRoute;
 
     /// Templates only print the IR, so every CLI template must render every switch of the
     /// render fixture (whatever its vendor), with every section filled, without an error.
     #[test]
     fn every_template_prints_every_section() {
-        let mut s = Session::default();
-        let f = front(
-            Input::Path(Path::new("tests/fixtures/render/show.yaml")),
-            &Options::default(),
-            &mut s,
-        )
-        .expect("reads the fixture")
-        .expect("the fixture checks clean");
-        let mut lab = crate::lower::lower(&f, &mut s.diags).expect("vendor data");
+        let (_, mut lab) = crate::testkit::render_fixture();
         let r = Renderer::new(None).expect("templates compile");
         let cli: Vec<&str> = EMBEDDED
             .iter()

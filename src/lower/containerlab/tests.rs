@@ -1,23 +1,11 @@
-use std::path::Path;
-
 use super::{Plan, names};
-use crate::compile::{Front, Input, Options, Session, front};
+use crate::compile::Front;
 use crate::ir::Lab;
 use crate::lower::vendor::vendors;
 use crate::resolve::model::NodeId;
 
-/// The render fixture (one switch per OS flavour), checked and lowered.
 fn fixture() -> (Front, Lab) {
-    let mut s = Session::default();
-    let f = front(
-        Input::Path(Path::new("tests/fixtures/render/show.yaml")),
-        &Options::default(),
-        &mut s,
-    )
-    .expect("reads the fixture")
-    .expect("the fixture checks clean");
-    let lab = crate::lower::lower(&f, &mut s.diags).expect("vendor data");
-    (f, lab)
+    crate::testkit::render_fixture()
 }
 
 fn switch_id(f: &Front, name: &str) -> usize {

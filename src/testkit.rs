@@ -1,0 +1,20 @@
+//! Shared fixtures for unit tests.
+
+use std::path::Path;
+
+use crate::compile::{Front, Input, Options, Session, front};
+use crate::ir::Lab;
+
+/// The render fixture (one switch per OS flavour), checked and lowered.
+pub(crate) fn render_fixture() -> (Front, Lab) {
+    let mut s = Session::default();
+    let f = front(
+        Input::Path(Path::new("tests/fixtures/render/show.yaml")),
+        &Options::default(),
+        &mut s,
+    )
+    .expect("reads the fixture")
+    .expect("the fixture checks clean");
+    let lab = crate::lower::lower(&f, &mut s.diags).expect("vendor data");
+    (f, lab)
+}
