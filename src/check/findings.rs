@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use super::load::{Loads, Res};
-use super::predict::{Plan, streams};
+use super::predict::{Detail, Plan, SHORTFALL, streams};
 use crate::diag::{Diagnostic, Diags, Severity, codes, plural};
 use crate::resolve::model::LinkKind;
 use crate::source::Span;
@@ -40,7 +40,7 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
         let mut d = Diagnostic::new(code, span, format!("{} is {what}: {:.0} Gbit/s of demand on {:.0} Gbit/s ({:.0}%)", u.link, u.load_gbps, u.capacity_gbps, u.utilization_pct))
             .label(format!("{what} ({})", u.direction))
             .help("add capacity (more members or links), route some flows another way (`path:` or `routing: widest`), or lower their rates");
-        for &fi in loads.flows.get(r).into_iter().flatten().take(3) {
+        for &fi in loads.flows(r).iter().take(3) {
             d = d.also(
                 cx.m.flows[fi].rate.span,
                 format!("`{}` adds load", cx.m.flows[fi].name.value),
@@ -51,10 +51,10 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
 }
 
 fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: &mut Diags) {
-    for (r, &demand) in sorted(loads) {
+    for (r, demand) in loads.used() {
         let (h, write) = match r {
-            Res::Read(h) => (*h, false),
-            Res::Write(h) => (*h, true),
+            Res::Read(h) => (h, false),
+            Res::Write(h) => (h, true),
             _ => continue,
         };
         let io = &facts[h].io;
@@ -99,7 +99,7 @@ fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: 
         .label(format!("{} drive(s)", io.drives))
         .help(help)
         .severity(Severity::Warning);
-        for &fi in loads.flows.get(r).into_iter().flatten().take(2) {
+        for &fi in loads.flows(&r).iter().take(2) {
             d = d.also(
                 cx.m.flows[fi].rate.span,
                 format!("`{}`", cx.m.flows[fi].name.value),
@@ -109,17 +109,12 @@ fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: 
     }
 }
 
-fn sorted(loads: &Loads) -> Vec<(&Res, &f64)> {
-    let mut v: Vec<(&Res, &f64)> = loads.demand.iter().collect();
-    v.sort_by(|a, b| a.0.cmp(b.0));
-    v
-}
-
 fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
     for (f, p) in cx.m.flows.iter().zip(&plan.flows) {
         let cpu =
             cx.m.hosts
                 .get(f.pairs[0].0)
+                .filter(|_| f.streams.is_some())
                 .and_then(|h| cx.db.cpus.get(&h.cpu));
         if let (Some(s), Some(cpu)) = (&f.streams, cpu) {
             let need = (f.pair_rate().gbps() / cpu.tcp_stream_gbps).ceil() as u32;
@@ -138,7 +133,7 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
                     .help("move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"),
             );
         }
-        if p.predicted_gbps < 0.95 * p.demand_gbps {
+        if p.predicted_gbps < SHORTFALL * p.demand_gbps {
             let _ = streams;
             diags.push(
                 Diagnostic::new(
@@ -157,7 +152,7 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
 }
 
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
-    let (plan, loads, facts) = super::predict::analyse(cx);
+    let (plan, loads, facts) = super::predict::analyse(cx, Detail::Shortfalls);
     capacity(cx, &plan, &loads, diags);
     storage(cx, &loads, &facts, diags);
     flows(cx, &plan, diags);

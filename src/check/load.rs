@@ -2,8 +2,6 @@
 //! link per direction, every PCIe switch uplink NICs sit behind, every host's drives.
 //! One pass over the routed pairs: linear in hops.
 
-use crate::fxhash::FxMap;
-
 use crate::derive::paths::{PairRoute, Via};
 use crate::resolve::model::{HostId, LagId, LinkId, Model, NodeId};
 use crate::spec::flow::Store;
@@ -33,20 +31,21 @@ pub(crate) fn forward(m: &Model, via: Via, from: NodeId) -> bool {
 }
 
 /// The NICs a pair leaves (first hop) or enters (last hop) a host by: one, or every
-/// NIC behind a host bond (LAG), which the pair's streams spread over.
-pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool) -> Vec<(HostId, usize)> {
+/// NIC behind a host bond (LAG), which the pair's streams spread over. Written into
+/// `out` (cleared first) so the per-pair loops allocate nothing.
+pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool, out: &mut Vec<(HostId, usize)>) {
+    out.clear();
     let hop = if first {
         pr.hops.first()
     } else {
         pr.hops.last()
     };
-    let Some(hop) = hop else { return Vec::new() };
+    let Some(hop) = hop else { return };
     let host = if first { pr.src } else { pr.dst };
     let links: &[usize] = match &hop.via {
         Via::Link(l) => std::slice::from_ref(l),
         Via::Lag(g) => &m.lags[*g].members,
     };
-    let mut out: Vec<(HostId, usize)> = Vec::with_capacity(links.len());
     for &link in links {
         let l = &m.links[link];
         let end = if l.a.node == NodeId::Host(host) {
@@ -60,21 +59,115 @@ pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool) -> Vec<(HostId, 
             }
         }
     }
-    out
 }
 
-/// The resources one pair uses, each with the share of the pair's rate it carries.
+/// Dense numbering of every resource, in `Res` order, so loads are arrays and not maps.
+/// NIC and uplink numbers are laid out host after host (prefix sums of their counts).
+#[derive(Debug, Default)]
+pub(crate) struct Space {
+    links: usize,
+    lags: usize,
+    hosts: usize,
+    /// Per host: first NIC number, relative to the NIC block; one extra entry at the end.
+    nic_base: Vec<usize>,
+    /// Per host: first uplink number, relative to the uplink block; one extra at the end.
+    up_base: Vec<usize>,
+}
+
+impl Space {
+    /// `switches(h)`: how many chassis PCIe switches host `h` can name.
+    pub(crate) fn new(m: &Model, switches: impl Fn(HostId) -> usize) -> Space {
+        let mut nic_base = Vec::with_capacity(m.hosts.len() + 1);
+        let mut up_base = Vec::with_capacity(m.hosts.len() + 1);
+        let (mut n, mut u) = (0, 0);
+        for (i, h) in m.hosts.iter().enumerate() {
+            nic_base.push(n);
+            up_base.push(u);
+            n += 2 * h.nics.len();
+            u += 2 * switches(i);
+        }
+        nic_base.push(n);
+        up_base.push(u);
+        Space {
+            links: m.links.len(),
+            lags: m.lags.len(),
+            hosts: m.hosts.len(),
+            nic_base,
+            up_base,
+        }
+    }
+
+    fn lag0(&self) -> usize {
+        2 * self.links
+    }
+    fn nic0(&self) -> usize {
+        self.lag0() + 2 * self.lags
+    }
+    fn up0(&self) -> usize {
+        self.nic0() + self.nic_base.last().copied().unwrap_or(0)
+    }
+    fn read0(&self) -> usize {
+        self.up0() + self.up_base.last().copied().unwrap_or(0)
+    }
+    fn write0(&self) -> usize {
+        self.read0() + self.hosts
+    }
+    pub(crate) fn len(&self) -> usize {
+        self.write0() + self.hosts
+    }
+
+    pub(crate) fn index(&self, r: Res) -> usize {
+        let d = usize::from;
+        match r {
+            Res::Link(l, f) => 2 * l + d(f),
+            Res::Lag(g, f) => self.lag0() + 2 * g + d(f),
+            Res::Nic(h, n, t) => self.nic0() + self.nic_base[h] + 2 * n + d(t),
+            Res::Uplink(h, s, f) => self.up0() + self.up_base[h] + 2 * usize::from(s) + d(f),
+            Res::Read(h) => self.read0() + h,
+            Res::Write(h) => self.write0() + h,
+        }
+    }
+
+    /// The resource numbered `i` (the inverse of `index`).
+    pub(crate) fn res(&self, i: usize) -> Res {
+        // The host whose block in `base` holds `k`: the last base at or below it.
+        let owner = |base: &[usize], k: usize| base.partition_point(|&b| b <= k) - 1;
+        if i < self.lag0() {
+            Res::Link(i / 2, i % 2 == 1)
+        } else if i < self.nic0() {
+            let k = i - self.lag0();
+            Res::Lag(k / 2, k % 2 == 1)
+        } else if i < self.up0() {
+            let k = i - self.nic0();
+            let h = owner(&self.nic_base, k);
+            let j = k - self.nic_base[h];
+            Res::Nic(h, j / 2, j % 2 == 1)
+        } else if i < self.read0() {
+            let k = i - self.up0();
+            let h = owner(&self.up_base, k);
+            let j = k - self.up_base[h];
+            Res::Uplink(h, (j / 2) as u16, j % 2 == 1)
+        } else if i < self.write0() {
+            Res::Read(i - self.read0())
+        } else {
+            Res::Write(i - self.write0())
+        }
+    }
+}
+
+/// The resources one pair uses, each with the share of the pair's rate it carries,
+/// appended to `out`. `nics` is scratch space.
 pub(crate) fn resources<'a>(
     m: &Model,
     pr: &PairRoute,
-    source: Store,
-    sink: Store,
+    (source, sink): (Store, Store),
     nic_switches: &dyn Fn(HostId, usize) -> &'a [u16],
-) -> Vec<(Res, f64)> {
-    let mut v = Vec::with_capacity(pr.hops.len() + 6);
+    nics: &mut Vec<(HostId, usize)>,
+    out: &mut Vec<(Res, f64)>,
+) {
     for h in &pr.hops {
         let fwd = forward(m, h.via, h.from);
-        v.push((
+        out.push((
             match h.via {
                 Via::Link(l) => Res::Link(l, fwd),
                 Via::Lag(g) => Res::Lag(g, fwd),
@@ -83,11 +176,11 @@ pub(crate) fn resources<'a>(
         ));
     }
     for transmit in [true, false] {
-        let nics = host_nics(m, pr, transmit);
+        host_nics(m, pr, transmit, nics);
         let w = 1.0 / nics.len().max(1) as f64;
-        for (h, n) in nics {
-            v.push((Res::Nic(h, n, transmit), w));
-            v.extend(
+        for &(h, n) in nics.iter() {
+            out.push((Res::Nic(h, n, transmit), w));
+            out.extend(
                 nic_switches(h, n)
                     .iter()
                     .map(|&s| (Res::Uplink(h, s, transmit), w)),
@@ -95,27 +188,138 @@ pub(crate) fn resources<'a>(
         }
     }
     if source == Store::Nvme {
-        v.push((Res::Read(pr.src), 1.0));
+        out.push((Res::Read(pr.src), 1.0));
     }
     if sink == Store::Nvme {
-        v.push((Res::Write(pr.dst), 1.0));
+        out.push((Res::Write(pr.dst), 1.0));
     }
-    v
 }
 
-/// Demand in bits/s per resource, and which flows load it.
+/// The resources of every routed pair, flat: pair `p` uses `items[pairs[p]..pairs[p + 1]]`
+/// (as dense numbers with their share), and flow `f` owns pairs `flows[f]..flows[f + 1]`.
+#[derive(Debug, Default)]
+pub(crate) struct PairUse {
+    pub(crate) items: Vec<(u32, f64)>,
+    pub(crate) pairs: Vec<usize>,
+    pub(crate) flows: Vec<usize>,
+}
+
+impl PairUse {
+    /// What pair `p` uses.
+    pub(crate) fn of(&self, p: usize) -> &[(u32, f64)] {
+        &self.items[self.pairs[p]..self.pairs[p + 1]]
+    }
+}
+
+/// Demand in bits/s per resource, and which flows load it (each flow once, in order).
 #[derive(Debug, Default)]
 pub(crate) struct Loads {
-    pub(crate) demand: FxMap<Res, f64>,
-    pub(crate) flows: FxMap<Res, Vec<usize>>,
+    pub(crate) space: Space,
+    demand: Vec<f64>,
+    /// Flows of resource `i`: `flow_ids[flow_start[i]..flow_start[i + 1]]`.
+    flow_start: Vec<usize>,
+    flow_ids: Vec<usize>,
 }
 
 impl Loads {
-    pub(crate) fn add(&mut self, r: Res, bps: f64, flow: usize) {
-        *self.demand.entry(r).or_insert(0.0) += bps;
-        let f = self.flows.entry(r).or_default();
-        if f.last() != Some(&flow) {
-            f.push(flow);
+    /// Sums every pair's demand (`rate(flow)` per pair, times its share) per resource.
+    pub(crate) fn new(space: Space, used: &PairUse, rate: impl Fn(usize) -> f64) -> Loads {
+        let n = space.len();
+        let mut demand = vec![0.0; n];
+        let mut count = vec![0usize; n + 1];
+        // The last flow counted on each resource: pairs of one flow count it once.
+        let mut last = vec![usize::MAX; n];
+        let flows = used.flows.len().saturating_sub(1);
+        for f in 0..flows {
+            let bps = rate(f);
+            for p in used.flows[f]..used.flows[f + 1] {
+                for &(r, w) in used.of(p) {
+                    let r = r as usize;
+                    demand[r] += bps * w;
+                    if last[r] != f {
+                        last[r] = f;
+                        count[r + 1] += 1;
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let mut flow_ids = vec![0; count[n]];
+        let mut next = count.clone();
+        last.fill(usize::MAX);
+        for f in 0..flows {
+            for p in used.flows[f]..used.flows[f + 1] {
+                for &(r, _) in used.of(p) {
+                    let r = r as usize;
+                    if last[r] != f {
+                        last[r] = f;
+                        flow_ids[next[r]] = f;
+                        next[r] += 1;
+                    }
+                }
+            }
+        }
+        Loads {
+            space,
+            demand,
+            flow_start: count,
+            flow_ids,
+        }
+    }
+
+    /// Demand on a resource, bits/s.
+    pub(crate) fn demand(&self, r: &Res) -> f64 {
+        self.demand_at(self.space.index(*r))
+    }
+
+    /// Whether some pair uses the resource numbered `i`.
+    pub(crate) fn is_used(&self, i: usize) -> bool {
+        self.flow_start.get(i + 1) > self.flow_start.get(i)
+    }
+
+    pub(crate) fn demand_at(&self, i: usize) -> f64 {
+        self.demand.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// The flows loading a resource, in flow order.
+    pub(crate) fn flows(&self, r: &Res) -> &[usize] {
+        let i = self.space.index(*r);
+        match (self.flow_start.get(i), self.flow_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.flow_ids[a..b],
+            _ => &[],
+        }
+    }
+
+    /// Every resource some pair uses, with its demand in bits/s, in `Res` order.
+    pub(crate) fn used(&self) -> impl Iterator<Item = (Res, f64)> + '_ {
+        (0..self.demand.len())
+            .filter(|&i| self.is_used(i))
+            .map(|i| (self.space.res(i), self.demand[i]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Input, Options, Session, front};
+
+    /// Numbering is a bijection that keeps `Res` order (plans list links in that order).
+    #[test]
+    fn numbering_round_trips_in_res_order() {
+        let mut s = Session::default();
+        let f = front(Input::Embedded, &Options::default(), &mut s)
+            .expect("embedded show")
+            .expect("checks clean");
+        let space = Space::new(&f.model, |h| h % 3);
+        assert!(space.len() > 2 * f.model.links.len());
+        let mut prev: Option<Res> = None;
+        for i in 0..space.len() {
+            let r = space.res(i);
+            assert_eq!(space.index(r), i, "{r:?}");
+            assert!(prev.is_none_or(|p| p < r), "{prev:?} then {r:?}");
+            prev = Some(r);
         }
     }
 }

@@ -27,6 +27,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) db: &'a Db,
     pub(crate) physics: &'a Physics,
     pub(crate) routes: &'a Routes,
+    /// What limits packets on each link (for path MTUs).
+    pub(crate) wire: mtu::Wire,
 }
 
 impl<'a> Ctx<'a> {
@@ -36,7 +38,13 @@ impl<'a> Ctx<'a> {
             db: &f.db,
             physics: f.db.physics.as_ref()?,
             routes: &f.routes,
+            wire: mtu::Wire::new(&f.model),
         })
+    }
+
+    /// The largest IP packet a pair's route carries end to end.
+    pub(crate) fn path_mtu(&self, pr: &crate::derive::paths::PairRoute) -> u32 {
+        self.wire.path_mtu(self.m, pr)
     }
 }
 

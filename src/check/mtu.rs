@@ -43,36 +43,72 @@ pub(crate) fn port_frame_mtu(m: &Model, s: SwitchId, port: usize) -> (u32, Origi
 }
 
 /// Links a hop rides on (every member of a LAG).
-fn hop_links(m: &Model, via: Via) -> Vec<LinkId> {
+fn hop_links<'m>(m: &'m Model, via: &'m Via) -> &'m [LinkId] {
     match via {
-        Via::Link(l) => vec![l],
-        Via::Lag(g) => m.lags[g].members.clone(),
+        Via::Link(l) => std::slice::from_ref(l),
+        Via::Lag(g) => &m.lags[*g].members,
     }
 }
 
-/// The largest IP packet a pair's route carries end to end: the hosts' MTUs, link and
-/// WAN MTUs, and every switch port's frame MTU minus the layer-2 overhead.
-#[allow(dead_code)] // for the plan and the prediction; not wired yet
-pub(crate) fn path_mtu(m: &Model, pr: &PairRoute) -> u32 {
-    let mut mtu = m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value);
-    for h in &pr.hops {
-        for l in hop_links(m, h.via) {
-            let link = &m.links[l];
-            if let Some(x) = &link.mtu {
-                mtu = mtu.min(x.value);
-            }
-            for e in [link.a, link.b] {
-                if let NodeId::Switch(s) = e.node {
-                    mtu = mtu.min(
-                        port_frame_mtu(m, s, e.port)
-                            .0
-                            .saturating_sub(L2_OVERHEAD_BYTES),
-                    );
-                }
-            }
+/// Per link, what limits packets on it, computed once so a route's MTU is a walk over
+/// its hops: the link's own MTU and the smallest frame MTU of its switch ports.
+#[derive(Debug, Default)]
+pub(crate) struct Wire {
+    links: Vec<(u32, u32)>,
+}
+
+impl Wire {
+    pub(crate) fn new(m: &Model) -> Wire {
+        let frame = |e: End| match e.node {
+            NodeId::Switch(s) => port_frame_mtu(m, s, e.port).0,
+            NodeId::Host(_) => u32::MAX,
+        };
+        Wire {
+            links: m
+                .links
+                .iter()
+                .map(|l| {
+                    (
+                        l.mtu.as_ref().map_or(u32::MAX, |x| x.value),
+                        frame(l.a).min(frame(l.b)),
+                    )
+                })
+                .collect(),
         }
     }
-    mtu
+
+    /// The smallest link MTU and the smallest port frame MTU along a route.
+    fn route(&self, m: &Model, pr: &PairRoute) -> (u32, u32) {
+        let mut out = (u32::MAX, u32::MAX);
+        for h in &pr.hops {
+            for &l in hop_links(m, &h.via) {
+                let (mtu, frame) = self.links[l];
+                out = (out.0.min(mtu), out.1.min(frame));
+            }
+        }
+        out
+    }
+
+    /// The largest IP packet a pair's route carries end to end: the hosts' MTUs, link
+    /// and WAN MTUs, and every switch port's frame MTU minus the layer-2 overhead.
+    pub(crate) fn path_mtu(&self, m: &Model, pr: &PairRoute) -> u32 {
+        let (link, frame) = self.route(m, pr);
+        m.hosts[pr.src]
+            .mtu
+            .value
+            .min(m.hosts[pr.dst].mtu.value)
+            .min(link)
+            .min(frame.saturating_sub(L2_OVERHEAD_BYTES))
+    }
+
+    /// Whether nothing on the route is below either host's MTU (no finding to look for).
+    fn carries(&self, m: &Model, pr: &PairRoute) -> bool {
+        let (link, frame) = self.route(m, pr);
+        [pr.src, pr.dst].iter().all(|&h| {
+            let mtu = m.hosts[h].mtu.value;
+            link >= mtu && frame >= mtu.saturating_add(L2_OVERHEAD_BYTES)
+        })
+    }
 }
 
 fn link_name(m: &Model, l: LinkId) -> String {
@@ -178,7 +214,7 @@ impl Found {
             let host = &m.hosts[h];
             let mtu = host.mtu.value;
             for hop in &pr.hops {
-                for l in hop_links(m, hop.via) {
+                for &l in hop_links(m, &hop.via) {
                     let link = &m.links[l];
                     if let Some(x) = link.mtu.as_ref().filter(|x| x.value < mtu) {
                         let f = self.path.entry(host.mtu.span, || PathFinding {
@@ -403,7 +439,7 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     capabilities(cx, diags);
     let mut found = Found::default();
     for (fr, f) in cx.routes.flows.iter().zip(&cx.m.flows) {
-        for pr in &fr.pairs {
+        for pr in fr.pairs.iter().filter(|pr| !cx.wire.carries(cx.m, pr)) {
             found.pair(cx.m, (f.name.span, f.name.value.clone()), pr);
         }
     }
@@ -432,7 +468,10 @@ mod tests {
         let text = spec("");
         assert!(testkit::run(&text, check).is_empty());
         let f = testkit::front(&text);
-        assert_eq!(path_mtu(&f.model, &f.routes.flows[0].pairs[0]), 9000);
+        assert_eq!(
+            Wire::new(&f.model).path_mtu(&f.model, &f.routes.flows[0].pairs[0]),
+            9000
+        );
     }
 
     #[test]
@@ -440,7 +479,10 @@ mod tests {
         let text = spec(", mtu: 1500");
         assert_eq!(testkit::run(&text, check), ["E0225"]);
         let f = testkit::front(&text);
-        assert_eq!(path_mtu(&f.model, &f.routes.flows[0].pairs[0]), 1500);
+        assert_eq!(
+            Wire::new(&f.model).path_mtu(&f.model, &f.routes.flows[0].pairs[0]),
+            1500
+        );
     }
 
     #[test]

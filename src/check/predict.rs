@@ -4,12 +4,10 @@
 //! streams, TCP window, LAG hashing) apply on top. The prediction of a pair is the
 //! minimum over all of them, and the smallest names the bottleneck.
 
-use crate::fxhash::FxMap;
-
 use serde::Serialize;
 
 use super::Ctx;
-use super::load::{Loads, Res, host_nics, resources};
+use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
 use super::pcie::{nic_link, usable_gbps};
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
@@ -116,7 +114,10 @@ pub(crate) struct HostFacts {
     pub(crate) nic_socket: Vec<Option<u8>>,
     /// PCIe switches between each NIC and its socket, as indices into the chassis' switches.
     pub(crate) nic_switches: Vec<Vec<u16>>,
-    pub(crate) nic_usable: Vec<Option<(f64, String)>>,
+    /// What each NIC's PCIe link carries, Gbit/s.
+    pub(crate) nic_usable: Vec<Option<f64>>,
+    /// The CPU's per-stream figure (Gbit/s) and cores over all sockets.
+    pub(crate) cpu: Option<(f64, u32)>,
 }
 
 /// Index of a chassis PCIe switch by name.
@@ -171,19 +172,13 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
                     .collect(),
                 nic_usable: links
                     .iter()
-                    .enumerate()
-                    .map(|(i, l)| {
-                        let (lanes, _) = l.as_ref()?;
-                        let g = usable_gbps(cx, *lanes).ok()?;
-                        Some((
-                            g,
-                            format!(
-                                "`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable",
-                                h.name.value, h.nics[i].slot.value
-                            ),
-                        ))
-                    })
+                    .map(|l| usable_gbps(cx, l.as_ref()?.0).ok())
                     .collect(),
+                cpu: cx
+                    .db
+                    .cpus
+                    .get(&h.cpu)
+                    .map(|c| (c.tcp_stream_gbps, c.cores * u32::from(h.sockets))),
             }
         })
         .collect()
@@ -243,67 +238,75 @@ fn res_name(m: &Model, r: &Res) -> String {
     }
 }
 
-/// Capacity of a shared resource in Gbit/s, with its explanation.
-fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind, String)> {
+/// Capacity of a shared resource in Gbit/s (None: it bounds nothing).
+fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind)> {
     let m = cx.m;
     Some(match r {
-        Res::Link(l, _) => (
-            m.links[*l].capacity.gbps(),
-            LimitKind::Link,
-            format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
-        ),
-        Res::Lag(g, _) => {
-            let c: f64 = m.lags[*g]
-                .members
-                .iter()
-                .map(|&l| m.links[l].capacity.gbps())
-                .sum();
-            (
-                c,
-                LimitKind::Lag,
-                format!("{} carries {c:.0} Gbit/s", res_name(m, r)),
-            )
-        }
-        Res::Nic(h, n, _) => {
-            let (g, why) = facts[*h].nic_usable.get(*n)?.clone()?;
-            (g, LimitKind::Pcie, why)
-        }
-        Res::Uplink(h, i, _) => {
-            let s = switch_name(cx, *h, *i);
-            let ch = cx.db.chassis.get(&m.hosts[*h].chassis)?;
-            let up = super::pcie::uplink(ch, s)?;
-            let g = usable_gbps(cx, up).ok()?;
-            (
-                g,
-                LimitKind::Pcie,
-                format!(
-                    "`{}`: PCIe switch `{s}` {up} uplink gives {g:.1} Gbit/s usable",
-                    m.hosts[*h].name.value
-                ),
-            )
-        }
-        Res::Read(h) => (
-            facts[*h].io.read_gbps,
-            LimitKind::Storage,
-            facts[*h].io.read_why.clone(),
-        ),
-        Res::Write(h) => (
-            facts[*h].io.write_gbps,
-            LimitKind::Storage,
-            facts[*h].io.write_why.clone(),
-        ),
+        Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link),
+        Res::Lag(g, _) => (lag_gbps(m, *g), LimitKind::Lag),
+        Res::Nic(h, n, _) => ((*facts[*h].nic_usable.get(*n)?)?, LimitKind::Pcie),
+        Res::Uplink(h, i, _) => (uplink(cx, *h, *i)?.1, LimitKind::Pcie),
+        Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage),
+        Res::Write(h) => (facts[*h].io.write_gbps, LimitKind::Storage),
     })
+}
+
+fn lag_gbps(m: &Model, g: usize) -> f64 {
+    m.lags[g]
+        .members
+        .iter()
+        .map(|&l| m.links[l].capacity.gbps())
+        .sum()
+}
+
+/// A PCIe switch's uplink and what it carries, Gbit/s.
+fn uplink(cx: &Ctx, h: HostId, i: u16) -> Option<(super::pcie::Lanes, f64)> {
+    let ch = cx.db.chassis.get(&cx.m.hosts[h].chassis)?;
+    let up = super::pcie::uplink(ch, switch_name(cx, h, i))?;
+    Some((up, usable_gbps(cx, up).ok()?))
+}
+
+/// What a resource's capacity is, in words (only for the bottlenecks reported).
+fn capacity_why(cx: &Ctx, facts: &[HostFacts], r: &Res) -> String {
+    let m = cx.m;
+    match r {
+        Res::Link(l, _) => format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
+        Res::Lag(g, _) => format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g)),
+        Res::Nic(h, n, _) => {
+            let host = &m.hosts[*h];
+            match nic_link(cx, host, *n) {
+                Some((lanes, _)) => {
+                    let g = usable_gbps(cx, lanes).unwrap_or(0.0);
+                    format!(
+                        "`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable",
+                        host.name.value, host.nics[*n].slot.value
+                    )
+                }
+                None => String::new(),
+            }
+        }
+        Res::Uplink(h, i, _) => match uplink(cx, *h, *i) {
+            Some((up, g)) => format!(
+                "`{}`: PCIe switch `{}` {up} uplink gives {g:.1} Gbit/s usable",
+                m.hosts[*h].name.value,
+                switch_name(cx, *h, *i)
+            ),
+            None => String::new(),
+        },
+        Res::Read(h) => facts[*h].io.read_why.clone(),
+        Res::Write(h) => facts[*h].io.write_why.clone(),
+    }
 }
 
 /// Load against capacity of one link or LAG direction.
 fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
-    let (cap, _, _) = capacity(cx, facts, r)?;
-    let load = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
+    let (cap, _) = capacity(cx, facts, r)?;
+    let load = loads.demand(r) / 1e9;
     let direction = match r {
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
         _ => return None,
     };
-    let flows = loads.flows.get(r).cloned().unwrap_or_default();
+    let flows = loads.flows(r).to_vec();
     Some(LinkUse {
         link: res_name(cx.m, r),
         direction,
@@ -314,55 +317,91 @@ fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<Lin
     })
 }
 
-/// Computes loads and predictions. Linear in the total number of hops.
+/// How much a prediction explains.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Detail {
+    /// Every flow's path and bottleneck in words (`democ plan`).
+    Full,
+    /// Words only for the flows that fall short, the ones `check` reports; the others
+    /// keep an empty path and bottleneck text.
+    Shortfalls,
+}
+
+/// Computes loads and predictions, fully explained. Linear in the total number of hops.
 pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
-    let (plan, loads, _) = analyse(cx);
+    let (plan, loads, _) = analyse(cx, Detail::Full);
     (plan, loads)
 }
 
-/// The plan, the loads behind it and the per-host facts it used.
-pub(crate) fn analyse(cx: &Ctx) -> (Plan, Loads, Vec<HostFacts>) {
+/// Every routed pair's resources, and the loads they add up to.
+fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
     let m = cx.m;
-    let facts = host_facts(cx);
     let switches_of =
         |h: HostId, n: usize| facts[h].nic_switches.get(n).map_or(&[][..], Vec::as_slice);
-    let mut loads = Loads::default();
-    let mut pair_res: Vec<Vec<Vec<(Res, f64)>>> = Vec::with_capacity(m.flows.len());
+    let space = Space::new(m, |h| {
+        facts[h]
+            .nic_switches
+            .iter()
+            .flatten()
+            .map(|&s| usize::from(s) + 1)
+            .max()
+            .unwrap_or(0)
+    });
+    let mut used = PairUse::default();
+    let (mut nics, mut res) = (Vec::new(), Vec::new());
     for (fi, f) in m.flows.iter().enumerate() {
-        let rate = f.pair_rate().bps();
-        let routes = &cx.routes.flows[fi];
-        let mut per_pair = Vec::with_capacity(routes.pairs.len());
-        for pr in &routes.pairs {
-            let res = resources(m, pr, f.source, f.sink, &switches_of);
-            for &(r, w) in &res {
-                loads.add(r, rate * w, fi);
-            }
-            per_pair.push(res);
+        used.flows.push(used.pairs.len());
+        for pr in &cx.routes.flows[fi].pairs {
+            used.pairs.push(used.items.len());
+            res.clear();
+            resources(m, pr, (f.source, f.sink), &switches_of, &mut nics, &mut res);
+            used.items
+                .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
         }
-        pair_res.push(per_pair);
     }
-    let mut caps: FxMap<Res, Option<(f64, LimitKind)>> = FxMap::default();
+    used.flows.push(used.pairs.len());
+    used.pairs.push(used.items.len());
+    let loads = Loads::new(space, &used, |f| m.flows[f].pair_rate().bps());
+    (used, loads)
+}
+
+/// The plan, the loads behind it and the per-host facts it used.
+pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>) {
+    let m = cx.m;
+    let facts = host_facts(cx);
+    let (used, loads) = loads(cx, &facts);
+    // Capacity of each resource, found once (None: not a limit).
+    let caps: Vec<Option<(f64, LimitKind)>> = (0..loads.space.len())
+        .map(|i| {
+            loads
+                .is_used(i)
+                .then(|| capacity(cx, &facts, &loads.space.res(i)))
+                .flatten()
+        })
+        .collect();
     let mut flows = Vec::with_capacity(m.flows.len());
+    let mut scratch = Scratch::default();
     for (fi, f) in m.flows.iter().enumerate() {
+        let first = used.flows[fi];
         flows.push(predict_flow(
-            cx,
-            &facts,
-            &loads,
-            &mut caps,
+            &Inputs {
+                cx,
+                facts: &facts,
+                loads: &loads,
+                caps: &caps,
+                used: &used,
+                detail,
+            },
             f,
             fi,
-            &pair_res[fi],
+            first,
+            &mut scratch,
         ));
     }
-    let mut keys: Vec<&Res> = loads
-        .demand
-        .keys()
-        .filter(|r| matches!(r, Res::Link(..) | Res::Lag(..)))
-        .collect();
-    keys.sort();
-    let links = keys
-        .into_iter()
-        .filter_map(|r| link_use(cx, &facts, &loads, r).map(|u| (*r, u)))
+    let links = loads
+        .used()
+        .filter(|(r, _)| matches!(r, Res::Link(..) | Res::Lag(..)))
+        .filter_map(|(r, _)| link_use(cx, &facts, &loads, &r).map(|u| (r, u)))
         .collect();
     let storage = m
         .hosts
@@ -415,10 +454,10 @@ pub(crate) fn analyse(cx: &Ctx) -> (Plan, Loads, Vec<HostFacts>) {
 /// Where a candidate limit comes from; turned into words only for the bottleneck, so
 /// the hot loop formats nothing.
 #[derive(Clone, Copy)]
-enum Why<'a> {
+enum Why {
     Demand,
     Shared {
-        res: &'a Res,
+        res: Res,
         demand: f64,
         wire: bool,
         eff: f64,
@@ -455,8 +494,8 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
             eff,
             mtu,
         } => {
-            let (cap, _, base) =
-                capacity(cx, facts, res).unwrap_or((0.0, LimitKind::Link, String::new()));
+            let cap = capacity(cx, facts, &res).map_or(0.0, |c| c.0);
+            let base = capacity_why(cx, facts, &res);
             if demand > cap + 1e-9 {
                 format!("{base}, shared by {demand:.0} Gbit/s of demand")
             } else if wire && eff < 1.0 {
@@ -496,23 +535,36 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
     }
 }
 
-fn predict_flow<'r>(
-    cx: &Ctx,
-    facts: &[HostFacts],
-    loads: &Loads,
-    caps: &mut FxMap<Res, Option<(f64, LimitKind)>>,
+/// What predicting a flow reads.
+struct Inputs<'a, 'c> {
+    cx: &'a Ctx<'c>,
+    facts: &'a [HostFacts],
+    loads: &'a Loads,
+    caps: &'a [Option<(f64, LimitKind)>],
+    used: &'a PairUse,
+    detail: Detail,
+}
+
+/// Buffers reused from flow to flow.
+#[derive(Default)]
+struct Scratch {
+    nics: Vec<(HostId, usize)>,
+    sockets: Vec<u8>,
+}
+
+fn predict_flow(
+    i: &Inputs,
     f: &Flow,
     fi: usize,
-    pair_res: &'r [Vec<(Res, f64)>],
+    first_pair: usize,
+    scratch: &mut Scratch,
 ) -> FlowPrediction {
+    let (cx, facts, loads) = (i.cx, i.facts, i.loads);
     let m = cx.m;
     let routes = &cx.routes.flows[fi];
     let rate = f.pair_rate().gbps();
-    let cpu = m
-        .hosts
-        .get(f.pairs[0].0)
-        .and_then(|h| cx.db.cpus.get(&h.cpu));
-    let per_stream = cpu.map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
+    let cpu = facts.get(f.pairs[0].0).and_then(|h| h.cpu);
+    let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
     // Without declared streams, use as many as the CPU figure and the window both need.
     let worst_rtt = routes.pairs.iter().map(|p| p.rtt_ms()).fold(0.0, f64::max);
     let nstreams =
@@ -523,26 +575,27 @@ fn predict_flow<'r>(
             _ => streams(f, per_stream),
         };
     let mut total = 0.0;
-    let mut worst: Option<(f64, LimitKind, Why<'r>)> = None;
+    let mut worst: Option<(f64, LimitKind, Why)> = None;
     let mut rtt_ms: f64 = 0.0;
     let mut numa_remote = None;
     for (pi, pr) in routes.pairs.iter().enumerate() {
-        let mtu = super::mtu::path_mtu(m, pr);
+        let mtu = cx.path_mtu(pr);
         let eff = goodput(cx, f.protocol.value, mtu);
         rtt_ms = rtt_ms.max(pr.rtt_ms());
-        let mut best: (f64, LimitKind, Why<'r>) = (rate, LimitKind::Demand, Why::Demand);
-        let mut consider = |gbps: f64, kind: LimitKind, why: Why<'r>| {
+        let mut best: (f64, LimitKind, Why) = (rate, LimitKind::Demand, Why::Demand);
+        let mut consider = |gbps: f64, kind: LimitKind, why: Why| {
             if gbps < best.0 - 1e-9 {
                 best = (gbps, kind, why);
             }
         };
-        for (r, w) in &pair_res[pi] {
-            let cap = *caps
-                .entry(*r)
-                .or_insert_with(|| capacity(cx, facts, r).map(|(c, k, _)| (c, k)));
-            let Some((cap, kind)) = cap else { continue };
-            let demand = loads.demand.get(r).copied().unwrap_or(0.0) / 1e9;
-            let wire = matches!(r, Res::Link(..) | Res::Lag(..));
+        for &(r, w) in i.used.of(first_pair + pi) {
+            let r = r as usize;
+            let Some((cap, kind)) = i.caps[r] else {
+                continue;
+            };
+            let demand = loads.demand_at(r) / 1e9;
+            let res = loads.space.res(r);
+            let wire = matches!(res, Res::Link(..) | Res::Lag(..));
             let usable = if wire { cap * eff } else { cap };
             // A pair carrying the fraction `w` of its rate here is bounded by usable / w
             // alone, or by its proportional share when the resource is oversubscribed.
@@ -555,7 +608,7 @@ fn predict_flow<'r>(
                 share,
                 kind,
                 Why::Shared {
-                    res: r,
+                    res,
                     demand,
                     wire,
                     eff,
@@ -563,8 +616,8 @@ fn predict_flow<'r>(
                 },
             );
             // Static LAG hashing: one stream never spreads over more members than it has.
-            if let Res::Lag(g, _) = r {
-                let lag = &m.lags[*g];
+            if let Res::Lag(g, _) = res {
+                let lag = &m.lags[g];
                 let member = lag
                     .members
                     .first()
@@ -574,7 +627,7 @@ fn predict_flow<'r>(
                     used as f64 * member * eff,
                     LimitKind::Lag,
                     Why::LagHash {
-                        lag: *g,
+                        lag: g,
                         streams: nstreams,
                         used,
                     },
@@ -582,11 +635,11 @@ fn predict_flow<'r>(
             }
         }
         if f.protocol.value != Protocol::Rdma {
-            let (cross, factor) = numa_factor(cx, facts, f, pr);
+            let (cross, factor) = numa_factor(cx, facts, f, pr, scratch);
             numa_remote = numa_remote.or(cross);
             let numa = cross.is_some();
             let ps = per_stream * factor;
-            let cores = cpu.map_or(u32::MAX, |c| c.cores * u32::from(m.hosts[pr.src].sockets));
+            let cores = cpu.map_or(u32::MAX, |c| c.1);
             let usable = nstreams.min(cores);
             consider(
                 f64::from(usable) * ps,
@@ -615,16 +668,22 @@ fn predict_flow<'r>(
             worst = Some(best);
         }
     }
-    let path = routes
-        .pairs
-        .first()
-        .map(|p| {
-            p.switches()
-                .map(|s| m.switches[s].name.value.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let demand_gbps = f.rate.gbps() * if f.bidirectional { 2.0 } else { 1.0 };
+    // `check` reports a flow below 95% of its demand; only those need their words.
+    let explained = i.detail == Detail::Full || total < SHORTFALL * demand_gbps;
+    let path = match routes.pairs.first() {
+        Some(p) if i.detail == Detail::Full => p
+            .switches()
+            .map(|s| m.switches[s].name.value.clone())
+            .collect(),
+        _ => Vec::new(),
+    };
     let bottleneck = match worst {
+        Some((gbps, kind, _)) if !explained => Limit {
+            kind,
+            gbps,
+            why: String::new(),
+        },
         Some((gbps, kind, Why::Demand)) if routes.pairs.len() > 1 => Limit {
             kind,
             gbps,
@@ -650,7 +709,7 @@ fn predict_flow<'r>(
         protocol: f.protocol.value.as_str(),
         pairs: routes.pairs.len(),
         streams_per_pair: nstreams,
-        demand_gbps: f.rate.gbps() * if f.bidirectional { 2.0 } else { 1.0 },
+        demand_gbps,
         predicted_gbps: total,
         bottleneck,
         rtt_ms,
@@ -659,22 +718,31 @@ fn predict_flow<'r>(
     }
 }
 
+/// A flow predicted below this share of its demand falls short (W0247).
+pub(crate) const SHORTFALL: f64 = 0.95;
+
 /// Whether the data crosses sockets (and between what), and the per-stream factor: the
 /// share of the traffic that crosses pays `numa_remote_factor`, the rest does not.
-pub(crate) fn numa_factor(
+fn numa_factor(
     cx: &Ctx,
     facts: &[HostFacts],
     f: &Flow,
     pr: &PairRoute,
+    scratch: &mut Scratch,
 ) -> (Option<&'static str>, f64) {
     let m = cx.m;
     let mut remote = None;
     let mut crossing: f64 = 0.0;
     for (first, store, host) in [(true, f.source, pr.src), (false, f.sink, pr.dst)] {
-        let sockets: Vec<u8> = host_nics(m, pr, first)
-            .into_iter()
-            .filter_map(|(h, n)| facts[h].nic_socket.get(n).copied().flatten())
-            .collect();
+        host_nics(m, pr, first, &mut scratch.nics);
+        let sockets = &mut scratch.sockets;
+        sockets.clear();
+        sockets.extend(
+            scratch
+                .nics
+                .iter()
+                .filter_map(|&(h, n)| facts[h].nic_socket.get(n).copied().flatten()),
+        );
         if sockets.is_empty() {
             continue;
         }
