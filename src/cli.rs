@@ -150,26 +150,23 @@ fn report(s: &mut Session, c: &Common, json_to_stdout: bool) -> i32 {
 
 fn check(c: &Common) -> i32 {
     let mut s = Session::default();
-    match compile::front(c.input(), &c.options(), &mut s) {
+    // What a vendor cannot do is found while lowering: run it so `check` reports
+    // everything `build` would, without writing anything.
+    match compile::lowered(c.input(), &c.options(), &mut s) {
         Err(e) => usage(&e),
-        Ok(front) => {
-            // What a vendor cannot do is found while lowering: run it so `check` reports
-            // everything `build` would, without writing anything.
-            if let Some(f) = &front {
-                if let Err(e) = crate::emit::lab(f, &mut s, c.deny.is_some()) {
-                    return usage(&e);
-                }
-            }
+        Ok(Some(compile::Lowered { lab: Err(e), .. })) => usage(&e),
+        Ok(lowered) => {
             let code = report(&mut s, c, true);
             if code == 0 && c.format == Format::Text {
-                if let Some(f) = front {
+                if let Some(l) = lowered {
+                    let m = &l.front.model;
                     eprintln!(
                         "ok: {} ({}, {}, {}, {})",
-                        f.model.settings.name,
-                        plural(f.model.switches.len(), "switch"),
-                        plural(f.model.hosts.len(), "host"),
-                        plural(f.model.links.len(), "link"),
-                        plural(f.model.flows.len(), "flow")
+                        m.settings.name,
+                        plural(m.switches.len(), "switch"),
+                        plural(m.hosts.len(), "host"),
+                        plural(m.links.len(), "link"),
+                        plural(m.flows.len(), "flow")
                     );
                 }
             }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::catalog::{self, Db};
 use crate::derive::paths::Routes;
 use crate::diag::Diags;
+use crate::ir::Lab;
 use crate::resolve::model::Model;
 use crate::source::Sources;
 use crate::spec::Spec;
@@ -82,6 +83,76 @@ pub(crate) fn front(
     opts: &Options,
     s: &mut Session,
 ) -> Result<Option<Front>, String> {
+    let Some(front) = derived(input, opts, s)? else {
+        return Ok(None);
+    };
+    let mut clock = Stages::new();
+    crate::check::run(&front, &mut s.diags);
+    clock.mark("check");
+    Ok(settle(front, opts, s))
+}
+
+/// A checked front end and its lowering.
+pub(crate) struct Lowered {
+    pub(crate) front: Front,
+    /// `Err`: the vendor data is broken (an internal error); `Ok(None)`: lowering
+    /// reported errors (they are in the session).
+    pub(crate) lab: Result<Option<Lab>, String>,
+}
+
+/// [`front`] and lowering. Lowering only reads the derived model, so it runs on a
+/// second thread beside the checks; its result and diagnostics count only when the
+/// checks pass, exactly as if it had run after them.
+pub(crate) fn lowered(
+    input: Input,
+    opts: &Options,
+    s: &mut Session,
+) -> Result<Option<Lowered>, String> {
+    let Some(front) = derived(input, opts, s)? else {
+        return Ok(None);
+    };
+    let mut clock = Stages::new();
+    let lower = || {
+        let mut diags = Diags::default();
+        (crate::lower::lower(&front, &mut diags), diags)
+    };
+    let (lab, lower_diags) = std::thread::scope(|scope| {
+        // Lowering recurses no deeper than the checks, but give it the main thread's stack.
+        let lowering = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn_scoped(scope, lower);
+        crate::check::run(&front, &mut s.diags);
+        clock.mark("check");
+        match lowering {
+            Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            // No thread to be had: lower here, after the checks.
+            Err(_) => lower(),
+        }
+    });
+    clock.mark("lower");
+    let Some(front) = settle(front, opts, s) else {
+        return Ok(None);
+    };
+    let lab = lab.map(|lab| {
+        s.diags.append(lower_diags);
+        if opts.deny_warnings {
+            s.diags.deny_warnings();
+        }
+        (!s.diags.has_errors()).then_some(lab)
+    });
+    Ok(Some(Lowered { front, lab }))
+}
+
+/// After the checks: warnings as errors when asked; the front end when nothing failed.
+fn settle(front: Front, opts: &Options, s: &mut Session) -> Option<Front> {
+    if opts.deny_warnings {
+        s.diags.deny_warnings();
+    }
+    (!s.diags.has_errors()).then_some(front)
+}
+
+/// Parse + resolve + derive: everything before the checks.
+fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
     let mut clock = Stages::new();
     let mut spec = Spec::default();
     let base = catalog::load(&mut s.sources, &mut s.diags, opts.catalog_dir.as_deref())?;
@@ -131,14 +202,5 @@ pub(crate) fn front(
     if s.diags.has_errors() {
         return Ok(None);
     }
-    let front = Front { db, model, routes };
-    crate::check::run(&front, &mut s.diags);
-    clock.mark("check");
-    if opts.deny_warnings {
-        s.diags.deny_warnings();
-    }
-    if s.diags.has_errors() {
-        return Ok(None);
-    }
-    Ok(Some(front))
+    Ok(Some(Front { db, model, routes }))
 }

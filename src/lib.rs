@@ -40,14 +40,10 @@ pub fn check_bytes(bytes: &[u8]) -> i32 {
         name: "fuzz.yaml",
         bytes,
     };
-    let Ok(front) = compile::front(input, &compile::Options::default(), &mut s) else {
-        return 2;
-    };
     // As `democ check` does: lowering finds what a vendor cannot do.
-    if let Some(f) = &front {
-        if emit::lab(f, &mut s, false).is_err() {
-            return 2;
-        }
+    match compile::lowered(input, &compile::Options::default(), &mut s) {
+        Err(_) | Ok(Some(compile::Lowered { lab: Err(_), .. })) => return 2,
+        Ok(_) => {}
     }
     s.diags.sort();
     let _ = diag::render::to_text(&s.sources, s.diags.items(), false);

@@ -44,23 +44,18 @@ fn progress(message: &str) {
 
 /// Front end and lowering; Err(exit code) when something stopped the pipeline.
 fn lab(c: &Common, s: &mut Session) -> Result<crate::ir::Lab, i32> {
-    progress("checking the spec");
-    let front = match compile::front(c.input(), &c.options(), s) {
-        Err(e) => return Err(usage(&e)),
-        Ok(None) => return Err(report(s, c, false).max(1)),
-        Ok(Some(f)) => f,
-    };
-    progress(&format!(
-        "lowering {}",
-        plural(front.model.switches.len(), "switch")
-    ));
-    match emit::lab(&front, s, c.deny.is_some()) {
-        Err(e) => Err(usage(&format!("internal error: {e}"))),
+    progress("checking and lowering the spec");
+    match compile::lowered(c.input(), &c.options(), s) {
+        Err(e) => Err(usage(&e)),
         Ok(None) => Err(report(s, c, false).max(1)),
-        Ok(Some(lab)) => {
-            report(s, c, false);
-            Ok(lab)
-        }
+        Ok(Some(l)) => match l.lab {
+            Err(e) => Err(usage(&format!("internal error: {e}"))),
+            Ok(None) => Err(report(s, c, false).max(1)),
+            Ok(Some(lab)) => {
+                report(s, c, false);
+                Ok(lab)
+            }
+        },
     }
 }
 

@@ -135,6 +135,11 @@ impl Diags {
     }
 
     /// `--deny warnings`: warnings count as errors.
+    /// Takes every diagnostic of `other`, after these.
+    pub(crate) fn append(&mut self, other: Diags) {
+        self.items.extend(other.items);
+    }
+
     pub(crate) fn deny_warnings(&mut self) {
         for d in &mut self.items {
             if d.severity == Severity::Warning {
