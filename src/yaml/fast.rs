@@ -1,333 +1,531 @@
-//! A fast path for the located tree: builds it straight from the YAML parser's events
-//! (granit-parser, which serde-saphyr itself runs on) instead of through serde's
-//! `Spanned` machinery, which costs most of the time on large shows.
+//! A fast path for the located tree: a reader for the plain subset of YAML that show
+//! specs are written in — block mappings and sequences, one-line flow collections,
+//! plain and simply quoted scalars, comments — building the tree straight from the text.
+//! A general YAML parser spends most of a large show's time on machinery this subset
+//! never needs.
 //!
-//! It only accepts documents whose every scalar has one obvious reading (plain words,
-//! decimal numbers, `true`/`false`, quoted text) and no anchors, aliases, tags, or
-//! duplicate keys. Anything else returns `None` and the caller takes the serde-saphyr
-//! path, which types every scalar and reports every error exactly as before. A test
-//! checks that both paths build identical trees for every YAML file in the repository.
-
-use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, Span as PSpan};
+//! Anything outside the subset (anchors, aliases, tags, block and multi-line scalars,
+//! escapes, multi-line flow collections, empty values, tabs, carriage returns, document
+//! markers, duplicate keys, a scalar whose reading is not obvious, every error) returns
+//! `None`, and the caller takes the serde-saphyr path, which reads all of YAML and
+//! reports every error. Tests check that both paths build identical trees, spans
+//! included: for every YAML file in the repository and for generated documents.
 
 use super::node::{Key, Kind, Node};
+use super::scalar::plain;
 use crate::fxhash::FxSet;
 use crate::source::{FileId, Span};
 
-enum Frame {
-    Seq(Vec<Node>, Span),
-    Map(Vec<(Key, Node)>, Option<Key>, Span),
-}
-
-fn span(file: FileId, s: &PSpan) -> Option<Span> {
-    Some(Span::new(
-        file,
-        s.start.byte_offset()?,
-        s.end.byte_offset()?,
-    ))
-}
-
-/// The reading of a plain scalar, or None when it is not obvious.
-fn plain(text: &str) -> Option<Kind> {
-    match text {
-        "true" => return Some(Kind::Bool(true)),
-        "false" => return Some(Kind::Bool(false)),
-        "" | "~" => return None,
-        _ => {}
-    }
-    let bytes = text.as_bytes();
-    let digits = |b: &[u8]| !b.is_empty() && b.iter().all(u8::is_ascii_digit);
-    let (neg, body) = match bytes.first() {
-        Some(b'-') => (true, &bytes[1..]),
-        _ => (false, bytes),
-    };
-    // Leading zeros, signs, exponents, hex or octal: let serde-saphyr decide.
-    let no_leading_zero = |b: &[u8]| b.len() == 1 || b.first() != Some(&b'0');
-    if digits(body) && no_leading_zero(body) {
-        return text.parse::<i64>().ok().map(Kind::Int);
-    }
-    if let Some(dot) = body.iter().position(|&b| b == b'.') {
-        let (int, frac) = (&body[..dot], &body[dot + 1..]);
-        if digits(int) && no_leading_zero(int) && digits(frac) {
-            return text
-                .parse::<f64>()
-                .ok()
-                .filter(|f| f.is_finite())
-                .map(Kind::Float);
-        }
-    }
-    let _ = neg;
-    // Text no YAML number, boolean or null spelling can be: it holds a character none of
-    // them uses (a space, `/`, `(`, `,` ...).
-    let numberish =
-        |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_' | b':');
-    if !bytes.iter().all(numberish) {
-        return Some(Kind::Str(text.to_owned()));
-    }
-    // A word: starts with a letter and is no YAML 1.1 boolean or null spelling.
-    let special = matches!(
-        text.to_ascii_lowercase().as_str(),
-        "yes" | "no" | "on" | "off" | "y" | "n" | "true" | "false" | "null" | "nan" | "inf"
-    );
-    if bytes[0].is_ascii_alphabetic() {
-        return (!special).then(|| Kind::Str(text.to_owned()));
-    }
-    // Starting with a digit: still a word when no number syntax (decimal, exponent, hex,
-    // octal, binary, sexagesimal, underscores) could read it: a letter none of them uses
-    // (`100G`, `4x25G`), or several dots.
-    let number_chars = |b: &u8| {
-        b.is_ascii_hexdigit()
-            || matches!(
-                b,
-                b'+' | b'-' | b'.' | b'_' | b':' | b'x' | b'X' | b'o' | b'O'
-            )
-    };
-    let dots = bytes.iter().filter(|&&b| b == b'.').count();
-    let not_a_number = !bytes.iter().all(number_chars) || dots >= 2;
-    (bytes[0].is_ascii_digit() && not_a_number && !bytes.contains(&b'_'))
-        .then(|| Kind::Str(text.to_owned()))
-}
-
 /// Builds the tree, or None when the document needs the full path.
 pub(crate) fn parse(text: &str, file: FileId, max_depth: usize, max_nodes: usize) -> Option<Node> {
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut root: Option<Node> = None;
-    let mut nodes = 0usize;
-    let mut docs = 0;
-    for ev in Parser::new_from_str(text) {
-        let (ev, sp) = ev.ok()?;
-        let node = match ev {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Comment(..) => {
-                continue;
-            }
-            Event::DocumentStart(..) => {
-                docs += 1;
-                if docs > 1 {
-                    return None;
+    if !subset_bytes(text.as_bytes()) {
+        return None;
+    }
+    let mut r = Reader {
+        text,
+        b: text.as_bytes(),
+        pos: 0,
+        line_start: 0,
+        file,
+        nodes: 0,
+        max_nodes,
+        max_depth,
+    };
+    match r.next_line()? {
+        // An empty document: where its null sits is the full path's to say.
+        Line::End => None,
+        Line::At(col) => {
+            let (node, line) = match r.peek() {
+                Some(b'[' | b'{') => {
+                    let n = r.inline(Ctx::Flow, 0)?;
+                    (n, r.end_line()?)
                 }
-                continue;
+                _ => r.block(col, 0)?,
+            };
+            (line == Line::End).then_some(node)
+        }
+    }
+}
+
+/// Whether every byte may appear in the subset: no tab, carriage return or other
+/// control character, no C1 control (NEL is a YAML 1.1 line break), no LS or PS (the
+/// same), no byte order mark or non-character.
+fn subset_bytes(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
+        let bad = match c {
+            b'\n' => false,
+            0..=0x1f | 0x7f => true,
+            0xc2 => (0x80..=0x9f).contains(&next(1)),
+            0xe2 => next(1) == 0x80 && matches!(next(2), 0xa8 | 0xa9),
+            0xef => (next(1) == 0xbb && next(2) == 0xbf) || (next(1) == 0xbf && next(2) >= 0xbe),
+            _ => false,
+        };
+        if bad {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Where the reader stands after a line's content: on the first character of the next
+/// line with content (at this indentation), or at the end of the text.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Line {
+    At(usize),
+    End,
+}
+
+/// Block context (a value on its own line) or flow context (inside `[ ]` or `{ }`),
+/// where `,[]{}` end a plain scalar.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Block,
+    Flow,
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    line_start: usize,
+    file: FileId,
+    nodes: usize,
+    max_nodes: usize,
+    max_depth: usize,
+}
+
+/// YAML's limit on the length of an implicit key.
+const MAX_KEY_BYTES: usize = 1024;
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn at(&self, i: usize) -> Option<u8> {
+        self.b.get(i).copied()
+    }
+
+    /// The cursor moved back to `pos` (to read spaces again).
+    fn back(&mut self, pos: usize) -> &mut Self {
+        self.pos = pos;
+        self
+    }
+
+    fn skip_spaces(&mut self) -> bool {
+        let start = self.pos;
+        while self.peek() == Some(b' ') {
+            self.pos += 1;
+        }
+        self.pos > start
+    }
+
+    /// Index just past the line break at or after `i` (or the end of the text).
+    fn past_line(&self, i: usize) -> usize {
+        self.b[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.b.len(), |k| i + k + 1)
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, start, end)
+    }
+
+    /// One more node, within the limit.
+    fn count(&mut self) -> Option<()> {
+        self.nodes += 1;
+        (self.nodes <= self.max_nodes).then_some(())
+    }
+
+    /// One level deeper, within the limit.
+    fn enter(&mut self, depth: usize) -> Option<usize> {
+        self.count()?;
+        (depth < self.max_depth).then_some(depth + 1)
+    }
+
+    /// From the start of a line, past blank and comment-only lines to the next content.
+    fn next_line(&mut self) -> Option<Line> {
+        loop {
+            self.line_start = self.pos;
+            while self.peek() == Some(b' ') {
+                self.pos += 1;
             }
-            Event::Scalar(value, style, anchor, tag) => {
-                if anchor != 0 || tag.is_some() {
-                    return None;
+            match self.peek() {
+                None => return Some(Line::End),
+                Some(b'\n') => self.pos += 1,
+                Some(b'#') => self.pos = self.past_line(self.pos),
+                Some(_) => {
+                    let indent = self.pos - self.line_start;
+                    let rest = &self.b[self.pos..];
+                    let marker = rest.starts_with(b"---") || rest.starts_with(b"...");
+                    return (indent > 0 || !marker).then_some(Line::At(indent));
                 }
-                let kind = match style {
-                    ScalarStyle::Plain => plain(&value)?,
-                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
-                        Kind::Str(value.to_string())
-                    }
-                    _ => return None,
-                };
-                let lexeme =
-                    matches!(kind, Kind::Int(_) | Kind::Float(_)).then(|| value.as_ref().into());
-                Node {
-                    kind,
-                    span: span(file, &sp)?,
-                    lexeme,
-                }
             }
-            Event::SequenceStart(_, anchor, tag) | Event::MappingStart(_, anchor, tag)
-                if anchor != 0 || tag.is_some() =>
-            {
-                return None;
-            }
-            Event::SequenceStart(..) => {
-                stack.push(Frame::Seq(Vec::new(), span(file, &sp)?));
-                if stack.len() > max_depth {
-                    return None;
-                }
-                continue;
-            }
-            Event::MappingStart(..) => {
-                stack.push(Frame::Map(Vec::new(), None, span(file, &sp)?));
-                if stack.len() > max_depth {
-                    return None;
-                }
-                continue;
-            }
-            Event::SequenceEnd => match stack.pop()? {
-                Frame::Seq(items, s) => Node {
-                    kind: Kind::Seq(items),
-                    span: s,
-                    lexeme: None,
-                },
-                Frame::Map(..) => return None,
-            },
-            Event::MappingEnd => match stack.pop()? {
-                Frame::Map(entries, None, s) => {
+        }
+    }
+
+    /// After a value: spaces, an optional comment, the line break; then the next line.
+    fn end_line(&mut self) -> Option<Line> {
+        let spaced = self.skip_spaces();
+        match self.peek() {
+            None => {}
+            Some(b'\n') => self.pos += 1,
+            Some(b'#') if spaced => self.pos = self.past_line(self.pos),
+            Some(_) => return None,
+        }
+        self.next_line()
+    }
+
+    /// A `-` that opens a sequence entry.
+    fn dash(&self) -> bool {
+        self.peek() == Some(b'-') && matches!(self.at(self.pos + 1), None | Some(b' ' | b'\n'))
+    }
+
+    /// A block collection whose first line is at indentation `col`.
+    fn block(&mut self, col: usize, depth: usize) -> Option<(Node, Line)> {
+        if self.dash() {
+            self.seq(col, depth, false)
+        } else {
+            self.map(col, depth)
+        }
+    }
+
+    fn map(&mut self, col: usize, depth: usize) -> Option<(Node, Line)> {
+        let depth = self.enter(depth)?;
+        let span = self.span(self.pos, self.pos);
+        let mut entries: Vec<(Key, Node)> = Vec::new();
+        loop {
+            let key = self.key(Ctx::Block)?;
+            let (value, line) = self.value(col, depth)?;
+            entries.push((key, value));
+            match line {
+                Line::At(m) if m == col => {}
+                Line::At(m) if m > col => return None,
+                line => {
                     if has_duplicates(&entries) {
                         return None;
                     }
-                    Node {
-                        kind: Kind::Map(entries),
-                        span: s,
-                        lexeme: None,
+                    let kind = Kind::Map(entries);
+                    return Some((
+                        Node {
+                            kind,
+                            span,
+                            lexeme: None,
+                        },
+                        line,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A block mapping's value, the cursor just past the key's `:`.
+    fn value(&mut self, col: usize, depth: usize) -> Option<(Node, Line)> {
+        let colon = self.pos;
+        self.skip_spaces();
+        match self.peek() {
+            None | Some(b'\n' | b'#') => match self.back(colon).end_line()? {
+                Line::At(m) if m > col => self.block(m, depth),
+                // A sequence at the key's own indentation.
+                Line::At(m) if m == col && self.dash() => self.seq(col, depth, true),
+                // An empty value (null): the full path decides.
+                _ => None,
+            },
+            Some(_) => {
+                let v = self.inline(Ctx::Block, depth)?;
+                Some((v, self.end_line()?))
+            }
+        }
+    }
+
+    /// A block sequence at indentation `col`, the cursor on its first `-`. An indentless
+    /// one (at its key's indentation) ends at the first line there without a `-`.
+    fn seq(&mut self, col: usize, depth: usize, indentless: bool) -> Option<(Node, Line)> {
+        let depth = self.enter(depth)?;
+        // Where YAML parsers place an indentless sequence: its first entry's content.
+        let mut span = self.span(self.pos, self.pos);
+        let mut items = Vec::new();
+        loop {
+            let dash = self.pos + 1;
+            self.pos = dash;
+            self.skip_spaces();
+            let (item, line) = match self.peek() {
+                None | Some(b'\n' | b'#') => {
+                    if indentless && items.is_empty() {
+                        return None;
+                    }
+                    match self.back(dash).end_line()? {
+                        Line::At(m) if m > col => self.block(m, depth)?,
+                        _ => return None,
                     }
                 }
-                _ => return None,
-            },
-            _ => return None,
+                Some(_) if self.dash() => return None,
+                Some(_) => {
+                    if indentless && items.is_empty() {
+                        span = self.span(self.pos, self.pos);
+                    }
+                    if self.key_ahead() {
+                        let c = self.pos - self.line_start;
+                        self.map(c, depth)?
+                    } else {
+                        let v = self.inline(Ctx::Block, depth)?;
+                        (v, self.end_line()?)
+                    }
+                }
+            };
+            items.push(item);
+            match line {
+                Line::At(m) if m == col && self.dash() => {}
+                Line::At(m) if m == col && indentless => return Some((seq(items, span), line)),
+                Line::At(m) if m >= col => return None,
+                line => return Some((seq(items, span), line)),
+            }
+        }
+    }
+
+    /// Whether the line from the cursor starts with a mapping key (a compact mapping in
+    /// a sequence entry).
+    fn key_ahead(&self) -> bool {
+        let mut i = self.pos;
+        if let Some(b'[' | b'{') = self.peek() {
+            return false;
+        }
+        if let Some(q @ (b'"' | b'\'')) = self.peek() {
+            let Some(k) = self.b[i + 1..].iter().position(|&c| c == q || c == b'\n') else {
+                return false;
+            };
+            i += k + 2;
+            return self.at(i) == Some(b':') && matches!(self.at(i + 1), None | Some(b' ' | b'\n'));
+        }
+        while let Some(c) = self.at(i) {
+            match c {
+                b'\n' => return false,
+                b'#' if self.at(i.wrapping_sub(1)) == Some(b' ') => return false,
+                b':' if matches!(self.at(i + 1), None | Some(b' ' | b'\n')) => return true,
+                _ => i += 1,
+            }
+        }
+        false
+    }
+
+    /// A mapping key and its `:` (followed by a space or the line's end).
+    fn key(&mut self, ctx: Ctx) -> Option<Key> {
+        let node = match self.peek()? {
+            b'"' | b'\'' => self.quoted()?,
+            _ => self.plain(ctx)?,
         };
-        nodes += 1;
-        if nodes > max_nodes {
+        let colon =
+            self.peek() == Some(b':') && matches!(self.at(self.pos + 1), None | Some(b' ' | b'\n'));
+        if !colon || node.span.range().len() > MAX_KEY_BYTES {
             return None;
         }
-        match stack.last_mut() {
-            None => root = Some(node),
-            Some(Frame::Seq(items, _)) => items.push(node),
-            Some(Frame::Map(entries, pending, _)) => match pending.take() {
-                None => {
-                    let name = match node.kind {
-                        Kind::Str(s) => s,
-                        Kind::Int(_) | Kind::Float(_) => node.lexeme.as_deref()?.to_owned(),
-                        Kind::Bool(b) => b.to_string(),
-                        _ => return None,
-                    };
-                    *pending = Some(Key {
-                        name,
-                        span: node.span,
-                    });
-                }
-                Some(key) => entries.push((key, node)),
-            },
+        self.pos += 1;
+        let name = match node.kind {
+            // `<<` merges another mapping in (YAML 1.1 merge keys, which serde-saphyr reads).
+            Kind::Str(s) if s == "<<" => return None,
+            Kind::Str(s) => s,
+            Kind::Int(_) | Kind::Float(_) => node.lexeme.as_deref()?.to_owned(),
+            Kind::Bool(b) => b.to_string(),
+            _ => return None,
+        };
+        Some(Key {
+            name,
+            span: node.span,
+        })
+    }
+
+    /// A value on the current line: a flow collection or a scalar.
+    fn inline(&mut self, ctx: Ctx, depth: usize) -> Option<Node> {
+        match self.peek()? {
+            b'[' => self.flow_seq(depth),
+            b'{' => self.flow_map(depth),
+            b'"' | b'\'' => self.quoted(),
+            _ => self.plain(ctx),
         }
     }
-    if !stack.is_empty() {
-        return None;
+
+    /// A quoted scalar on one line, without escapes (`\` or `''`).
+    fn quoted(&mut self) -> Option<Node> {
+        let start = self.pos;
+        let q = self.peek()?;
+        let len = self.b[start + 1..]
+            .iter()
+            .position(|&c| c == q || c == b'\n' || c == b'\\')?;
+        let close = start + 1 + len;
+        if self.at(close) != Some(q) || self.at(close + 1) == Some(q) {
+            return None;
+        }
+        self.pos = close + 1;
+        self.count()?;
+        Some(Node {
+            kind: Kind::Str(self.text.get(start + 1..close)?.to_owned()),
+            span: self.span(start, self.pos),
+            lexeme: None,
+        })
     }
-    Some(root.unwrap_or(Node {
-        kind: Kind::Null,
-        span: Span::new(file, 0, 0),
-        lexeme: None,
-    }))
+
+    /// A plain scalar on one line whose reading is obvious.
+    fn plain(&mut self, ctx: Ctx) -> Option<Node> {
+        let start = self.pos;
+        let flow_end = |c: u8| ctx == Ctx::Flow && matches!(c, b',' | b'[' | b']' | b'{' | b'}');
+        let first = self.peek()?;
+        let opens = match first {
+            // `-` starts a scalar (`-2`, `-x`) when something other than a space follows.
+            b'-' => {
+                !matches!(self.at(start + 1), None | Some(b' ' | b'\n'))
+                    && !flow_end(self.at(start + 1)?)
+            }
+            b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|'
+            | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b' ' | b'\n' => false,
+            _ => true,
+        };
+        if !opens {
+            return None;
+        }
+        let mut end = start;
+        while let Some(c) = self.peek() {
+            match c {
+                b'\n' => break,
+                b' ' => {
+                    if self.at(self.pos + 1) == Some(b'#') {
+                        break;
+                    }
+                }
+                // A `#` inside a word is text to YAML; leave such spellings to the full path.
+                b'#' => return None,
+                b':' => {
+                    let next = self.at(self.pos + 1);
+                    if matches!(next, None | Some(b' ' | b'\n')) || next.is_some_and(flow_end) {
+                        break;
+                    }
+                    end = self.pos + 1;
+                }
+                c if flow_end(c) => break,
+                _ => end = self.pos + 1,
+            }
+            self.pos += 1;
+        }
+        self.pos = end;
+        let value = self.text.get(start..end)?;
+        let kind = plain(value)?;
+        self.count()?;
+        let lexeme = matches!(kind, Kind::Int(_) | Kind::Float(_)).then(|| value.into());
+        Some(Node {
+            kind,
+            span: self.span(start, end),
+            lexeme,
+        })
+    }
+
+    /// `[a, b]` on one line.
+    fn flow_seq(&mut self, depth: usize) -> Option<Node> {
+        let depth = self.enter(depth)?;
+        let span = self.span(self.pos, self.pos + 1);
+        self.pos += 1;
+        self.skip_spaces();
+        let mut items = Vec::new();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(seq(items, span));
+        }
+        loop {
+            items.push(self.inline(Ctx::Flow, depth)?);
+            self.skip_spaces();
+            if self.flow_next(b']')? {
+                return Some(seq(items, span));
+            }
+        }
+    }
+
+    /// `{k: v, l: w}` on one line.
+    fn flow_map(&mut self, depth: usize) -> Option<Node> {
+        let depth = self.enter(depth)?;
+        let span = self.span(self.pos, self.pos + 1);
+        self.pos += 1;
+        self.skip_spaces();
+        let mut entries = Vec::new();
+        if self.peek() != Some(b'}') {
+            loop {
+                let key = self.key(Ctx::Flow)?;
+                if !self.skip_spaces() {
+                    return None;
+                }
+                let value = self.inline(Ctx::Flow, depth)?;
+                entries.push((key, value));
+                self.skip_spaces();
+                if self.flow_next(b'}')? {
+                    break;
+                }
+            }
+        } else {
+            self.pos += 1;
+        }
+        if has_duplicates(&entries) {
+            return None;
+        }
+        Some(Node {
+            kind: Kind::Map(entries),
+            span,
+            lexeme: None,
+        })
+    }
+
+    /// After a flow entry: `,` and another entry (false), or the closing bracket (true).
+    /// A trailing comma is left to the full path.
+    fn flow_next(&mut self, close: u8) -> Option<bool> {
+        match self.peek()? {
+            c if c == close => {
+                self.pos += 1;
+                Some(true)
+            }
+            b',' => {
+                self.pos += 1;
+                self.skip_spaces();
+                (self.peek()? != close).then_some(false)
+            }
+            _ => None,
+        }
+    }
 }
 
-fn has_duplicates(entries: &[(Key, Node)]) -> bool {
-    if entries.len() < 16 {
-        return entries
-            .iter()
-            .enumerate()
-            .any(|(i, (k, _))| entries[..i].iter().any(|(j, _)| j.name == k.name));
+fn seq(items: Vec<Node>, span: Span) -> Node {
+    Node {
+        kind: Kind::Seq(items),
+        span,
+        lexeme: None,
     }
-    let mut seen: FxSet<&str> = FxSet::default();
-    entries.iter().any(|(k, _)| !seen.insert(k.name.as_str()))
+}
+
+/// Whether two keys may be one to YAML: the same text, or the same number however
+/// written (`0` and `-0`, `1` and `1.0`). Erring towards "the same" only sends a
+/// document to the full path, which decides.
+fn has_duplicates(entries: &[(Key, Node)]) -> bool {
+    let number = |k: &Key| {
+        k.name
+            .parse::<f64>()
+            .ok()
+            .map(|f| if f == 0.0 { 0 } else { f.to_bits() })
+    };
+    if entries.len() < 16 {
+        return entries.iter().enumerate().any(|(i, (k, _))| {
+            let n = number(k);
+            entries[..i]
+                .iter()
+                .any(|(j, _)| j.name == k.name || (n.is_some() && number(j) == n))
+        });
+    }
+    let mut names: FxSet<&str> = FxSet::default();
+    let mut numbers: FxSet<u64> = FxSet::default();
+    entries.iter().any(|(k, _)| {
+        !names.insert(k.name.as_str()) || number(k).is_some_and(|n| !numbers.insert(n))
+    })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::yaml::node::parse_tree;
-
-    fn same(a: &Node, b: &Node, path: &str) -> Result<(), String> {
-        if a.span != b.span || a.lexeme != b.lexeme {
-            return Err(format!(
-                "{path}: span/lexeme {:?}/{:?} vs {:?}/{:?}",
-                a.span, a.lexeme, b.span, b.lexeme
-            ));
-        }
-        match (&a.kind, &b.kind) {
-            (Kind::Null, Kind::Null) => Ok(()),
-            (Kind::Bool(x), Kind::Bool(y)) if x == y => Ok(()),
-            (Kind::Int(x), Kind::Int(y)) if x == y => Ok(()),
-            (Kind::Float(x), Kind::Float(y)) if x == y => Ok(()),
-            (Kind::Str(x), Kind::Str(y)) if x == y => Ok(()),
-            (Kind::Seq(x), Kind::Seq(y)) if x.len() == y.len() => x
-                .iter()
-                .zip(y)
-                .enumerate()
-                .try_for_each(|(i, (p, q))| same(p, q, &format!("{path}[{i}]"))),
-            (Kind::Map(x), Kind::Map(y)) if x.len() == y.len() => {
-                x.iter().zip(y).try_for_each(|((kp, p), (kq, q))| {
-                    if kp.name != kq.name || kp.span != kq.span {
-                        return Err(format!(
-                            "{path}: key {:?}@{:?} vs {:?}@{:?}",
-                            kp.name, kp.span, kq.name, kq.span
-                        ));
-                    }
-                    same(p, q, &format!("{path}.{}", kp.name))
-                })
-            }
-            (x, y) => Err(format!("{path}: {x:?} vs {y:?}")),
-        }
-    }
-
-    fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                yaml_files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                out.push(p);
-            }
-        }
-    }
-
-    /// The fast path builds exactly the tree the serde-saphyr path builds, for every
-    /// YAML file in the repository it accepts (and it must accept the examples).
-    #[test]
-    fn fast_and_full_paths_agree() {
-        let mut files = Vec::new();
-        for d in [
-            "examples",
-            "catalog",
-            "tests/bad",
-            "tests/fixtures",
-            "templates",
-        ] {
-            yaml_files(std::path::Path::new(d), &mut files);
-        }
-        files.sort();
-        assert!(files.len() > 50, "found {}", files.len());
-        let mut accepted = 0;
-        for f in &files {
-            let Ok(text) = std::fs::read_to_string(f) else {
-                continue;
-            };
-            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-            let Some(fast) = parse(text, FileId(0), 64, usize::MAX) else {
-                continue;
-            };
-            let full = parse_tree(text, FileId(0), serde_saphyr::Options::default())
-                .unwrap_or_else(|e| {
-                    panic!(
-                        "{}: the fast path accepted what serde-saphyr refuses: {e}",
-                        f.display()
-                    )
-                });
-            if let Err(e) = same(&fast, &full, "") {
-                panic!("{}: {e}", f.display());
-            }
-            accepted += 1;
-        }
-        for f in files.iter().filter(|f| f.starts_with("examples")) {
-            let text = std::fs::read_to_string(f).unwrap_or_default();
-            assert!(
-                parse(&text, FileId(0), 64, usize::MAX).is_some(),
-                "{} should take the fast path",
-                f.display()
-            );
-        }
-        assert!(accepted > 20, "only {accepted} files took the fast path");
-    }
-
-    #[test]
-    fn ambiguous_scalars_take_the_full_path() {
-        for t in [
-            "a: yes",
-            "a: off",
-            "a: 0x10",
-            "a: 012",
-            "a: 1e3",
-            "a: ~",
-            "a: null",
-            "a: &x 1",
-            "a: !!str 1",
-            "a: 1\na: 2",
-            "a: .inf",
-            "a: |\n  x\n",
-        ] {
-            assert!(parse(t, FileId(0), 64, usize::MAX).is_none(), "{t}");
-        }
-        assert!(parse("a: [1, -2, 3.5, x, \"y\", true]", FileId(0), 64, usize::MAX).is_some());
-    }
-}
+#[path = "fast_tests.rs"]
+mod tests;

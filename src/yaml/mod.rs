@@ -1,4 +1,6 @@
 //! YAML: the located tree and the typed decoder that walks it.
+pub(crate) mod compare;
 pub(crate) mod decode;
 pub(crate) mod fast;
 pub(crate) mod node;
+pub(crate) mod scalar;

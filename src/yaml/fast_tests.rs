@@ -1,0 +1,383 @@
+//! The fast path against the full one.
+use super::*;
+use crate::yaml::compare::same;
+use crate::yaml::node::parse_tree;
+
+fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            yaml_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+/// The fast path builds exactly the tree the serde-saphyr path builds, for every
+/// YAML file in the repository it accepts (and it must accept the examples).
+#[test]
+fn fast_and_full_paths_agree() {
+    let mut files = Vec::new();
+    for d in [
+        "examples",
+        "catalog",
+        "tests/bad",
+        "tests/fixtures",
+        "templates",
+    ] {
+        yaml_files(std::path::Path::new(d), &mut files);
+    }
+    files.sort();
+    assert!(files.len() > 50, "found {}", files.len());
+    let mut accepted = 0;
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let Some(fast) = parse(text, FileId(0), 64, usize::MAX) else {
+            continue;
+        };
+        let full =
+            parse_tree(text, FileId(0), serde_saphyr::Options::default()).unwrap_or_else(|e| {
+                panic!(
+                    "{}: the fast path accepted what serde-saphyr refuses: {e}",
+                    f.display()
+                )
+            });
+        if let Err(e) = same(&fast, &full, "") {
+            panic!("{}: {e}", f.display());
+        }
+        accepted += 1;
+    }
+    for f in files.iter().filter(|f| f.starts_with("examples")) {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        assert!(
+            parse(&text, FileId(0), 64, usize::MAX).is_some(),
+            "{} should take the fast path",
+            f.display()
+        );
+    }
+    assert!(accepted > 20, "only {accepted} files took the fast path");
+}
+
+#[test]
+fn ambiguous_scalars_take_the_full_path() {
+    for t in [
+        "a: yes",
+        "a: off",
+        "a: 0x10",
+        "a: 012",
+        "a: 1e3",
+        "a: ~",
+        "a: null",
+        "a: &x 1",
+        "a: !!str 1",
+        "a: 1\na: 2",
+        "a: .inf",
+        "a: |\n  x\n",
+        "<<: {a: 1}",
+        "b: 1\n'<<': {a: 1}",
+        "# only a comment",
+        "a: 1\nb:\n",
+        "a: b\n  c\n",
+        "a: x\r\n",
+        "a:\tx",
+        "- - x",
+        "a: [1,]",
+        "a: [1,\n  2]",
+        "a: \"x\\ny\"",
+        "-0: a\n0: b",
+    ] {
+        assert!(parse(t, FileId(0), 64, usize::MAX).is_none(), "{t}");
+    }
+    assert!(parse("a: [1, -2, 3.5, x, \"y\", true]", FileId(0), 64, usize::MAX).is_some());
+}
+
+/// The synthetic shows the benchmarks read take the fast path, to the same tree.
+#[test]
+fn synthetic_shows_take_the_fast_path() {
+    use crate::synth::{Params, Shape, generate};
+    for shape in [Shape::Ring, Shape::LeafSpine, Shape::Booths] {
+        let text = generate(&Params {
+            shape,
+            switches: 24,
+            hosts_per_switch: 3,
+            flows: 40,
+            seed: 7,
+            eos_only: false,
+        });
+        let fast = parse(&text, FileId(0), 64, usize::MAX).expect("takes the fast path");
+        let full = parse_tree(&text, FileId(0), serde_saphyr::Options::default()).expect("reads");
+        if let Err(e) = same(&fast, &full, "") {
+            panic!("{shape:?}: {e}");
+        }
+    }
+}
+
+/// Deterministic document generator (xorshift), so a failure names its seed.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, pct: u64) -> bool {
+        self.next() % 100 < pct
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// Scalars a show spec holds.
+const WORDS: &[&str] = &[
+    "a",
+    "sw-1",
+    "b c",
+    "1",
+    "-2",
+    "3.5",
+    "100G",
+    "4x25G",
+    "10.0.0.0/9",
+    "1/1",
+    "dtn-[1-4]",
+    "p0",
+    "a:b",
+    "x.y.z",
+    "\"q\"",
+    "'s'",
+    "\"a b: c\"",
+    "'#'",
+    "é",
+    "true",
+    "false",
+    "-x",
+    "a,b",
+    "a]b",
+    "a}b",
+    "0",
+    "-0",
+    "\"\"",
+    "''",
+];
+
+/// Spellings at the edges of the subset.
+const EDGES: &[&str] = &[
+    "007",
+    "0x1F",
+    "1e3",
+    "yes",
+    "no",
+    "~",
+    "null",
+    "a#b",
+    "?x",
+    ":x",
+    "&x a",
+    "*x",
+    "!!str 1",
+    "|",
+    ">",
+    "%x",
+    "@x",
+    "`x",
+    "x: y",
+    "\"a\\\"b\"",
+    "'it''s'",
+    "-",
+    "- x",
+    "\"un",
+    "a\tb",
+    "a ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ".inf",
+    "1_000",
+    "+1",
+    "1.",
+    ".5",
+    "9223372036854775808",
+    "",
+    "x:",
+    "a #b",
+    "[a]",
+    "{a: 1}",
+    "<<",
+];
+
+fn word<'a>(g: &mut Gen) -> &'a str {
+    if g.chance(8) {
+        g.pick(EDGES)
+    } else {
+        g.pick(WORDS)
+    }
+}
+
+const SEPS: &[&str] = &[", ", ",", " , ", ",  ", ", \n  "];
+
+fn flow(g: &mut Gen, depth: usize, out: &mut String) {
+    let map = g.chance(50);
+    out.push(if map { '{' } else { '[' });
+    if g.chance(20) {
+        out.push(' ');
+    }
+    let n = g.below(4);
+    for i in 0..n {
+        if i > 0 {
+            out.push_str(g.pick(SEPS));
+        }
+        if map {
+            out.push_str(word(g));
+            out.push_str(g.pick(&[": ", ":", ":  ", " : "]));
+        }
+        inline(g, depth + 1, out);
+    }
+    if n > 0 && g.chance(10) {
+        out.push(',');
+    }
+    if g.chance(20) {
+        out.push(' ');
+    }
+    out.push(if map { '}' } else { ']' });
+}
+
+fn inline(g: &mut Gen, depth: usize, out: &mut String) {
+    if depth < 3 && g.chance(25) {
+        flow(g, depth, out);
+    } else {
+        out.push_str(word(g));
+    }
+}
+
+fn line_end(g: &mut Gen, out: &mut String) {
+    out.push_str(g.pick(&["", "", "", " ", " # c", "# c", "  #c"]));
+    out.push('\n');
+    if g.chance(10) {
+        out.push_str(g.pick(&["\n", "# note\n", "  # note\n", "   \n"]));
+    }
+}
+
+/// Indentation, sometimes off by one.
+fn indent(g: &mut Gen, n: usize, out: &mut String) {
+    let n = match g.below(40) {
+        0 => n + 1,
+        1 => n.saturating_sub(1),
+        _ => n,
+    };
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+/// What follows a key's `:` or a `-`.
+fn value(g: &mut Gen, col: usize, depth: usize, out: &mut String) {
+    match g.below(10) {
+        0..=5 => {
+            out.push(' ');
+            inline(g, depth, out);
+            line_end(g, out);
+        }
+        6 if depth < 4 => {
+            line_end(g, out);
+            let c = col + g.pick(&["  ", "  ", " ", "    "]).len();
+            indent(g, c, out);
+            map(g, c, depth + 1, out);
+        }
+        7 if depth < 4 => {
+            line_end(g, out);
+            // An indented sequence, or one at the key's own indentation.
+            let c = if g.chance(50) { col } else { col + 2 };
+            seq(g, c, depth + 1, out);
+        }
+        _ => line_end(g, out),
+    }
+}
+
+fn map(g: &mut Gen, col: usize, depth: usize, out: &mut String) {
+    for i in 0..1 + g.below(3) {
+        if i > 0 {
+            indent(g, col, out);
+        }
+        out.push_str(word(g));
+        out.push(':');
+        value(g, col, depth, out);
+    }
+}
+
+fn seq(g: &mut Gen, col: usize, depth: usize, out: &mut String) {
+    for _ in 0..1 + g.below(3) {
+        indent(g, col, out);
+        out.push('-');
+        if g.chance(40) && depth < 4 {
+            // A compact mapping: its first key on the `-` line.
+            let pad = g.pick(&[" ", " ", "  ", "   "]);
+            out.push_str(pad);
+            map(g, col + 1 + pad.len(), depth + 1, out);
+        } else {
+            value(g, col, depth, out);
+        }
+    }
+}
+
+fn document(g: &mut Gen) -> String {
+    let mut out = String::new();
+    if g.chance(20) {
+        out.push_str(g.pick(&["# head\n", "\n", "---\n", "%YAML 1.2\n---\n", "  # x\n"]));
+    }
+    match g.below(10) {
+        0 => {
+            flow(g, 0, &mut out);
+            line_end(g, &mut out);
+        }
+        1 => seq(g, 0, 0, &mut out),
+        2 => {
+            out.push_str("  ");
+            map(g, 2, 0, &mut out);
+        }
+        _ => map(g, 0, 0, &mut out),
+    }
+    if g.chance(5) {
+        out = out.replace('\n', "\r\n");
+    }
+    if g.chance(5) {
+        out.push_str(g.pick(&["...\n", "---\nb: 1\n", "x\n", "  y: 1\n"]));
+    }
+    out
+}
+
+/// Whatever the fast path accepts, the full path reads to the same tree: checked on
+/// generated documents mixing the subset with what lies just outside it.
+#[test]
+fn generated_documents_read_alike() {
+    let (mut accepted, mut refused) = (0, 0);
+    for seed in 1..=100_000u64 {
+        let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let text = document(&mut g);
+        let Some(fast) = parse(&text, FileId(0), 64, usize::MAX) else {
+            refused += 1;
+            continue;
+        };
+        accepted += 1;
+        let full =
+            parse_tree(&text, FileId(0), serde_saphyr::Options::default()).unwrap_or_else(|e| {
+                panic!("seed {seed}: fast path accepted what serde-saphyr refuses ({e}):\n{text}")
+            });
+        if let Err(e) = same(&fast, &full, "") {
+            panic!("seed {seed}: {e}\n{text}");
+        }
+    }
+    // Both sides of the subset's edge are exercised.
+    assert!(
+        accepted > 12_000 && refused > 12_000,
+        "{accepted} accepted, {refused} refused"
+    );
+}

@@ -1,0 +1,67 @@
+//! The reading of a plain (unquoted) scalar when it has exactly one: YAML 1.2 and the
+//! YAML 1.1 spellings users still write (`yes`, `off`, `012`) disagree on many words, so
+//! anything a YAML reader could take for a number, boolean or null is left to
+//! serde-saphyr, which decides it (and says so in its errors).
+
+use super::node::Kind;
+
+/// The reading of a plain scalar, or None when it is not obvious.
+pub(crate) fn plain(text: &str) -> Option<Kind> {
+    match text {
+        "true" => return Some(Kind::Bool(true)),
+        "false" => return Some(Kind::Bool(false)),
+        "" | "~" => return None,
+        _ => {}
+    }
+    let bytes = text.as_bytes();
+    let digits = |b: &[u8]| !b.is_empty() && b.iter().all(u8::is_ascii_digit);
+    let (neg, body) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    // Leading zeros, signs, exponents, hex or octal: let serde-saphyr decide.
+    let no_leading_zero = |b: &[u8]| b.len() == 1 || b.first() != Some(&b'0');
+    if digits(body) && no_leading_zero(body) {
+        return text.parse::<i64>().ok().map(Kind::Int);
+    }
+    if let Some(dot) = body.iter().position(|&b| b == b'.') {
+        let (int, frac) = (&body[..dot], &body[dot + 1..]);
+        if digits(int) && no_leading_zero(int) && digits(frac) {
+            return text
+                .parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite())
+                .map(Kind::Float);
+        }
+    }
+    let _ = neg;
+    // Text no YAML number, boolean or null spelling can be: it holds a character none of
+    // them uses (a space, `/`, `(`, `,` ...).
+    let numberish =
+        |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_' | b':');
+    if !bytes.iter().all(numberish) {
+        return Some(Kind::Str(text.to_owned()));
+    }
+    // A word: starts with a letter and is no YAML 1.1 boolean or null spelling.
+    let special = matches!(
+        text.to_ascii_lowercase().as_str(),
+        "yes" | "no" | "on" | "off" | "y" | "n" | "true" | "false" | "null" | "nan" | "inf"
+    );
+    if bytes[0].is_ascii_alphabetic() {
+        return (!special).then(|| Kind::Str(text.to_owned()));
+    }
+    // Starting with a digit: still a word when no number syntax (decimal, exponent, hex,
+    // octal, binary, sexagesimal, underscores) could read it: a letter none of them uses
+    // (`100G`, `4x25G`), or several dots.
+    let number_chars = |b: &u8| {
+        b.is_ascii_hexdigit()
+            || matches!(
+                b,
+                b'+' | b'-' | b'.' | b'_' | b':' | b'x' | b'X' | b'o' | b'O'
+            )
+    };
+    let dots = bytes.iter().filter(|&&b| b == b'.').count();
+    let not_a_number = !bytes.iter().all(number_chars) || dots >= 2;
+    (bytes[0].is_ascii_digit() && not_a_number && !bytes.contains(&b'_'))
+        .then(|| Kind::Str(text.to_owned()))
+}
