@@ -16,6 +16,10 @@
 //! Sizes above 1,000 devices take 10 samples of one or two iterations (flat sampling),
 //! so the whole run takes a few minutes. `DEMOC_BENCH_MAX=1100` stops at that size.
 
+// The allocator the binary runs with (src/main.rs), so stages cost what they cost there.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::cell::OnceCell;
 use std::hint::black_box;
 use std::path::Path;
