@@ -31,15 +31,13 @@ pub(crate) fn files(
     main_dir: &str,
 ) -> Result<Vec<OutFile>, String> {
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + 2);
-    for sw in &lab.switches {
-        out.push(OutFile {
-            path: sw.config_file.clone(),
-            bytes: r.switch(sw, &lab.show)?.into_bytes(),
-        });
-        out.push(OutFile {
-            path: format!("ir/{}.json", sw.hostname),
-            bytes: ir::to_json(sw).into_bytes(),
-        });
+    // Below a few hundred switches a thread costs more than it saves.
+    let threads = match lab.switches.len() {
+        0..256 => 1,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    for part in render_switches(lab, r, threads) {
+        out.extend(part?);
     }
     out.push(OutFile {
         path: lab.containerlab.file.clone(),
@@ -69,6 +67,54 @@ pub(crate) fn files(
     Ok(out)
 }
 
+/// Each switch's config and IR, rendered on every core: the switches are cut into one
+/// run per thread and the runs come back in order, so the files are the same as one
+/// thread would make (they are sorted by path afterwards anyway).
+fn render_switches(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
+    let render = |switches: &[crate::ir::Switch]| -> Result<Vec<OutFile>, String> {
+        let mut out = Vec::with_capacity(switches.len() * 2);
+        for sw in switches {
+            out.push(OutFile {
+                path: sw.config_file.clone(),
+                bytes: r.switch(sw, &lab.show)?.into_bytes(),
+            });
+            out.push(OutFile {
+                path: format!("ir/{}.json", sw.hostname),
+                bytes: ir::to_json(sw).into_bytes(),
+            });
+        }
+        Ok(out)
+    };
+    if threads < 2 || lab.switches.len() < 2 {
+        return vec![render(&lab.switches)];
+    }
+    let runs: Vec<&[crate::ir::Switch]> = lab
+        .switches
+        .chunks(lab.switches.len().div_ceil(threads))
+        .collect();
+    std::thread::scope(|scope| {
+        // The main thread's stack size: templates may nest as deep there as here.
+        let handles: Vec<_> = runs[1..]
+            .iter()
+            .map(|&run| {
+                let h = std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, move || render(run));
+                (run, h)
+            })
+            .collect();
+        let mut parts = vec![render(runs[0])];
+        for (run, h) in handles {
+            parts.push(match h {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: render the run here.
+                Err(_) => render(run),
+            });
+        }
+        parts
+    })
+}
+
 /// The folder of the main spec file as the loader names it (`examples/sc16`).
 pub(crate) fn main_dir(spec: Option<&Path>) -> String {
     let main = match spec {
@@ -79,4 +125,28 @@ pub(crate) fn main_dir(spec: Option<&Path>) -> String {
     main.rsplit_once('/')
         .map(|(d, _)| d.to_owned())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rendering on several threads makes exactly the files one thread makes.
+    #[test]
+    fn threads_render_what_one_thread_renders() {
+        let (_, lab) = crate::testkit::render_fixture();
+        let r = Renderer::new(None).expect("templates");
+        let files = |threads| -> Vec<(String, Vec<u8>)> {
+            render_switches(&lab, &r, threads)
+                .into_iter()
+                .flat_map(|p| p.expect("renders"))
+                .map(|f| (f.path, f.bytes))
+                .collect()
+        };
+        let one = files(1);
+        assert!(lab.switches.len() >= 3 && one.len() == 2 * lab.switches.len());
+        assert_eq!(files(2), one);
+        assert_eq!(files(3), one);
+        assert_eq!(files(64), one);
+    }
 }
