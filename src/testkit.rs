@@ -1,5 +1,7 @@
 //! Shared fixtures for unit tests.
 
+pub(crate) mod checks;
+
 use std::path::Path;
 
 use crate::compile::{Front, Input, Options, Session, front};

@@ -167,8 +167,8 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::optics::testkit;
     use super::*;
+    use crate::testkit::checks;
 
     const CEILING: f64 = 2_147_483_647.0;
 
@@ -193,7 +193,7 @@ mod tests {
 
     /// 400G between the sites over a circuit of 80 ms RTT: a 4 GB bandwidth-delay product.
     fn far(flow: &str, memory: u32) -> String {
-        testkit::two_sites("capacity: 100G, rtt_ms: 80", flow)
+        checks::two_sites("capacity: 100G, rtt_ms: 80", flow)
             .replace("kind: dark-fiber", "kind: circuit")
             .replace("rate: 80G", "rate: 400G")
             .replace("memory_gb: 256", &format!("memory_gb: {memory}"))
@@ -201,22 +201,22 @@ mod tests {
 
     #[test]
     fn enough_streams_is_clean() {
-        assert!(testkit::run(&far("streams: 2", 256), check).is_empty());
+        assert!(checks::run(&far("streams: 2", 256), check).is_empty());
         assert!(
-            testkit::run(&far("", 256), check).is_empty(),
+            checks::run(&far("", 256), check).is_empty(),
             "no declared streams: as many as needed"
         );
     }
 
     #[test]
     fn too_few_streams_and_too_little_memory() {
-        assert_eq!(testkit::run(&far("streams: 1", 256), check), ["W0230"]);
+        assert_eq!(checks::run(&far("streams: 1", 256), check), ["W0230"]);
         assert_eq!(
-            testkit::run(&far("streams: 2", 4), check),
+            checks::run(&far("streams: 2", 4), check),
             ["W0231", "W0231"],
             "4 GB at each end"
         );
-        let f = testkit::front(&far("streams: 2", 256));
+        let f = checks::front(&far("streams: 2", 256));
         let cx = Ctx::new(&f).expect("physics");
         let rtt = f.routes.flows[0].pairs[0].rtt_ms();
         assert!(

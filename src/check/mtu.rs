@@ -456,18 +456,18 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::optics::testkit;
     use super::*;
+    use crate::testkit::checks;
 
     fn spec(wan: &str) -> String {
-        testkit::two_sites(&format!("optic: 100gbase-lr4, length_km: 5{wan}"), "")
+        checks::two_sites(&format!("optic: 100gbase-lr4, length_km: 5{wan}"), "")
     }
 
     #[test]
     fn jumbo_path_is_clean() {
         let text = spec("");
-        assert!(testkit::run(&text, check).is_empty());
-        let f = testkit::front(&text);
+        assert!(checks::run(&text, check).is_empty());
+        let f = checks::front(&text);
         assert_eq!(
             Wire::new(&f.model).path_mtu(&f.model, &f.routes.flows[0].pairs[0]),
             9000
@@ -477,8 +477,8 @@ mod tests {
     #[test]
     fn a_1500_circuit_limits_the_path() {
         let text = spec(", mtu: 1500");
-        assert_eq!(testkit::run(&text, check), ["E0225"]);
-        let f = testkit::front(&text);
+        assert_eq!(checks::run(&text, check), ["E0225"]);
+        let f = checks::front(&text);
         assert_eq!(
             Wire::new(&f.model).path_mtu(&f.model, &f.routes.flows[0].pairs[0]),
             1500
@@ -488,17 +488,17 @@ mod tests {
     #[test]
     fn switch_frames_must_hold_the_packet_and_the_header() {
         let show = spec("").replace("defaults:", "defaults:\n    switch_mtu: 9000");
-        assert_eq!(testkit::run(&show, check), ["E0226"]);
+        assert_eq!(checks::run(&show, check), ["E0226"]);
         let fits = spec("").replace("defaults:", "defaults:\n    switch_mtu: 9022");
-        assert!(testkit::run(&fits, check).is_empty());
+        assert!(checks::run(&fits, check).is_empty());
         // One finding per host (each wrote its own MTU), whichever switch of the model hit it.
         let host = spec("").replace("memory_gb: 256,", "memory_gb: 256, mtu: 9216,");
-        assert_eq!(testkit::run(&host, check), ["E0226", "E0226"]);
+        assert_eq!(checks::run(&host, check), ["E0226", "E0226"]);
     }
 
     #[test]
     fn show_switch_mtu_above_the_model() {
         let text = spec("").replace("defaults:", "defaults:\n    switch_mtu: 9600");
-        assert_eq!(testkit::run(&text, check), ["E0113"]);
+        assert_eq!(checks::run(&text, check), ["E0113"]);
     }
 }

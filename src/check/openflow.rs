@@ -148,12 +148,12 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::optics::testkit;
     use super::*;
+    use crate::testkit::checks;
 
     /// `n` DTNs at each site paired one to one over sw1 -- wan1 -- sw2, sw1 in OpenFlow.
     fn spec(n: u32, controller: bool, bidirectional: bool) -> String {
-        let mut s = testkit::two_sites(
+        let mut s = checks::two_sites(
             "optic: 100gbase-lr4, length_km: 5",
             if bidirectional {
                 "bidirectional: true"
@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn entries_per_pair_and_switch() {
-        let f = testkit::front(&spec(3, true, false));
+        let f = checks::front(&spec(3, true, false));
         let t = tables(&f.model, &f.routes);
         assert_eq!(
             t[0],
@@ -197,7 +197,7 @@ mod tests {
             })
         );
         assert_eq!(t[1], None, "sw2 does not run OpenFlow");
-        let both = testkit::front(&spec(3, true, true));
+        let both = checks::front(&spec(3, true, true));
         assert_eq!(
             tables(&both.model, &both.routes)[0]
                 .as_ref()
@@ -210,9 +210,9 @@ mod tests {
     #[test]
     fn table_size_and_controller() {
         // The fixture model's table holds 64: 15 pairs need 61 (95 %), 16 need 65.
-        assert!(testkit::run(&spec(10, true, false), check).is_empty());
-        assert_eq!(testkit::run(&spec(15, true, false), check), ["W0236"]);
-        assert_eq!(testkit::run(&spec(16, true, false), check), ["E0235"]);
-        assert_eq!(testkit::run(&spec(1, false, false), check), ["E0237"]);
+        assert!(checks::run(&spec(10, true, false), check).is_empty());
+        assert_eq!(checks::run(&spec(15, true, false), check), ["W0236"]);
+        assert_eq!(checks::run(&spec(16, true, false), check), ["E0235"]);
+        assert_eq!(checks::run(&spec(1, false, false), check), ["E0237"]);
     }
 }

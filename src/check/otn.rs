@@ -91,17 +91,17 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::optics::testkit;
     use super::*;
+    use crate::testkit::checks;
 
     fn otn(client: &str) -> String {
-        testkit::two_sites("length_km: 1", "")
+        checks::two_sites("length_km: 1", "")
             .replace("kind: dark-fiber", &format!("kind: otn, client: {client}"))
     }
 
     #[test]
     fn maps_clients_to_signals() {
-        let f = testkit::front(&otn("100GE"));
+        let f = checks::front(&otn("100GE"));
         assert_eq!(signal_for(&f.db, "100GE").map(|(n, _)| n), Ok("otu4"));
         assert_eq!(signal_for(&f.db, "10G").map(|(n, _)| n), Ok("otu2e"));
         let err = signal_for(&f.db, "25GE").unwrap_err();
@@ -115,8 +115,8 @@ mod tests {
 
     #[test]
     fn known_client_is_clean_unknown_is_an_error() {
-        assert!(testkit::run(&otn("100GE"), check).is_empty());
-        assert!(testkit::run(&otn("40GE"), check).is_empty());
+        assert!(checks::run(&otn("100GE"), check).is_empty());
+        assert!(checks::run(&otn("40GE"), check).is_empty());
         // 25GE clients on broken-out ports: no OTN signal carries 25GE.
         let spec = otn("25GE")
             .replace(
@@ -127,6 +127,6 @@ mod tests {
                 r#""sw1:1/32", b: "sw2:1/32""#,
                 r#""sw1:1/32:1", b: "sw2:1/32:1""#,
             );
-        assert_eq!(testkit::run(&spec, check), ["E0220"]);
+        assert_eq!(checks::run(&spec, check), ["E0220"]);
     }
 }
