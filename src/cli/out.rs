@@ -93,6 +93,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         "rendering {}",
         plural(lab.switches.len(), "config")
     ));
+    let mut clock = compile::Stages::new();
     let files = match emit::files(
         &lab,
         &renderer,
@@ -102,12 +103,15 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Ok(f) => f,
         Err(e) => return usage(&format!("internal error: {e}")),
     };
+    clock.mark("render");
     progress(&format!(
         "writing {} to {}",
         plural(files.len(), "file"),
         a.output.display()
     ));
-    match crate::write::tree(&a.output, &files) {
+    let written = crate::write::tree(&a.output, &files);
+    clock.mark("write");
+    match written {
         Ok(()) => 0,
         Err(e) => usage(&e),
     }
