@@ -16,7 +16,8 @@ pub(crate) fn lab(
     s: &mut Session,
     deny_warnings: bool,
 ) -> Result<Option<Lab>, String> {
-    let lab = crate::lower::lower(front, &mut s.diags)?;
+    let mut lab = crate::lower::lower(front, &mut s.diags)?;
+    lab.hosts = crate::lower::hosts(front)?;
     if deny_warnings {
         s.diags.deny_warnings();
     }
@@ -30,13 +31,15 @@ pub(crate) fn files(
     s: &Session,
     main_dir: &str,
 ) -> Result<Vec<OutFile>, String> {
-    let mut out = Vec::with_capacity(lab.switches.len() * 2 + 2);
-    // Below a few hundred switches a thread costs more than it saves.
-    let threads = match lab.switches.len() {
+    let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() + 2);
+    // Below a few hundred devices a thread costs more than it saves.
+    let threads = |n: usize| match n {
         0..256 => 1,
         _ => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    for part in render_switches(lab, r, threads) {
+    let switches = render_switches(lab, r, threads(lab.switches.len()));
+    let hosts = render_hosts(lab, r, threads(lab.hosts.len()));
+    for part in switches.into_iter().chain(hosts) {
         out.extend(part?);
     }
     out.push(OutFile {
@@ -67,51 +70,71 @@ pub(crate) fn files(
     Ok(out)
 }
 
-/// Each switch's config and IR, rendered on every core: the switches are cut into one
-/// run per thread and the runs come back in order, so the files are the same as one
-/// thread would make (they are sorted by path afterwards anyway).
-fn render_switches(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
-    let render = |switches: &[crate::ir::Switch]| -> Result<Vec<OutFile>, String> {
-        let mut out = Vec::with_capacity(switches.len() * 2);
-        for sw in switches {
-            out.push(OutFile {
-                path: sw.config_file.clone(),
-                bytes: r.switch(sw, &lab.show)?.into_bytes(),
-            });
-            out.push(OutFile {
-                path: format!("ir/{}.json", sw.hostname),
-                bytes: ir::to_json(sw).into_bytes(),
-            });
+/// Renders `items` on `threads` threads: the items are cut into one run per thread and
+/// the runs come back in order, so the files are the same as one thread would make
+/// (they are sorted by path afterwards anyway).
+fn in_runs<T: Sync>(
+    items: &[T],
+    threads: usize,
+    render: impl Fn(&T) -> Result<Vec<OutFile>, String> + Sync,
+) -> Vec<Result<Vec<OutFile>, String>> {
+    let run = |items: &[T]| -> Result<Vec<OutFile>, String> {
+        let mut out = Vec::with_capacity(items.len() * 2);
+        for item in items {
+            out.extend(render(item)?);
         }
         Ok(out)
     };
-    if threads < 2 || lab.switches.len() < 2 {
-        return vec![render(&lab.switches)];
+    if threads < 2 || items.len() < 2 {
+        return vec![run(items)];
     }
-    let runs: Vec<&[crate::ir::Switch]> = lab
-        .switches
-        .chunks(lab.switches.len().div_ceil(threads))
-        .collect();
+    let runs: Vec<&[T]> = items.chunks(items.len().div_ceil(threads)).collect();
     std::thread::scope(|scope| {
         // The main thread's stack size: templates may nest as deep there as here.
         let handles: Vec<_> = runs[1..]
             .iter()
-            .map(|&run| {
+            .map(|&items| {
                 let h = std::thread::Builder::new()
                     .stack_size(8 << 20)
-                    .spawn_scoped(scope, move || render(run));
-                (run, h)
+                    .spawn_scoped(scope, || run(items));
+                (items, h)
             })
             .collect();
-        let mut parts = vec![render(runs[0])];
-        for (run, h) in handles {
+        let mut parts = vec![run(runs[0])];
+        for (items, h) in handles {
             parts.push(match h {
                 Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
                 // No thread to be had: render the run here.
-                Err(_) => render(run),
+                Err(_) => run(items),
             });
         }
         parts
+    })
+}
+
+/// Each switch's config and IR.
+fn render_switches(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
+    in_runs(&lab.switches, threads, |sw| {
+        Ok(vec![
+            OutFile {
+                path: sw.config_file.clone(),
+                bytes: r.switch(sw, &lab.show)?.into_bytes(),
+            },
+            OutFile {
+                path: format!("ir/{}.json", sw.hostname),
+                bytes: ir::to_json(sw).into_bytes(),
+            },
+        ])
+    })
+}
+
+/// Each DTN's script.
+fn render_hosts(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
+    in_runs(&lab.hosts, threads, |h| {
+        Ok(vec![OutFile {
+            path: h.script_file.clone(),
+            bytes: r.host(h, &lab.show)?.into_bytes(),
+        }])
     })
 }
 

@@ -56,6 +56,8 @@ impl Renderer {
             .build()
             .map_err(|e| e.to_string())?;
         env.set_syntax(syntax);
+        env.add_filter("sh", sh_word);
+        env.add_filter("line", one_line);
         let mut overridden = Vec::new();
         for (name, text) in EMBEDDED.iter().filter(|(n, _)| n.ends_with(".j2")) {
             let source = match overrides
@@ -81,6 +83,18 @@ impl Renderer {
             }
         }
         Ok(Renderer { env, overridden })
+    }
+
+    /// One DTN's script.
+    pub(crate) fn host(&self, h: &crate::ir::host::Host, show: &str) -> Result<String, String> {
+        let t = self
+            .env
+            .get_template(&h.template)
+            .map_err(|e| describe(&e, &self.overridden))?;
+        let text = t
+            .render(context! { host => Value::from(Serde(h)), show => show })
+            .map_err(|e| describe(&e, &self.overridden))?;
+        Ok(tidy(&text))
     }
 
     /// One switch's config text.
@@ -118,6 +132,26 @@ fn tidy(text: &str) -> String {
     out
 }
 
+/// One word for a POSIX shell: as it is when it holds only characters no shell treats
+/// specially, else in single quotes (a quote inside as `'\''`). Host scripts print every
+/// value through this, so no spec value can become another command.
+fn sh_word(word: String) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=,@%+-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// Text for a comment line: control characters (a line break above all, which would end
+/// the comment and start a command) become spaces.
+fn one_line(text: String) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,7 +166,7 @@ mod tests {
         let cli: Vec<&str> = EMBEDDED
             .iter()
             .map(|(n, _)| *n)
-            .filter(|n| n.ends_with(".j2") && !n.ends_with("-ovs.j2"))
+            .filter(|n| n.ends_with(".j2") && !n.ends_with("-ovs.j2") && !n.starts_with("linux/"))
             .collect();
         assert_eq!(cli.len(), 5);
         for sw in &mut lab.switches {
@@ -154,6 +188,17 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{} through OVS: {e}", sw.hostname));
             }
         }
+    }
+
+    #[test]
+    fn shell_words_are_quoted_when_needed() {
+        assert_eq!(sh_word("10.0.0.1/24".into()), "10.0.0.1/24");
+        assert_eq!(sh_word("a b".into()), "'a b'");
+        assert_eq!(sh_word("x;reboot".into()), "'x;reboot'");
+        assert_eq!(sh_word("it's".into()), r"'it'\''s'");
+        assert_eq!(sh_word("$(id)".into()), "'$(id)'");
+        assert_eq!(sh_word(String::new()), "''");
+        assert_eq!(one_line("a\nreboot\r".into()), "a reboot ");
     }
 
     #[test]

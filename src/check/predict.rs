@@ -552,6 +552,23 @@ struct Scratch {
     sockets: Vec<u8>,
 }
 
+/// Streams per pair: declared, else as many as the CPU's per-stream figure and the TCP
+/// window over the flow's longest RTT both need.
+pub(crate) fn streams_per_pair(
+    cx: &Ctx,
+    f: &Flow,
+    routes: &crate::derive::paths::FlowRoutes,
+    per_stream_gbps: f64,
+) -> u32 {
+    let worst_rtt = routes.pairs.iter().map(|p| p.rtt_ms()).fold(0.0, f64::max);
+    match (&f.streams, f.protocol.value) {
+        (None, Protocol::Tcp) => streams(f, per_stream_gbps).max(
+            super::bdp::streams_needed_for_window(cx, f.pair_rate().bps(), worst_rtt),
+        ),
+        _ => streams(f, per_stream_gbps),
+    }
+}
+
 fn predict_flow(
     i: &Inputs,
     f: &Flow,
@@ -565,15 +582,7 @@ fn predict_flow(
     let rate = f.pair_rate().gbps();
     let cpu = facts.get(f.pairs[0].0).and_then(|h| h.cpu);
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
-    // Without declared streams, use as many as the CPU figure and the window both need.
-    let worst_rtt = routes.pairs.iter().map(|p| p.rtt_ms()).fold(0.0, f64::max);
-    let nstreams =
-        match (&f.streams, f.protocol.value) {
-            (None, Protocol::Tcp) => streams(f, per_stream).max(
-                super::bdp::streams_needed_for_window(cx, f.pair_rate().bps(), worst_rtt),
-            ),
-            _ => streams(f, per_stream),
-        };
+    let nstreams = streams_per_pair(cx, f, routes, per_stream);
     let mut total = 0.0;
     let mut worst: Option<(f64, LimitKind, Why)> = None;
     let mut rtt_ms: f64 = 0.0;

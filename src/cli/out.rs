@@ -51,8 +51,10 @@ fn lab(c: &Common, s: &mut Session) -> Result<crate::ir::Lab, i32> {
         Ok(Some(l)) => match l.lab {
             Err(e) => Err(usage(&format!("internal error: {e}"))),
             Ok(None) => Err(report(s, c, false).max(1)),
-            Ok(Some(lab)) => {
+            Ok(Some(mut lab)) => {
                 report(s, c, false);
+                lab.hosts = crate::lower::hosts(&l.front)
+                    .map_err(|e| usage(&format!("internal error: {e}")))?;
                 Ok(lab)
             }
         },

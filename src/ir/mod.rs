@@ -1,9 +1,10 @@
-//! The intermediate representation: per switch, vendor-neutral structured data (the
+//! The intermediate representation: per switch (and per DTN, `host.rs`), vendor-neutral structured data (the
 //! AVD "structured config" idea) plus the few vendor tokens lowering already chose
 //! (interface names, speed and FEC keywords). Templates only print it; validators read
 //! it. Everything is ordered: vectors are sorted, maps are BTreeMaps, so the JSON is
 //! byte-identical from run to run.
 
+pub(crate) mod host;
 pub(crate) mod interface;
 pub(crate) mod lab;
 pub(crate) mod openflow;
@@ -24,6 +25,8 @@ pub(crate) struct Lab {
     pub(crate) show: String,
     /// Switches sorted by hostname.
     pub(crate) switches: Vec<Switch>,
+    /// DTNs sorted by name: host settings and test transfers.
+    pub(crate) hosts: Vec<host::Host>,
     /// `lab/<show>.clab.yml`.
     pub(crate) containerlab: lab::Containerlab,
 }

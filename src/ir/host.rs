@@ -1,0 +1,67 @@
+//! Per DTN: the host settings and the test transfers `hosts/<name>.sh` applies and runs.
+//! Commands are lists of words; the template quotes each word for the shell, so no
+//! value can become another command.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Host {
+    pub(crate) name: String,
+    /// `hosts/<name>.sh`.
+    pub(crate) script_file: String,
+    /// The template that prints it (`linux/dtn.sh.j2`).
+    pub(crate) template: String,
+    /// Cabled ports, in port order.
+    pub(crate) interfaces: Vec<HostInterface>,
+    /// Kernel modules the settings need.
+    pub(crate) modules: Vec<String>,
+    pub(crate) sysctl: Vec<Sysctl>,
+    /// The CPU frequency governor to set.
+    pub(crate) governor: Option<String>,
+    /// `ethtool -C` arguments for every interface.
+    pub(crate) coalescing: Vec<String>,
+    /// Servers for the pairs this host receives.
+    pub(crate) serve: Vec<Transfer>,
+    /// The pairs this host sends.
+    pub(crate) send: Vec<Transfer>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HostInterface {
+    /// The port's name in the spec (`p0`).
+    pub(crate) port: String,
+    /// The shell variable holding the kernel's name for it (`IF_p0`; the port name when
+    /// unset), because the spec names ports, not kernel interfaces.
+    pub(crate) var: String,
+    /// IP MTU.
+    pub(crate) mtu: u32,
+    /// `10.0.0.1/24`, when the port has an address.
+    pub(crate) address: Option<String>,
+    /// The NUMA node (socket) of the NIC's slot, when the chassis says.
+    pub(crate) numa_node: Option<u8>,
+    /// The NIC model.
+    pub(crate) nic: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Sysctl {
+    pub(crate) key: String,
+    pub(crate) value: String,
+}
+
+/// One side of one pair of a flow.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Transfer {
+    pub(crate) flow: String,
+    /// The host at the other end.
+    pub(crate) peer: String,
+    /// The command, one word per item.
+    pub(crate) argv: Vec<String>,
+    /// What the command does not do (disk flows run memory to memory here).
+    pub(crate) note: Option<String>,
+}

@@ -1,0 +1,260 @@
+//! Each DTN's settings and test transfers (`ir::host`): the fixed part from
+//! templates/linux/tuning.yaml (ESnet fasterdata), the rest from the show: interface
+//! MTUs and addresses, the NIC's NUMA node, and for every routed pair the server port,
+//! the streams the prediction assumed and the pacing that spreads the pair's rate over
+//! them.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::check::Ctx;
+use crate::compile::Front;
+use crate::derive::paths::{PairRoute, Via};
+use crate::ir::host::{Host, HostInterface, Sysctl, Transfer};
+use crate::lower::vendor::EMBEDDED;
+use crate::resolve::model::{HostId, Model, NodeId};
+use crate::spec::flow::{Protocol, Store};
+
+const TUNING: &str = "linux/tuning.yaml";
+const TEMPLATE: &str = "linux/dtn.sh.j2";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Tuning {
+    #[allow(dead_code)] // documentation of the figures
+    sources: Vec<String>,
+    modules: Vec<String>,
+    sysctl: Vec<Setting>,
+    jumbo_sysctl: Vec<Setting>,
+    governor: Option<String>,
+    coalescing: Vec<String>,
+    transfers: TransferPlan,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Setting {
+    key: String,
+    value: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TransferPlan {
+    first_port: u16,
+    seconds: u32,
+}
+
+fn tuning() -> Result<&'static Tuning, String> {
+    static CELL: OnceLock<Result<Tuning, String>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let text = EMBEDDED
+            .iter()
+            .find(|(p, _)| *p == TUNING)
+            .ok_or_else(|| format!("templates/{TUNING} is missing"))?;
+        serde_saphyr::from_str(text.1).map_err(|e| format!("templates/{TUNING}: {e}"))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// The shell variable for a port's kernel interface name: `IF_` and the port name with
+/// every character a variable cannot hold as `_` (names are letters, digits, `-_./:`).
+fn var(port: &str) -> String {
+    let tail: String = port
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("IF_{tail}")
+}
+
+fn words(w: &[&str]) -> Vec<String> {
+    w.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// Bits per second as iperf3 and tc read them, in whole Mbit/s (at least 1).
+fn rate_arg(bps: f64) -> String {
+    format!("{}M", (bps / 1e6).round().max(1.0))
+}
+
+/// The host port a route leaves `src` by (first hop) or enters `dst` by (last hop); a
+/// bond's first member.
+fn end_port(m: &Model, pr: &PairRoute, first: bool) -> Option<usize> {
+    let (hop, host) = if first {
+        (pr.hops.first()?, pr.src)
+    } else {
+        (pr.hops.last()?, pr.dst)
+    };
+    let link = match &hop.via {
+        Via::Link(l) => *l,
+        Via::Lag(g) => *m.lags[*g].members.first()?,
+    };
+    let l = &m.links[link];
+    [l.a, l.b]
+        .into_iter()
+        .find(|e| e.node == NodeId::Host(host))
+        .map(|e| e.port)
+}
+
+/// The NUMA node of every host port's NIC, by host then port.
+fn numa_nodes(cx: &Ctx) -> Vec<Vec<Option<u8>>> {
+    cx.m.hosts
+        .iter()
+        .map(|host| {
+            let nics: Vec<Option<u8>> = (0..host.nics.len())
+                .map(|n| crate::check::pcie::nic_link(cx, host, n).and_then(|l| l.1.socket))
+                .collect();
+            host.ports
+                .iter()
+                .map(|p| p.nic.and_then(|n| nics.get(n).copied().flatten()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every DTN's settings and transfers, sorted by name. `Err` is a bug in templates/.
+pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
+    let t = tuning()?;
+    let Some(cx) = Ctx::new(front) else {
+        return Ok(Vec::new());
+    };
+    let m = cx.m;
+    let numa = numa_nodes(&cx);
+    let mut hosts: Vec<Host> = (0..m.hosts.len())
+        .map(|h| settings(&cx, t, h, &numa[h]))
+        .collect();
+    transfers(&cx, t, &numa, &mut hosts);
+    hosts.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(hosts)
+}
+
+fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>]) -> Host {
+    let h = &cx.m.hosts[id];
+    let interfaces = h
+        .ports
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.link.is_some())
+        .map(|(i, p)| HostInterface {
+            port: p.name.clone(),
+            var: var(&p.name),
+            mtu: h.mtu.value,
+            address: p.address.map(|a| a.to_string()),
+            numa_node: numa.get(i).copied().flatten(),
+            nic: p
+                .nic
+                .and_then(|n| h.nics.get(n))
+                .map_or(String::new(), |n| n.model.value.clone()),
+        })
+        .collect();
+    let jumbo = h.mtu.value > 1500;
+    let sysctl = t
+        .sysctl
+        .iter()
+        .chain(t.jumbo_sysctl.iter().filter(|_| jumbo))
+        .map(|s| Sysctl {
+            key: s.key.clone(),
+            value: s.value.clone(),
+        })
+        .collect();
+    Host {
+        name: h.name.value.clone(),
+        script_file: format!("hosts/{}.sh", h.name.value),
+        template: TEMPLATE.into(),
+        interfaces,
+        modules: t.modules.clone(),
+        sysctl,
+        governor: t.governor.clone(),
+        coalescing: t.coalescing.clone(),
+        serve: Vec::new(),
+        send: Vec::new(),
+    }
+}
+
+/// Every routed pair, in flow order: a server on the receiving host (ports counted per
+/// host from `first_port`) and a client on the sending one, pinned to its NIC's node.
+fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host]) {
+    let m = cx.m;
+    let mut next_port = vec![t.transfers.first_port; m.hosts.len()];
+    for (fi, f) in m.flows.iter().enumerate() {
+        let routes = &cx.routes.flows[fi];
+        let per_stream_gbps = f
+            .pairs
+            .first()
+            .and_then(|p| cx.db.cpus.get(&m.hosts[p.0].cpu))
+            .map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
+        let streams = crate::check::predict::streams_per_pair(cx, f, routes, per_stream_gbps);
+        let per_stream = f.pair_rate().bps() / f64::from(streams.max(1));
+        let note = (f.source == Store::Nvme || f.sink == Store::Nvme).then(|| {
+            "a disk flow: this test runs memory to memory; run the transfer tool on the drives with the same numactl pinning".to_owned()
+        });
+        for pr in &routes.pairs {
+            let (src, dst) = (pr.src, pr.dst);
+            let port = next_port[dst];
+            next_port[dst] = port.saturating_add(1);
+            let (Some(sp), Some(dp)) = (end_port(m, pr, true), end_port(m, pr, false)) else {
+                continue;
+            };
+            let addr =
+                |h: HostId, p: usize| m.hosts[h].ports[p].address.map(|a| a.addr.to_string());
+            let (Some(src_addr), Some(dst_addr)) = (addr(src, sp), addr(dst, dp)) else {
+                continue;
+            };
+            let pin = |node: Option<u8>| -> Vec<String> {
+                node.map_or(Vec::new(), |n| {
+                    let n = n.to_string();
+                    words(&["numactl", "-N", &n, "-m", &n])
+                })
+            };
+            let secs = t.transfers.seconds.to_string();
+            let port = port.to_string();
+            let n = streams.to_string();
+            let (server, client): (Vec<String>, Vec<String>) = match f.protocol.value {
+                Protocol::Rdma => {
+                    let server = words(&[
+                        "ib_write_bw",
+                        "--report_gbits",
+                        "-D",
+                        &secs,
+                        "-q",
+                        &n,
+                        "-p",
+                        &port,
+                    ]);
+                    let mut client = server.clone();
+                    client.push(dst_addr);
+                    (server, client)
+                }
+                proto => {
+                    let mut c = words(&[
+                        "iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr, "-P", &n, "-t",
+                        &secs,
+                    ]);
+                    if proto == Protocol::Udp {
+                        c.extend(["-u".into(), "-b".into(), rate_arg(per_stream)]);
+                    } else {
+                        c.extend(["--fq-rate".into(), rate_arg(per_stream)]);
+                    }
+                    (
+                        words(&["iperf3", "-s", "-D", "-p", &port, "-B", &dst_addr]),
+                        c,
+                    )
+                }
+            };
+            let numa_of = |h: HostId, p: usize| numa[h].get(p).copied().flatten();
+            let mut serve = pin(numa_of(dst, dp));
+            serve.extend(server);
+            let mut send = pin(numa_of(src, sp));
+            send.extend(client);
+            let transfer = |peer: HostId, argv: Vec<String>| Transfer {
+                flow: f.name.value.clone(),
+                peer: m.hosts[peer].name.value.clone(),
+                argv,
+                note: note.clone(),
+            };
+            hosts[dst].serve.push(transfer(src, serve));
+            hosts[src].send.push(transfer(dst, send));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! `hosts/<name>.sh`: every script democ writes for the SC16 DTNs is valid bash, runs
+//! `--dry-run` without touching the machine, prints the tuning and the transfers the
+//! show implies, and quotes what it prints.
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use support::{build, example, tree};
+
+fn bash(script: &Path, args: &[&str]) -> (i32, String, String) {
+    let o = Command::new("bash")
+        .arg(script)
+        .args(args)
+        .env_remove("IF_p0")
+        .output()
+        .expect("bash runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_script_parses_and_dry_runs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let scripts: Vec<String> = tree(&out)
+        .into_keys()
+        .filter(|p| p.starts_with("hosts/"))
+        .collect();
+    assert!(scripts.len() > 40, "{} host scripts", scripts.len());
+    for s in &scripts {
+        let path = out.join(s);
+        let syntax = Command::new("bash")
+            .arg("-n")
+            .arg(&path)
+            .output()
+            .expect("bash -n");
+        assert!(
+            syntax.status.success(),
+            "{s}: {}",
+            String::from_utf8_lossy(&syntax.stderr)
+        );
+        for step in ["tune", "serve", "send"] {
+            let (code, stdout, stderr) = bash(&path, &["--dry-run", step]);
+            assert_eq!(code, 0, "{s} --dry-run {step}: {stderr}");
+            if step == "tune" {
+                assert!(
+                    stdout.contains("sysctl -q -w net.core.rmem_max=2147483647"),
+                    "{s}"
+                );
+            }
+        }
+        let (code, _, stderr) = bash(&path, &["bogus"]);
+        assert_eq!(code, 2, "{s}: {stderr}");
+    }
+}
+
+#[test]
+fn a_pair_is_served_on_one_host_and_sent_from_the_other() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    // `cit-ab-tcp-1t`: cit-tcp-[1-10] to cit-b-dtn-[1-10], 1T over ten pairs, two
+    // streams a pair (the prediction's count), each paced at half the pair's 100G.
+    let (_, send, _) = bash(&out.join("hosts/cit-tcp-1.sh"), &["--dry-run", "send"]);
+    let client = send
+        .lines()
+        .find(|l| l.contains("iperf3 -c"))
+        .unwrap_or_else(|| panic!("no client in:\n{send}"));
+    assert!(
+        client.starts_with("numactl -N 0 -m 0 iperf3 -c "),
+        "{client}"
+    );
+    assert!(
+        client.contains(" -P 2 ") && client.ends_with("--fq-rate 50000M "),
+        "{client}"
+    );
+    let words: Vec<&str> = client.split_whitespace().collect();
+    let at = |flag: &str| words[words.iter().position(|w| *w == flag).expect(flag) + 1];
+    let (peer, port) = (at("-c"), at("-p"));
+    let (_, serve, _) = bash(&out.join("hosts/cit-b-dtn-1.sh"), &["--dry-run", "serve"]);
+    let server = format!("iperf3 -s -D -p {port} -B {peer}");
+    assert!(serve.contains(&server), "`{server}` not in:\n{serve}");
+}
+
+#[test]
+fn the_kernel_interface_name_comes_from_the_environment() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let path = out.join("hosts/cit-tcp-1.sh");
+    let o = Command::new("bash")
+        .arg(&path)
+        .args(["--dry-run", "tune"])
+        .env("IF_p0", "ens1f0 np0; reboot")
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    // The name stays one quoted word: it cannot run a command.
+    assert!(
+        stdout.contains(r"ip link set dev ens1f0\ np0\;\ reboot mtu 9000 up"),
+        "{stdout}"
+    );
+}
