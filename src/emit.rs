@@ -16,8 +16,7 @@ pub(crate) fn lab(
     s: &mut Session,
     deny_warnings: bool,
 ) -> Result<Option<Lab>, String> {
-    let mut lab = crate::lower::lower(front, &mut s.diags)?;
-    lab.hosts = crate::lower::hosts(front)?;
+    let lab = crate::lower::lower(front, &mut s.diags)?;
     if deny_warnings {
         s.diags.deny_warnings();
     }

@@ -16,7 +16,13 @@ fn two_builds_are_byte_identical_across_working_directories() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/render");
     let o = democ_in(
         Some(&dir),
-        &["build", "show.yaml", "-o", b.to_str().expect("utf-8")],
+        &[
+            "build",
+            "show.yaml",
+            "-o",
+            b.to_str().expect("utf-8"),
+            "--hosts",
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let (ta, tb) = (tree(&a), tree(&b));

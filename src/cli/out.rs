@@ -33,6 +33,9 @@ pub(super) struct BuildArgs {
     /// Folder of templates overriding the embedded ones by file name (`os10.j2` or `dell/os10.j2`).
     #[arg(long)]
     templates: Option<PathBuf>,
+    /// Also write a script per DTN, `hosts/<name>.sh`: host tuning and test transfers.
+    #[arg(long)]
+    hosts: bool,
 }
 
 /// A progress line per stage, only for a person watching.
@@ -42,8 +45,11 @@ fn progress(message: &str) {
     }
 }
 
+/// `democ ir` always shows the DTNs' part of the IR (no files to write).
+const HOSTS_IN_IR: bool = true;
+
 /// Front end and lowering; Err(exit code) when something stopped the pipeline.
-fn lab(c: &Common, s: &mut Session) -> Result<crate::ir::Lab, i32> {
+fn lab(c: &Common, s: &mut Session, hosts: bool) -> Result<crate::ir::Lab, i32> {
     progress("checking and lowering the spec");
     match compile::lowered(c.input(), &c.options(), s) {
         Err(e) => Err(usage(&e)),
@@ -53,8 +59,10 @@ fn lab(c: &Common, s: &mut Session) -> Result<crate::ir::Lab, i32> {
             Ok(None) => Err(report(s, c, false).max(1)),
             Ok(Some(mut lab)) => {
                 report(s, c, false);
-                lab.hosts = crate::lower::hosts(&l.front)
-                    .map_err(|e| usage(&format!("internal error: {e}")))?;
+                if hosts {
+                    lab.hosts = crate::lower::hosts(&l.front)
+                        .map_err(|e| usage(&format!("internal error: {e}")))?;
+                }
                 Ok(lab)
             }
         },
@@ -67,7 +75,7 @@ pub(super) fn ir(a: &IrArgs) -> i32 {
         return 0;
     }
     let mut s = Session::default();
-    let lab = match lab(&a.common, &mut s) {
+    let lab = match lab(&a.common, &mut s, HOSTS_IN_IR) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -87,7 +95,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let mut s = Session::default();
-    let lab = match lab(&a.common, &mut s) {
+    let lab = match lab(&a.common, &mut s, a.hosts) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -170,8 +170,8 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     Ok(Lab {
         show,
         switches,
-        // Filled by `hosts` where configs are written: they hold no diagnostics, and
-        // `check` need not pay for them.
+        // Filled by `hosts` for `democ ir` and `democ build --hosts`: DTNs hold no
+        // diagnostics, so `check` need not pay for them.
         hosts: Vec::new(),
         containerlab,
     })
