@@ -100,7 +100,7 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
 }
 
 pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
-    let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+    let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for f in &spec.flows {
         let valid = {
             let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
@@ -148,7 +148,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             to_span: f.to.span,
         });
     }
-    let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+    let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {
         if let Some(&first) = seen.get(fab.name.as_str()) {
             rx.duplicate(fab.name.span, first, "NVMe fabric", &fab.name);

@@ -8,7 +8,7 @@ pub(crate) mod model;
 mod settings;
 mod switches;
 
-use std::collections::HashMap;
+use crate::fxhash::FxMap as HashMap;
 
 use crate::catalog::Db;
 use crate::diag::{Diagnostic, Diags, codes, suggest};
@@ -90,8 +90,8 @@ pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> 
     let mut rx = Rx {
         db,
         diags,
-        sites: HashMap::new(),
-        nodes: HashMap::new(),
+        sites: HashMap::default(),
+        nodes: HashMap::default(),
     };
     let sites = settings::sites(spec, &mut rx);
     let mut m = Model {
