@@ -108,3 +108,30 @@ fn the_kernel_interface_name_comes_from_the_environment() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_bonded_host_is_left_to_bond_by_hand_and_binds_nothing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build("tests/fixtures/hosts/bond.yaml", &out);
+    let a = out.join("hosts/a.sh");
+    let (code, tune, warn) = bash(&a, &["--dry-run", "tune"]);
+    assert_eq!(code, 0, "{warn}");
+    assert!(
+        !tune.contains("ip addr"),
+        "a bond member got an address:\n{tune}"
+    );
+    assert!(warn.contains("port p0 belongs to port-channel 5"), "{warn}");
+    let (_, send, _) = bash(&a, &["--dry-run", "send"]);
+    assert!(send.contains("iperf3 -c 10.2.2.3 -p 5201 -P 1 "), "{send}");
+    let (_, serve, _) = bash(&a, &["--dry-run", "serve"]);
+    assert!(
+        serve.trim_end().ends_with("iperf3 -s -D -p 5201"),
+        "{serve}"
+    );
+    let b = std::fs::read_to_string(out.join("hosts/b.sh")).expect("b.sh");
+    assert!(
+        b.contains("`a` bonds its ports: give its bond 10.2.2.1"),
+        "{b}"
+    );
+}

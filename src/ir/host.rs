@@ -44,6 +44,9 @@ pub(crate) struct HostInterface {
     pub(crate) numa_node: Option<u8>,
     /// The NIC model.
     pub(crate) nic: String,
+    /// The port-channel the port is a member of: the script leaves the Linux bond and
+    /// its address to the operator (it says so) instead of addressing the member.
+    pub(crate) lag: Option<u16>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

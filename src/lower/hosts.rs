@@ -121,15 +121,22 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
     };
     let m = cx.m;
     let numa = numa_nodes(&cx);
+    // The port-channel id of every link in one.
+    let mut lags = vec![None; m.links.len()];
+    for g in &m.lags {
+        for &l in &g.members {
+            lags[l] = Some(g.id);
+        }
+    }
     let mut hosts: Vec<Host> = (0..m.hosts.len())
-        .map(|h| settings(&cx, t, h, &numa[h]))
+        .map(|h| settings(&cx, t, h, &numa[h], &lags))
         .collect();
     transfers(&cx, t, &numa, &mut hosts);
     hosts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(hosts)
 }
 
-fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>]) -> Host {
+fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Option<u16>]) -> Host {
     let h = &cx.m.hosts[id];
     let interfaces = h
         .ports
@@ -146,6 +153,7 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>]) -> Host {
                 .nic
                 .and_then(|n| h.nics.get(n))
                 .map_or(String::new(), |n| n.model.value.clone()),
+            lag: p.link.and_then(|l| lags.get(l).copied().flatten()),
         })
         .collect();
     let jumbo = h.mtu.value > 1500;
@@ -201,6 +209,20 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             let (Some(src_addr), Some(dst_addr)) = (addr(src, sp), addr(dst, dp)) else {
                 continue;
             };
+            // A host bond (the route's first or last hop a LAG) is the operator's to build
+            // (the script says so): bind nothing on it, and say which address to give it.
+            let bonded = |hop: Option<&crate::derive::paths::Hop>| {
+                hop.is_some_and(|h| matches!(h.via, Via::Lag(_)))
+            };
+            let (src_bond, dst_bond) = (bonded(pr.hops.first()), bonded(pr.hops.last()));
+            let note = match (&note, dst_bond) {
+                (_, true) => Some(format!(
+                    "`{}` bonds its ports: give its bond {dst_addr}{}",
+                    m.hosts[dst].name.value,
+                    note.as_deref().map_or(String::new(), |n| format!("; {n}"))
+                )),
+                (n, false) => n.clone(),
+            };
             let pin = |node: Option<u8>| -> Vec<String> {
                 node.map_or(Vec::new(), |n| {
                     let n = n.to_string();
@@ -227,19 +249,21 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                     (server, client)
                 }
                 proto => {
-                    let mut c = words(&[
-                        "iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr, "-P", &n, "-t",
-                        &secs,
-                    ]);
+                    let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port]);
+                    if !src_bond {
+                        c.extend(["-B".into(), src_addr]);
+                    }
+                    c.extend(words(&["-P", &n, "-t", &secs]));
                     if proto == Protocol::Udp {
                         c.extend(["-u".into(), "-b".into(), rate_arg(per_stream)]);
                     } else {
                         c.extend(["--fq-rate".into(), rate_arg(per_stream)]);
                     }
-                    (
-                        words(&["iperf3", "-s", "-D", "-p", &port, "-B", &dst_addr]),
-                        c,
-                    )
+                    let mut server = words(&["iperf3", "-s", "-D", "-p", &port]);
+                    if !dst_bond {
+                        server.extend(["-B".into(), dst_addr]);
+                    }
+                    (server, c)
                 }
             };
             let numa_of = |h: HostId, p: usize| numa[h].get(p).copied().flatten();
