@@ -87,24 +87,26 @@ impl Renderer {
 
     /// One DTN's script.
     pub(crate) fn host(&self, h: &crate::ir::host::Host, show: &str) -> Result<String, String> {
-        let t = self
-            .env
-            .get_template(&h.template)
-            .map_err(|e| describe(&e, &self.overridden))?;
-        let text = t
-            .render(context! { host => Value::from(Serde(h)), show => show })
-            .map_err(|e| describe(&e, &self.overridden))?;
-        Ok(tidy(&text))
+        self.print(
+            &h.template,
+            context! { host => Value::from(Serde(h)), show => show },
+        )
     }
 
     /// One switch's config text.
     pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
-        let t = self
+        self.print(
+            &sw.template,
+            context! { sw => Value::from(Serde(sw)), show => show },
+        )
+    }
+
+    /// A template's text for `ctx`, tidied; errors name the template and its line.
+    fn print(&self, template: &str, ctx: Value) -> Result<String, String> {
+        let text = self
             .env
-            .get_template(&sw.template)
-            .map_err(|e| describe(&e, &self.overridden))?;
-        let text = t
-            .render(context! { sw => Value::from(Serde(sw)), show => show })
+            .get_template(template)
+            .and_then(|t| t.render(ctx))
             .map_err(|e| describe(&e, &self.overridden))?;
         Ok(tidy(&text))
     }

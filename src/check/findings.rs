@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use super::load::{Loads, Res};
-use super::predict::{Detail, Plan, SHORTFALL, streams};
+use super::predict::{Detail, Plan, SHORTFALL};
 use crate::diag::{Diagnostic, Diags, Severity, codes, plural};
 use crate::resolve::model::LinkKind;
 use crate::source::Span;
@@ -134,7 +134,6 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
             );
         }
         if p.predicted_gbps < SHORTFALL * p.demand_gbps {
-            let _ = streams;
             diags.push(
                 Diagnostic::new(
                     codes::SHORTFALL,

@@ -30,30 +30,38 @@ pub(crate) fn forward(m: &Model, via: Via, from: NodeId) -> bool {
     }
 }
 
+/// The host a pair leaves (first hop) or enters (last hop), and its ports on that hop:
+/// one, or every member of a host bond (LAG).
+pub(crate) fn host_ports<'a>(
+    m: &'a Model,
+    pr: &'a PairRoute,
+    first: bool,
+) -> impl Iterator<Item = (HostId, usize)> + 'a {
+    let (hop, host) = if first {
+        (pr.hops.first(), pr.src)
+    } else {
+        (pr.hops.last(), pr.dst)
+    };
+    hop.into_iter().flat_map(move |hop| {
+        hop.via.links(m).iter().map(move |&link| {
+            let l = &m.links[link];
+            let end = if l.a.node == NodeId::Host(host) {
+                l.a
+            } else {
+                l.b
+            };
+            (host, end.port)
+        })
+    })
+}
+
 /// The NICs a pair leaves (first hop) or enters (last hop) a host by: one, or every
-/// NIC behind a host bond (LAG), which the pair's streams spread over. Written into
-/// `out` (cleared first) so the per-pair loops allocate nothing.
+/// NIC behind a host bond, which the pair's streams spread over. Written into `out`
+/// (cleared first) so the per-pair loops allocate nothing.
 pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool, out: &mut Vec<(HostId, usize)>) {
     out.clear();
-    let hop = if first {
-        pr.hops.first()
-    } else {
-        pr.hops.last()
-    };
-    let Some(hop) = hop else { return };
-    let host = if first { pr.src } else { pr.dst };
-    let links: &[usize] = match &hop.via {
-        Via::Link(l) => std::slice::from_ref(l),
-        Via::Lag(g) => &m.lags[*g].members,
-    };
-    for &link in links {
-        let l = &m.links[link];
-        let end = if l.a.node == NodeId::Host(host) {
-            l.a
-        } else {
-            l.b
-        };
-        if let Some(nic) = m.hosts[host].ports[end.port].nic {
+    for (host, port) in host_ports(m, pr, first) {
+        if let Some(nic) = m.hosts[host].ports[port].nic {
             if !out.contains(&(host, nic)) {
                 out.push((host, nic));
             }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
 use super::Ctx;
-use crate::derive::paths::{PairRoute, Via};
+use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::resolve::model::{End, LinkId, LinkKind, Model, NodeId, SwitchId};
 use crate::source::Span;
@@ -39,14 +39,6 @@ pub(crate) fn port_frame_mtu(m: &Model, s: SwitchId, port: usize) -> (u32, Origi
         (Some(mtu), Some(span), _) => (mtu, Origin::Port(span)),
         (_, _, Some(show)) if show.value <= sw.max_mtu => (show.value, Origin::Show(show.span)),
         _ => (sw.max_mtu, Origin::Model(sw.model.span)),
-    }
-}
-
-/// Links a hop rides on (every member of a LAG).
-fn hop_links<'m>(m: &'m Model, via: &'m Via) -> &'m [LinkId] {
-    match via {
-        Via::Link(l) => std::slice::from_ref(l),
-        Via::Lag(g) => &m.lags[*g].members,
     }
 }
 
@@ -81,7 +73,7 @@ impl Wire {
     fn route(&self, m: &Model, pr: &PairRoute) -> (u32, u32) {
         let mut out = (u32::MAX, u32::MAX);
         for h in &pr.hops {
-            for &l in hop_links(m, &h.via) {
+            for &l in h.via.links(m) {
                 let (mtu, frame) = self.links[l];
                 out = (out.0.min(mtu), out.1.min(frame));
             }
@@ -214,7 +206,7 @@ impl Found {
             let host = &m.hosts[h];
             let mtu = host.mtu.value;
             for hop in &pr.hops {
-                for &l in hop_links(m, &hop.via) {
+                for &l in hop.via.links(m) {
                     let link = &m.links[l];
                     if let Some(x) = link.mtu.as_ref().filter(|x| x.value < mtu) {
                         let f = self.path.entry(host.mtu.span, || PathFinding {

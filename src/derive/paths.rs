@@ -23,6 +23,16 @@ pub(crate) enum Via {
     Lag(LagId),
 }
 
+impl Via {
+    /// The links a hop rides on: its link, or every member of its LAG.
+    pub(crate) fn links<'a>(&'a self, m: &'a Model) -> &'a [LinkId] {
+        match self {
+            Via::Link(l) => std::slice::from_ref(l),
+            Via::Lag(g) => &m.lags[*g].members,
+        }
+    }
+}
+
 /// One hop of a pair's path, in the direction of travel.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hop {

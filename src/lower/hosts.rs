@@ -9,11 +9,12 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::check::Ctx;
+use crate::check::load::host_ports;
 use crate::compile::Front;
-use crate::derive::paths::{PairRoute, Via};
+use crate::derive::paths::Via;
 use crate::ir::host::{Host, HostInterface, Sysctl, Transfer};
 use crate::lower::vendor::EMBEDDED;
-use crate::resolve::model::{HostId, Model, NodeId};
+use crate::resolve::model::HostId;
 use crate::spec::flow::{Protocol, Store};
 
 const TUNING: &str = "linux/tuning.yaml";
@@ -76,25 +77,6 @@ fn words(w: &[&str]) -> Vec<String> {
 /// Bits per second as iperf3 and tc read them, in whole Mbit/s (at least 1).
 fn rate_arg(bps: f64) -> String {
     format!("{}M", (bps / 1e6).round().max(1.0))
-}
-
-/// The host port a route leaves `src` by (first hop) or enters `dst` by (last hop); a
-/// bond's first member.
-fn end_port(m: &Model, pr: &PairRoute, first: bool) -> Option<usize> {
-    let (hop, host) = if first {
-        (pr.hops.first()?, pr.src)
-    } else {
-        (pr.hops.last()?, pr.dst)
-    };
-    let link = match &hop.via {
-        Via::Link(l) => *l,
-        Via::Lag(g) => *m.lags[*g].members.first()?,
-    };
-    let l = &m.links[link];
-    [l.a, l.b]
-        .into_iter()
-        .find(|e| e.node == NodeId::Host(host))
-        .map(|e| e.port)
 }
 
 /// The NUMA node of every host port's NIC, by host then port.
@@ -201,7 +183,9 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             let (src, dst) = (pr.src, pr.dst);
             let port = next_port[dst];
             next_port[dst] = port.saturating_add(1);
-            let (Some(sp), Some(dp)) = (end_port(m, pr, true), end_port(m, pr, false)) else {
+            // The port a route leaves `src` and enters `dst` by (a bond's first member).
+            let end_port = |first| host_ports(m, pr, first).next().map(|(_, p)| p);
+            let (Some(sp), Some(dp)) = (end_port(true), end_port(false)) else {
                 continue;
             };
             let addr =

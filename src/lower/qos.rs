@@ -8,7 +8,7 @@ use crate::derive::paths::Routes;
 use crate::derive::paths::Via;
 use crate::ir::interface::{Interface, PortChannel};
 use crate::ir::qos::Qos;
-use crate::resolve::model::{LagId, LinkId, Model, NodeId};
+use crate::resolve::model::{LagId, Model, NodeId};
 use crate::source::Span;
 use crate::spec::flow::Protocol;
 
@@ -34,14 +34,10 @@ pub(crate) fn rdma_by_switch(m: &Model, routes: &Routes) -> Vec<Rdma> {
                 let NodeId::Switch(sw) = node else { continue };
                 let r = &mut out[sw];
                 r.span.get_or_insert(flow.protocol.span);
-                let links: &[LinkId] = match &hop.via {
-                    Via::Link(l) => std::slice::from_ref(l),
-                    Via::Lag(g) => {
-                        r.lags.insert(*g);
-                        &m.lags[*g].members
-                    }
-                };
-                for &l in links {
+                if let Via::Lag(g) = hop.via {
+                    r.lags.insert(g);
+                }
+                for &l in hop.via.links(m) {
                     let link = &m.links[l];
                     for end in [link.a, link.b] {
                         if end.node == node {
