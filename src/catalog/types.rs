@@ -66,6 +66,20 @@ spec_struct! {
         speeds: Vec<Sp<Rate>> = req,
         /// Breakout modes `NxSPEED` (subports `port:1`..`port:N`).
         breakout: Option<Vec<Sp<String>>> = opt,
+        /// The OS's own numbering where it is not the canonical `1/N` (FTOS 9 on the
+        /// S4810 and Z9000 counts from stack unit 0).
+        numbering: Option<Numbering> = opt,
+    }
+}
+
+spec_struct! {
+    /// How an OS numbers a port group: port `first + (N - group start) * step` of stack
+    /// unit `unit`; breakout subports take the numbers after their parent's (FTOS
+    /// `fortyGigE 0/48` in quad mode is `TenGigabitEthernet 0/48`..`0/51`).
+    pub struct Numbering ("port numbering") {
+        unit: u32 = req,
+        first: u32 = req,
+        step: u32 = req,
     }
 }
 

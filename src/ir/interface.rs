@@ -55,6 +55,11 @@ pub(crate) struct InterfaceCli {
     pub(crate) speed: Option<String>,
     /// FEC argument (`CL91-RS`, `error-correction encoding reed-solomon`); empty means "off".
     pub(crate) fec: Option<String>,
+    /// A port-channel member on an OS where members inherit the port-channel's MTU and
+    /// QoS (OS10, Onyx): the member prints no MTU or QoS lines of its own; `mtu`,
+    /// `pfc` and `ecn` above still say what the port runs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) inherits_lag: bool,
 }
 
 /// 802.3x pause.

@@ -19,7 +19,7 @@ pub(crate) fn single(lx: &Lx, p: &Port) -> Option<Breakout> {
     let mode = format!("1x{}", p.speed);
     let map = caps.modes.get(&mode)?;
     let target =
-        naming::parse(&p.name).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
+        naming::numbered(p).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
     Some(Breakout {
         port: p.name.clone(),
         mode,
@@ -67,8 +67,10 @@ pub(crate) fn lower(lx: &mut Lx) -> Vec<Breakout> {
             );
             continue;
         };
-        let target =
-            naming::parse(parent).and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
+        // The parent's whole-port number: the first lane's, in the OS's numbering.
+        let target = naming::os_number(p)
+            .or_else(|| naming::parse(parent))
+            .and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
         out.push(Breakout {
             port: parent.clone(),
             mode,

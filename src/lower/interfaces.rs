@@ -36,7 +36,7 @@ fn blame(lx: &Lx, p: &Port) -> Span {
 
 fn name(lx: &mut Lx, p: &Port) -> String {
     let speed = p.speed.to_string();
-    if let Some(n) = naming::interface(lx.f, &p.name, &speed, &p.form) {
+    if let Some(n) = naming::os_interface(lx.f, p) {
         return n;
     }
     let (os, sw) = (lx.os(), lx.name());
@@ -176,6 +176,7 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
             ..
         })
     );
+    let inherits_lag = lag.is_some() && lx.f.lag_members_inherit;
     let (fec, fec_cli) = if enabled { fec(lx, p) } else { (None, None) };
     Interface {
         name,
@@ -202,6 +203,7 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         cli: InterfaceCli {
             speed: if enabled { speed_cli(lx, p) } else { None },
             fec: fec_cli,
+            inherits_lag,
         },
     }
 }

@@ -8,7 +8,14 @@ use crate::ir::switch::{Ipv4, Management};
 pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
     let s = lx.switch();
     let addr = s.mgmt.as_ref()?;
-    let Some(interface) = lx.f.management.clone() else {
+    // `{unit}`: the stack unit the OS numbers this model's ports from (FTOS 9:
+    // `ManagementEthernet 0/0` on the S4810/Z9000, `1/1` on the Z9100).
+    let unit = s.ports.iter().find_map(|p| p.native).map_or(1, |(u, _)| u);
+    let Some(interface) =
+        lx.f.management
+            .as_ref()
+            .map(|m| m.replace("{unit}", &unit.to_string()))
+    else {
         let os = lx.os();
         lx.manual(
             "mgmt",

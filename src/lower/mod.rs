@@ -200,6 +200,11 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
     let bgp = routing::bgp(lx, &interfaces, &vlans);
     let openflow = openflow::lower(lx, dpid, &interfaces, &port_channels);
     let qos = qos::lower(lx, &rdma, &interfaces, &port_channels);
+    if lx.f.qos.pfc_excludes_flow_control && qos.as_ref().is_some_and(|q| q.pfc) {
+        for i in &mut interfaces {
+            i.flow_control = None;
+        }
+    }
     let s = lx.switch();
     let ip_routing = bgp.is_some()
         || interfaces.iter().any(|i| i.switching.ipv4.is_some())

@@ -2,6 +2,7 @@
 //! patterns in vendor.yaml.
 
 use super::vendor::{Flavour, NameRule};
+use crate::resolve::model::Port;
 
 /// A canonical port name taken apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +47,36 @@ fn rule<'a>(rules: &'a [NameRule], speed: &str, form: &str) -> Option<&'a NameRu
 /// name is not canonical or no naming rule covers the port.
 pub(crate) fn interface(f: &Flavour, port: &str, speed: &str, form: &str) -> Option<String> {
     by_rules(&f.interfaces, port, speed, form)
+}
+
+/// The vendor's name of a model port: by the catalog's OS numbering where it has one
+/// (FTOS 9 on the S4810/Z9000: `fortyGigE 0/48`, quad lanes `TenGigabitEthernet
+/// 0/48`..`0/51`), else by the canonical name.
+pub(crate) fn os_interface(f: &Flavour, p: &Port) -> Option<String> {
+    let speed = p.speed.to_string();
+    let Some(c) = os_number(p) else {
+        return interface(f, &p.name, &speed, &p.form);
+    };
+    let r = rule(&f.interfaces, &speed, &p.form)?;
+    Some(fill(&r.port, c))
+}
+
+/// The OS's `unit/n` of a port the catalog numbers its own way (subports flat after
+/// their parent); None for canonical numbering.
+pub(crate) fn os_number(p: &Port) -> Option<Canonical> {
+    let (unit, n) = p.native?;
+    let k = parse(&p.name).and_then(|c| c.k).unwrap_or(1);
+    Some(Canonical {
+        unit,
+        n: n + k - 1,
+        k: None,
+    })
+}
+
+/// The canonical or OS numbering of a port, for commands that name a whole port
+/// (`stack-unit 0 port 48 portmode quad`).
+pub(crate) fn numbered(p: &Port) -> Option<Canonical> {
+    os_number(p).or_else(|| parse(&p.name))
 }
 
 /// The same by any rule list (containerlab's interface names).
@@ -128,6 +159,62 @@ mod tests {
         assert_eq!(
             port_channel(flavour("dell", "ftos9"), 10),
             "Port-channel 10"
+        );
+    }
+
+    fn port(name: &str, gbps: f64, form: &str, native: Option<(u32, u32)>) -> Port {
+        let speed = crate::spec::units::Rate::from_gbps(gbps);
+        Port {
+            name: name.into(),
+            speed,
+            speeds: vec![speed],
+            parent: name.split_once(':').map(|(p, _)| p.to_owned()),
+            form: form.into(),
+            fec: None,
+            mtu: None,
+            description: None,
+            shutdown: false,
+            span: None,
+            nic: None,
+            link: None,
+            address: None,
+            native,
+        }
+    }
+
+    /// FTOS 9 on the S4810/Z9000 numbers from stack unit 0 (issue 9 section 6): the
+    /// catalog's numbering, not the canonical `1/N`, names the interface, and quad
+    /// lanes take the numbers after their parent's.
+    #[test]
+    fn ftos_numbers_from_stack_unit_zero() {
+        let f = flavour("dell", "ftos9");
+        let cases = [
+            (
+                port("1/1", 10.0, "sfp+", Some((0, 0))),
+                "TenGigabitEthernet 0/0",
+            ),
+            (
+                port("1/48", 10.0, "sfp+", Some((0, 47))),
+                "TenGigabitEthernet 0/47",
+            ),
+            (port("1/49", 40.0, "qsfp+", Some((0, 48))), "fortyGigE 0/48"),
+            (
+                port("1/50:3", 10.0, "qsfp+", Some((0, 52))),
+                "TenGigabitEthernet 0/54",
+            ),
+            (
+                port("1/32", 40.0, "qsfp+", Some((0, 124))),
+                "fortyGigE 0/124",
+            ),
+            (port("1/5", 100.0, "qsfp28", None), "hundredGigE 1/5"),
+        ];
+        for (p, want) in cases {
+            assert_eq!(os_interface(f, &p).as_deref(), Some(want), "{}", p.name);
+        }
+        let quad = port("1/50:1", 10.0, "qsfp+", Some((0, 52)));
+        assert_eq!(
+            numbered(&quad).map(|c| fill("stack-unit {unit} port {n}", c)),
+            Some("stack-unit 0 port 52".into())
         );
     }
 }

@@ -56,6 +56,10 @@ pub(crate) struct Flavour {
     /// mode (FTOS `portmode single speed 40G`), not a `speed` line.
     #[serde(default)]
     pub(crate) speed_via_breakout: bool,
+    /// Port-channel members inherit the port-channel's MTU and QoS and carry none of
+    /// their own (OS10, Onyx).
+    #[serde(default)]
+    pub(crate) lag_members_inherit: bool,
     /// None: the OS cannot (or democ does not know how to) break ports out.
     pub(crate) breakout: Option<BreakoutCaps>,
     pub(crate) fec: Vec<FecRule>,
@@ -185,6 +189,10 @@ pub(crate) struct QosCaps {
     pub(crate) ecn: bool,
     pub(crate) ecn_min_kbytes: u32,
     pub(crate) ecn_max_kbytes: u32,
+    /// PFC (DCB) cannot run beside link-level flow control on any port (FTOS 9): a
+    /// switch with PFC gets no `flowcontrol` lines.
+    #[serde(default)]
+    pub(crate) pfc_excludes_flow_control: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

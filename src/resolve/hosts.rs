@@ -124,6 +124,7 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 nic: Some(host.nics.len()),
                 link: None,
                 address: None,
+                native: None,
             });
         }
         for (pname, addr) in nic.addresses.iter().flatten() {

@@ -96,6 +96,9 @@ pub(crate) struct Port {
     pub(crate) link: Option<LinkId>,
     /// Interface address (derived from pools or static).
     pub(crate) address: Option<Prefix>,
+    /// The OS's own (unit, number) where the catalog says it differs from the canonical
+    /// name; a breakout subport `:k` is number + k - 1 on such an OS.
+    pub(crate) native: Option<(u32, u32)>,
 }
 
 #[derive(Debug)]

@@ -65,7 +65,20 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
     let mut out = Vec::new();
     for g in &model.ports {
         let speeds: Vec<Rate> = g.speeds.iter().map(|s| s.value).collect();
-        for name in g.names.expand() {
+        let names = g.names.expand();
+        // Canonical numbers are `1/N`; the group's first N anchors its OS numbering.
+        let number = |name: &str| {
+            name.split_once('/')
+                .and_then(|(_, n)| n.parse::<u32>().ok())
+        };
+        let start = names.first().and_then(|n| number(n));
+        for name in names {
+            let native = g
+                .numbering
+                .as_ref()
+                .zip(start)
+                .zip(number(&name))
+                .map(|((nb, start), n)| (nb.unit, nb.first + (n.saturating_sub(start)) * nb.step));
             let port = Port {
                 name,
                 speed: speeds.first().copied().unwrap_or_default(),
@@ -80,6 +93,7 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
                 nic: None,
                 link: None,
                 address: None,
+                native,
             };
             out.push((port, &g.value));
         }
