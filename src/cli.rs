@@ -80,6 +80,9 @@ struct Common {
     /// Colour in diagnostics: auto, always, never.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Let includes read below DIR too (includes are confined to the spec's folder).
+    #[arg(long, value_name = "DIR")]
+    allow_include_outside: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -106,6 +109,7 @@ impl Common {
         Options {
             catalog_dir: self.catalog.clone(),
             deny_warnings: self.deny.is_some(),
+            include_roots: self.allow_include_outside.clone(),
             ..Options::default()
         }
     }

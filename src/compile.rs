@@ -22,6 +22,8 @@ pub struct Options {
     pub catalog_dir: Option<PathBuf>,
     pub deny_warnings: bool,
     pub limits: Limits,
+    /// Folders includes may resolve into besides the main spec's (`--allow-include-outside`).
+    pub include_roots: Vec<PathBuf>,
 }
 
 /// Everything read and reported during one compilation.
@@ -158,15 +160,19 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     let base = catalog::load(&mut s.sources, &mut s.diags, opts.catalog_dir.as_deref())?;
     {
         let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
+        loader.allow_outside(&opts.include_roots)?;
         match input {
             Input::Path(p) => loader.load_main(p, &mut spec)?,
-            Input::Bytes { name, bytes } => loader.main_text(
-                Path::new(name).to_path_buf(),
-                name,
-                Path::new(""),
-                bytes,
-                &mut spec,
-            ),
+            Input::Bytes { name, bytes } => {
+                loader.confine_to(Path::new(""));
+                loader.main_text(
+                    Path::new(name).to_path_buf(),
+                    name,
+                    Path::new(""),
+                    bytes,
+                    &mut spec,
+                );
+            }
             Input::Embedded => {
                 loader.embedded = Some(EMBEDDED_SC16);
                 loader.load_main(Path::new(EMBEDDED_SC16_MAIN), &mut spec)?;

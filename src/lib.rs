@@ -18,6 +18,7 @@ pub(crate) mod ir;
 pub(crate) mod lower;
 pub(crate) mod manifest;
 pub(crate) mod plan;
+pub(crate) mod read;
 pub(crate) mod render;
 pub(crate) mod resolve;
 pub mod source;

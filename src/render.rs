@@ -22,10 +22,12 @@ pub(crate) struct Renderer {
 fn override_of(dir: &Path, name: &str) -> Result<Option<String>, String> {
     let file = name.rsplit('/').next().unwrap_or(name);
     for path in [dir.join(name), dir.join(file)] {
-        if path.is_file() {
-            return std::fs::read_to_string(&path)
+        // Anything by that name is read through the bounded reader, which refuses
+        // FIFOs and devices and stops at the size limit.
+        if path.exists() {
+            return crate::read::text(&path, crate::read::MAX_FILE_BYTES)
                 .map(Some)
-                .map_err(|e| format!("cannot read template `{}`: {e}", path.display()));
+                .map_err(|e| format!("template override: {e}"));
         }
     }
     Ok(None)

@@ -29,12 +29,24 @@ impl Span {
     }
 }
 
+/// Bytes per block of the character index: a column costs at most two blocks of counting.
+const BLOCK: usize = 4096;
+
 /// One loaded file: its display name (as the user gave it, never made absolute) and text.
 #[derive(Debug)]
 pub struct SourceFile {
     pub(crate) name: String,
     pub(crate) text: String,
     line_starts: Vec<usize>,
+    /// Characters before each `BLOCK`-byte boundary; empty for ASCII text (where a byte
+    /// is a character). Columns are then found without counting from the line start,
+    /// which made thousands of diagnostics on one long line quadratic.
+    chars_before_block: Vec<usize>,
+}
+
+/// UTF-8 bytes that start a character (every byte but continuation bytes).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
 impl SourceFile {
@@ -42,23 +54,60 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
+        let chars_before_block = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut total = 0;
+            std::iter::once(0)
+                .chain(text.as_bytes().chunks(BLOCK).map(|b| {
+                    total += char_starts(b);
+                    total
+                }))
+                .collect()
+        };
         SourceFile {
             name,
             text,
             line_starts,
+            chars_before_block,
         }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// Characters before a byte offset (on a character boundary), in O(BLOCK).
+    fn chars_before(&self, offset: usize) -> usize {
+        if self.chars_before_block.is_empty() {
+            return offset;
+        }
+        let block = offset / BLOCK;
+        let base = self.chars_before_block.get(block).copied().unwrap_or(0);
+        base + char_starts(&self.text.as_bytes()[block * BLOCK..offset])
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, in O(log lines).
     pub(crate) fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let start = self.line_starts[line];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let col = self.chars_before(offset) - self.chars_before(start);
         (line + 1, col + 1)
+    }
+
+    /// 0-based index of the line holding a byte offset, in O(log lines).
+    pub(crate) fn line_index(&self, offset: usize) -> usize {
+        self.line_starts
+            .partition_point(|&s| s <= offset.min(self.text.len()))
+            - 1
+    }
+
+    /// Byte range of a 0-based line, its line break included (None past the last line).
+    pub(crate) fn line_range(&self, index: usize) -> Option<Range<usize>> {
+        let start = *self.line_starts.get(index)?;
+        let end = self
+            .line_starts
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        Some(start..end)
     }
 
     /// Byte offset of a 1-based line and a 1-based character column.

@@ -98,6 +98,7 @@ specs! {
     bad e0010_invalid_name => "tests/bad/E0010-invalid-name.yaml",
     bad e0011_utf16 => "tests/bad/E0011-utf16.yaml",
     bad e0011_latin1 => "tests/bad/E0011-latin1.yaml",
+    bad e0012_include_outside => "tests/bad/E0012-include-outside.yaml",
     // ---- references and names ----
     bad e0101_unknown_switch => "tests/bad/E0101-unknown-switch.yaml",
     bad e0102_duplicate_name => "tests/bad/E0102-duplicate-name.yaml",

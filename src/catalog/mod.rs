@@ -147,8 +147,11 @@ pub(crate) fn load(
             .collect();
         files.sort();
         for f in files {
-            let bytes =
-                std::fs::read(&f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?;
+            // Bounded, regular files only: a FIFO or a symlink to /dev/zero here must
+            // neither hang democ nor fill its memory.
+            let bytes = crate::read::bounded(&f, loader.limits.max_file_bytes).map_err(|e| {
+                format!("cannot read catalog file `{}`: {}", f.display(), e.reason())
+            })?;
             loader.load_catalog(&f.to_string_lossy(), &bytes, &mut base);
         }
     }

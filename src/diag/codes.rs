@@ -28,7 +28,9 @@ macro_rules! codes {
 codes! {
     // ---- input: files and YAML -------------------------------------------------------
     IO = "E0001" "io" Error
-        "A file the spec names (the spec itself, an include or a catalog file) could not be read.";
+        "A file the spec names (the spec itself, an include or a catalog file) could not be read: \
+         it is missing, unreadable, or not a regular file (a FIFO, a device, a folder). democ \
+         reads only regular files, so that a named pipe or `/dev/zero` cannot make it hang.";
     YAML_SYNTAX = "E0002" "yaml-syntax" Error
         "The text is not valid YAML: an unclosed bracket or quote, a tab used for indentation, a key \
          without a value, bad indentation. The location points at where the YAML parser gave up.";
@@ -58,7 +60,14 @@ codes! {
          with a letter or digit, at most 63 characters.";
     BAD_ENCODING = "E0011" "encoding" Error
         "A spec file must be UTF-8 text. A UTF-8 byte-order mark is accepted and ignored; other \
-         encodings (UTF-16, Latin-1 bytes) are refused.";
+         encodings (UTF-16, UTF-32, Latin-1 bytes) are refused.";
+    INCLUDE_OUTSIDE = "E0012" "include-outside" Error
+        "An include resolves (after following symlinks) to a file outside the main spec's folder \
+         and its subfolders. Includes are confined to the show's folder so that a spec cannot \
+         make democ read, or show in a diagnostic, a file that is not part of the show \
+         (`../../etc/passwd`, `/proc/self/environ`, a symlink to a private key). The refused \
+         file is not opened. To include shared files from another folder on purpose, name it \
+         with `--allow-include-outside DIR`.";
     // ---- references and names -------------------------------------------------------------
     UNKNOWN_REF = "E0101" "unknown-reference" Error
         "A name refers to a site, switch, host, port owner or fabric that is not declared. The \

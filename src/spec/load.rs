@@ -7,6 +7,7 @@ use serde_saphyr::{MessageFormatter, UserMessageFormatter};
 
 use super::{Spec, SpecFile};
 use crate::diag::{Diagnostic, Diags, codes};
+use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
 use crate::yaml::decode::{Cx, Decode, Sp};
 use crate::yaml::node::{Node, parse_tree};
@@ -28,7 +29,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_file_bytes: 64 * 1024 * 1024,
+            max_file_bytes: crate::read::MAX_FILE_BYTES,
             max_includes: 256,
             max_include_depth: 16,
             max_depth: 64,
@@ -253,6 +254,11 @@ pub struct Loader<'a> {
     nodes_read: usize,
     /// When set, files are read from this table (the embedded example) instead of disk.
     pub(crate) embedded: Option<&'static [(&'static str, &'static str)]>,
+    /// Folders (canonical) includes may resolve into, and as the user wrote them.
+    roots: Vec<PathBuf>,
+    roots_shown: Vec<String>,
+    /// `--allow-include-outside` folders: canonical, and as written.
+    extra_roots: Vec<(PathBuf, String)>,
 }
 
 impl<'a> Loader<'a> {
@@ -271,6 +277,9 @@ impl<'a> Loader<'a> {
             bytes_read: 0,
             nodes_read: 0,
             embedded: None,
+            roots: Vec::new(),
+            roots_shown: Vec::new(),
+            extra_roots: Vec::new(),
         }
     }
 
@@ -451,8 +460,15 @@ impl<'a> Loader<'a> {
         let canonical = if self.embedded.is_some() {
             path.clone()
         } else {
-            path.canonicalize().unwrap_or_else(|_| path.clone())
+            match path.canonicalize() {
+                Ok(c) => c,
+                Err(e) => return self.unreadable(inc, &ReadError::Io(e)),
+            }
         };
+        if self.embedded.is_none() && !self.roots.iter().any(|r| canonical.starts_with(r)) {
+            self.diags.push(outside(inc, &self.roots_shown));
+            return;
+        }
         if let Some(pos) = self.stack.iter().position(|(p, _)| *p == canonical) {
             let chain: Vec<&str> = self.stack[pos..].iter().map(|(_, n)| n.as_str()).collect();
             let first = chain[0];
@@ -472,20 +488,10 @@ impl<'a> Loader<'a> {
             );
             return;
         }
-        let bytes = match self.read(&path) {
+        // The resolved path is what was confined: read that, not the path as written.
+        let bytes = match self.read(&canonical) {
             Ok(b) => b,
-            Err(e) => {
-                self.diags.push(
-                    Diagnostic::new(
-                        codes::IO,
-                        inc.span,
-                        format!("cannot read included file `{}`", inc.value),
-                    )
-                    .label(io_reason(&e))
-                    .help("include paths are relative to the file that includes them"),
-                );
-                return;
-            }
+            Err(e) => return self.unreadable(inc, &e),
         };
         let name = display(&path);
         let sub_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -494,7 +500,22 @@ impl<'a> Loader<'a> {
         self.stack.pop();
     }
 
-    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+    /// An include that could not be read (missing, not a regular file): E0001 at it.
+    fn unreadable(&mut self, inc: &Sp<String>, e: &ReadError) {
+        self.diags.push(
+            Diagnostic::new(
+                codes::IO,
+                inc.span,
+                format!("cannot read included file `{}`", inc.value),
+            )
+            .label(e.reason())
+            .help("include paths are relative to the file that includes them; an include must be a regular file"),
+        );
+    }
+
+    /// Reads a file through the one bounded reader (at most one byte past the size
+    /// limit; FIFOs and devices refused unread), or from the embedded table.
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
         match self.embedded {
             Some(files) => {
                 let key = display(path);
@@ -502,42 +523,84 @@ impl<'a> Loader<'a> {
                     .iter()
                     .find(|(name, _)| *name == key)
                     .map(|(_, text)| text.as_bytes().to_vec())
-                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound).into())
             }
-            // Read at most one byte past the size limit: a huge file (or a device such
-            // as /dev/zero) costs no more than the limit before it is refused.
-            None => {
-                use std::io::Read as _;
-                let limit = u64::try_from(self.limits.max_file_bytes).unwrap_or(u64::MAX);
-                let mut bytes = Vec::new();
-                std::fs::File::open(path)?
-                    .take(limit.saturating_add(4))
-                    .read_to_end(&mut bytes)?;
-                Ok(bytes)
-            }
+            None => crate::read::bounded(path, self.limits.max_file_bytes),
+        }
+    }
+
+    /// Includes may read below these folders (canonical), besides the main file's own:
+    /// `--allow-include-outside DIR`. A folder that does not exist is a usage error.
+    pub(crate) fn allow_outside(&mut self, dirs: &[PathBuf]) -> Result<(), String> {
+        for d in dirs {
+            let c = d.canonicalize().map_err(|e| {
+                format!(
+                    "cannot use `--allow-include-outside {}`: {}",
+                    d.display(),
+                    ReadError::Io(e).reason()
+                )
+            })?;
+            self.extra_roots.push((c, display(d)));
+        }
+        Ok(())
+    }
+
+    /// Sets the folder includes are confined to: the main file's folder (symlinks
+    /// resolved), and the folders allowed with `--allow-include-outside`.
+    pub(crate) fn confine_to(&mut self, dir: &Path) {
+        let shown = match display(dir) {
+            d if d.is_empty() => ".".to_owned(),
+            d => d,
+        };
+        let here = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        self.roots = here.canonicalize().into_iter().collect();
+        self.roots_shown = vec![shown];
+        for (c, d) in &self.extra_roots {
+            self.roots.push(c.clone());
+            self.roots_shown.push(d.clone());
         }
     }
 
     /// Loads the main file. An unreadable main file is a usage error (exit 2).
     pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), String> {
-        if self.embedded.is_none() && path.is_dir() {
-            return Err(format!(
+        let bytes = self.read(path).map_err(|e| match e {
+            ReadError::NotRegular("a directory") => format!(
                 "`{}` is a directory; give the show's main YAML file",
                 path.display()
-            ));
-        }
-        let bytes = self
-            .read(path)
-            .map_err(|e| format!("cannot read `{}`: {}", path.display(), io_reason(&e)))?;
+            ),
+            e => format!("cannot read `{}`: {}", path.display(), e.reason()),
+        })?;
         let canonical = if self.embedded.is_some() {
             path.to_path_buf()
         } else {
             path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.confine_to(&dir);
         self.main_text(canonical, &display(path), &dir, &bytes, spec);
         Ok(())
     }
+}
+
+/// E0012 at an include that resolves outside every allowed folder. Nothing of the file
+/// is read, and its resolved path is not shown (it may say where a symlink points).
+fn outside(inc: &Sp<String>, roots: &[String]) -> Diagnostic {
+    let folders: Vec<&str> = roots.iter().map(String::as_str).collect();
+    Diagnostic::new(
+        codes::INCLUDE_OUTSIDE,
+        inc.span,
+        format!("the include `{}` is outside the show's folder", inc.value),
+    )
+    .label("refused: not read")
+    .note(format!(
+        "includes must resolve (symlinks followed) to files under {}",
+        crate::diag::list(&folders)
+    ))
+    .help("move the file into the show's folder, or allow its folder with `--allow-include-outside DIR`")
 }
 
 /// Resolves `.` and `..` without touching the disk, so names stay relative.
@@ -559,14 +622,6 @@ fn normalize(p: &Path) -> PathBuf {
 fn display(p: &Path) -> String {
     let s = p.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -746,3 +801,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+#[path = "confine_tests.rs"]
+mod confine_tests;

@@ -1,0 +1,275 @@
+//! Hostile inputs (issue 14): files that are not files (FIFOs, devices), includes that
+//! try to leave the show's folder, floods of diagnostics, control characters. Each runs
+//! the real binary under a deadline, measures its peak memory, and must exit 1 or 2
+//! without a panic. Files, FIFOs and symlinks are made in a temp folder at test time.
+
+#![cfg(unix)]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What one run of democ did.
+struct Run {
+    code: i32,
+    stderr: String,
+    /// Peak resident memory, in megabytes.
+    peak_mb: u64,
+}
+
+/// Runs democ in `dir` with `args`; kills it and fails the test past `deadline`.
+fn democ_in(dir: &Path, args: &[&str], deadline: Duration) -> Run {
+    let start = Instant::now();
+    // Reaped by wait4 below (which also gives its peak memory), or killed and waited for.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("democ runs");
+    let pid = i32::try_from(child.id()).expect("pid");
+    // Read the pipes on threads so a large output cannot block the child.
+    let mut err = child.stderr.take().expect("stderr");
+    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap_or_default());
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is our own child; both pointers are to live locals.
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            break (status, usage);
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("democ {args:?} still running after {deadline:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    let run = Run {
+        code,
+        stderr: err.join().unwrap_or_default(),
+        peak_mb: u64::try_from(usage.ru_maxrss).unwrap_or(0) / 1024,
+    };
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.peak_mb < 300, "{args:?} used {} MB", run.peak_mb);
+    run
+}
+
+/// `democ check main.yaml --color never` in `dir`, within a second.
+fn check(dir: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["check", "main.yaml", "--color", "never"];
+    args.extend_from_slice(extra);
+    democ_in(dir, &args, Duration::from_secs(1))
+}
+
+fn mkfifo(path: &Path) -> bool {
+    let made = Command::new("mkfifo").arg(path).status();
+    let ok = made.is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: mkfifo is not available");
+    }
+    ok
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).expect("write");
+}
+
+const SHOW: &str = "show: { name: x }\n";
+
+/// A folder with a minimal show and, at `link` (in a subfolder), a symlink to /dev/zero.
+fn show_with_zero(link: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "main.yaml", SHOW);
+    let link = dir.path().join(link);
+    std::fs::create_dir_all(link.parent().expect("in a subfolder")).expect("mkdir");
+    std::os::unix::fs::symlink("/dev/zero", link).expect("symlink");
+    dir
+}
+
+// ---- files that are not files ------------------------------------------------------
+
+#[test]
+fn a_fifo_as_the_spec_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    if !mkfifo(&dir.path().join("main.yaml")) {
+        return;
+    }
+    let run = check(dir.path(), &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot read `main.yaml`: not a regular file (a FIFO)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_fifo_or_a_device_as_an_include_is_a_located_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    if !mkfifo(&dir.path().join("pipe.yaml")) {
+        return;
+    }
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.yaml")).expect("symlink");
+    write(
+        dir.path(),
+        "main.yaml",
+        &format!("{SHOW}include: [pipe.yaml, zero.yaml]\n"),
+    );
+    // The device is outside the folder; allowed there, it is still not a regular file.
+    let run = check(dir.path(), &["--allow-include-outside", "/dev"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("main.yaml:2:11")
+            && run.stderr.contains("not a regular file (a FIFO)")
+            && run.stderr.contains("main.yaml:2:22")
+            && run
+                .stderr
+                .contains("not a regular file (a character device)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_fifo_or_dev_zero_in_a_catalog_folder_is_refused_fast() {
+    let dir = show_with_zero("cat/zero.yaml");
+    let cat = dir.path().join("cat");
+    let run = check(dir.path(), &["--catalog", "cat"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot read catalog file `cat/zero.yaml`: not a regular file"),
+        "{}",
+        run.stderr
+    );
+    std::fs::remove_file(cat.join("zero.yaml")).expect("rm");
+    if !mkfifo(&cat.join("a.yaml")) {
+        return;
+    }
+    let run = check(dir.path(), &["--catalog", "cat"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("(a FIFO)"), "{}", run.stderr);
+}
+
+#[test]
+fn a_template_override_that_is_dev_zero_is_refused_fast() {
+    let dir = show_with_zero("t/os10.j2");
+    let run = democ_in(
+        dir.path(),
+        &["build", "main.yaml", "-o", "out", "--templates", "t"],
+        Duration::from_secs(1),
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("not a regular file (a character device)"),
+        "{}",
+        run.stderr
+    );
+}
+
+// ---- includes stay in the show's folder --------------------------------------------
+
+/// A show folder beside a folder of secrets, with symlinks from one to the other.
+fn show_beside_secrets() -> tempfile::TempDir {
+    let root = tempfile::tempdir().expect("temp dir");
+    let show = root.path().join("show");
+    let secrets = root.path().join("secrets");
+    std::fs::create_dir_all(show.join("sub")).expect("mkdir");
+    std::fs::create_dir(&secrets).expect("mkdir");
+    write(&secrets, "key.yaml", "SECRET-KEY-MATERIAL: 1\n");
+    std::os::unix::fs::symlink("../secrets/key.yaml", show.join("key.yaml")).expect("symlink");
+    std::os::unix::fs::symlink("../../secrets", show.join("sub/s")).expect("symlink");
+    root
+}
+
+#[test]
+fn includes_that_leave_the_folder_are_refused_and_never_shown() {
+    let root = show_beside_secrets();
+    let show = root.path().join("show");
+    let abs = root.path().join("secrets/key.yaml");
+    let includes = [
+        "../secrets/key.yaml",
+        "../../../../../../../etc/passwd",
+        "/etc/passwd",
+        abs.to_str().expect("utf-8 temp path"),
+        "key.yaml",
+        "sub/s/key.yaml",
+        "/proc/self/environ",
+        "/dev/stdin",
+    ];
+    let list: Vec<String> = includes.iter().map(|i| format!("  - \"{i}\"\n")).collect();
+    write(
+        &show,
+        "main.yaml",
+        &format!("{SHOW}include:\n{}", list.concat()),
+    );
+    let run = check(&show, &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for (i, inc) in includes.iter().enumerate() {
+        if Path::new("/proc/self/environ").exists() || !inc.starts_with("/proc") {
+            let at = format!("main.yaml:{}:5", i + 3);
+            assert!(run.stderr.contains(&at), "{inc} at {at}:\n{}", run.stderr);
+        }
+    }
+    assert_eq!(
+        run.stderr.matches("error[E0012]").count(),
+        includes.len(),
+        "{}",
+        run.stderr
+    );
+    for secret in ["SECRET-KEY-MATERIAL", "root:", "PATH="] {
+        assert!(!run.stderr.contains(secret), "{secret}:\n{}", run.stderr);
+    }
+}
+
+#[test]
+fn allow_include_outside_names_another_root() {
+    let root = show_beside_secrets();
+    let show = root.path().join("show");
+    write(&show, "main.yaml", &format!("{SHOW}include: [key.yaml]\n"));
+    // Allowed: the file is read (and its unknown key reported, with its text).
+    let run = check(&show, &["--allow-include-outside", "../secrets"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("[E0005]") && !run.stderr.contains("[E0012]"),
+        "{}",
+        run.stderr
+    );
+    let run = check(&show, &["--allow-include-outside", "../nowhere"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot use `--allow-include-outside ../nowhere`: no such file"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn includes_inside_the_folder_still_work() {
+    let root = show_beside_secrets();
+    let show = root.path().join("show");
+    write(&show.join("sub"), "a.yaml", "include: [../b.yaml]\n");
+    write(&show, "b.yaml", "sites: { lab: { kind: lab } }\n");
+    write(
+        &show,
+        "main.yaml",
+        &format!("{SHOW}include: [sub/a.yaml]\n"),
+    );
+    let run = check(&show, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
