@@ -1,49 +1,22 @@
-//! MTU along every routed flow pair. Host, link and WAN MTUs are IP packet sizes (what
-//! `ip link set mtu` takes and what circuit providers quote); switch port MTUs are layer-2
-//! frame sizes (the catalog's `max_mtu`), so a port carries packets of its MTU minus
-//! [`L2_OVERHEAD_BYTES`]. A host MTU above a hop's is an error at the host's MTU; a port
-//! whose frames cannot hold a host's packets is an error at the port's MTU.
+//! MTU along every routed flow pair, from the figures lowering writes
+//! (src/derive/mtu.rs): host, link and WAN MTUs are IP packet sizes; switch port MTUs are
+//! layer-2 frame sizes, so a port carries packets of its frame size minus its Ethernet
+//! header, VLAN tags and FCS. A host MTU above a hop's is an error at the host's MTU; a
+//! port whose frames cannot hold a host's packets is an error at the port's MTU.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
 use super::Ctx;
+use crate::derive::mtu::{self as figures, Origin, overhead};
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::resolve::model::{End, LinkId, LinkKind, Model, NodeId, SwitchId};
 use crate::source::Span;
 
-/// Bytes a switch port's frame MTU must hold beyond the IP packet: the Ethernet header
-/// (destination, source, EtherType: 14, IEEE 802.3 clause 3.1.1), one 802.1Q tag (4, IEEE
-/// 802.1Q clause 9.3) and the frame check sequence (4, IEEE 802.3 clause 3.2.9). These are
-/// protocol definitions, not hardware figures, so they live here and not in the catalog.
-pub(crate) const L2_OVERHEAD_BYTES: u32 = 14 + 4 + 4;
-
-/// Where a switch port's frame MTU was decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Origin {
-    /// The port's override (`ports: { 1/1: { mtu: ... } }`).
-    Port(Span),
-    /// `show.defaults.switch_mtu`.
-    Show(Span),
-    /// The model's maximum (span: the switch's `model:`).
-    Model(Span),
-}
-
-/// A switch port's frame MTU: its override, else the show's switch MTU (at most the
-/// model's maximum), else the model's maximum.
-pub(crate) fn port_frame_mtu(m: &Model, s: SwitchId, port: usize) -> (u32, Origin) {
-    let sw = &m.switches[s];
-    let p = &sw.ports[port];
-    match (p.mtu, p.span, &m.settings.switch_mtu) {
-        (Some(mtu), Some(span), _) => (mtu, Origin::Port(span)),
-        (_, _, Some(show)) if show.value <= sw.max_mtu => (show.value, Origin::Show(show.span)),
-        _ => (sw.max_mtu, Origin::Model(sw.model.span)),
-    }
-}
-
-/// Per link, what limits packets on it, computed once so a route's MTU is a walk over
-/// its hops: the link's own MTU and the smallest frame MTU of its switch ports.
+/// Per link, the largest IP packet it carries (its own IP MTU and the IP packet its
+/// switch ports' frames hold, as configured), computed once so a route's MTU is a walk
+/// over its hops.
 #[derive(Debug, Default)]
 pub(crate) struct Wire {
     links: Vec<(u32, u32)>,
@@ -51,25 +24,25 @@ pub(crate) struct Wire {
 
 impl Wire {
     pub(crate) fn new(m: &Model) -> Wire {
-        let frame = |e: End| match e.node {
-            NodeId::Switch(s) => port_frame_mtu(m, s, e.port).0,
-            NodeId::Host(_) => u32::MAX,
-        };
         Wire {
             links: m
                 .links
                 .iter()
                 .map(|l| {
+                    let ip = |e: End| match e.node {
+                        NodeId::Switch(s) => figures::port(m, s, e.port, l).ip_by_frame,
+                        NodeId::Host(_) => u32::MAX,
+                    };
                     (
                         l.mtu.as_ref().map_or(u32::MAX, |x| x.value),
-                        frame(l.a).min(frame(l.b)),
+                        ip(l.a).min(ip(l.b)),
                     )
                 })
                 .collect(),
         }
     }
 
-    /// The smallest link MTU and the smallest port frame MTU along a route.
+    /// The smallest link MTU and the smallest packet the ports' frames hold along a route.
     fn route(&self, m: &Model, pr: &PairRoute) -> (u32, u32) {
         let mut out = (u32::MAX, u32::MAX);
         for h in &pr.hops {
@@ -82,7 +55,7 @@ impl Wire {
     }
 
     /// The largest IP packet a pair's route carries end to end: the hosts' MTUs, link
-    /// and WAN MTUs, and every switch port's frame MTU minus the layer-2 overhead.
+    /// and WAN MTUs, and every switch port's frame size minus its layer-2 overhead.
     pub(crate) fn path_mtu(&self, m: &Model, pr: &PairRoute) -> u32 {
         let (link, frame) = self.route(m, pr);
         m.hosts[pr.src]
@@ -90,7 +63,7 @@ impl Wire {
             .value
             .min(m.hosts[pr.dst].mtu.value)
             .min(link)
-            .min(frame.saturating_sub(L2_OVERHEAD_BYTES))
+            .min(frame)
     }
 
     /// Whether nothing on the route is below either host's MTU (no finding to look for).
@@ -98,7 +71,7 @@ impl Wire {
         let (link, frame) = self.route(m, pr);
         [pr.src, pr.dst].iter().all(|&h| {
             let mtu = m.hosts[h].mtu.value;
-            link >= mtu && frame >= mtu.saturating_add(L2_OVERHEAD_BYTES)
+            link >= mtu && frame >= mtu
         })
     }
 }
@@ -180,6 +153,8 @@ struct PortFinding {
     frame: u32,
     ports: Vec<String>,
     host: (u32, Span),
+    /// The largest layer-2 overhead among the ports (a tagged port adds 4 bytes).
+    overhead: u32,
     flow: FlowRef,
 }
 
@@ -190,6 +165,7 @@ struct ModelFinding {
     model: String,
     model_span: Span,
     frame: u32,
+    overhead: u32,
     flow: FlowRef,
 }
 
@@ -227,15 +203,14 @@ impl Found {
                     }
                     for e in [link.a, link.b] {
                         let NodeId::Switch(s) = e.node else { continue };
-                        let (frame, origin) = port_frame_mtu(m, s, e.port);
-                        if frame < mtu.saturating_add(L2_OVERHEAD_BYTES) {
+                        let port = figures::port(m, s, e.port, link);
+                        if port.ip_by_frame < mtu {
                             self.frame(
                                 m,
                                 (host.name.value.clone(), mtu, host.mtu.span),
                                 s,
                                 e,
-                                frame,
-                                origin,
+                                port,
                                 &flow,
                             );
                         }
@@ -252,12 +227,12 @@ impl Found {
         host: (String, u32, Span),
         s: SwitchId,
         e: End,
-        frame: u32,
-        origin: Origin,
+        port: figures::PortMtu,
         flow: &FlowRef,
     ) {
         let (name, mtu, mtu_span) = host;
-        match origin {
+        let (frame, extra) = (port.frame, overhead(port.tags));
+        match port.origin {
             Origin::Model(model_span) => {
                 let model = m.switches[s].model.value.clone();
                 let f = self
@@ -268,8 +243,10 @@ impl Found {
                         model,
                         model_span,
                         frame,
+                        overhead: extra,
                         flow: flow.clone(),
                     });
+                f.overhead = f.overhead.max(extra);
                 push_new(&mut f.hosts, name);
             }
             Origin::Port(span) | Origin::Show(span) => {
@@ -277,8 +254,10 @@ impl Found {
                     frame,
                     ports: Vec::new(),
                     host: (mtu, mtu_span),
+                    overhead: extra,
                     flow: flow.clone(),
                 });
+                f.overhead = f.overhead.max(extra);
                 push_new(&mut f.ports, m.end_name(e));
                 if mtu > f.host.0 {
                     f.host = (mtu, mtu_span);
@@ -286,6 +265,15 @@ impl Found {
                 }
             }
         }
+    }
+}
+
+/// `, 802.1Q tag` when the overhead counts a tag.
+fn tag_words(overhead: u32) -> &'static str {
+    if overhead > figures::overhead(0) {
+        ", 802.1Q tag"
+    } else {
+        ""
     }
 }
 
@@ -332,7 +320,7 @@ fn path_report(cx: &Ctx, span: Span, f: &PathFinding) -> Diagnostic {
 }
 
 fn port_report(span: Span, f: &PortFinding) -> Diagnostic {
-    let need = f.host.0.saturating_add(L2_OVERHEAD_BYTES);
+    let need = f.host.0.saturating_add(f.overhead);
     let verb = if f.ports.len() == 1 { "takes" } else { "take" };
     let d = Diagnostic::new(
         codes::FRAME_MTU,
@@ -342,13 +330,15 @@ fn port_report(span: Span, f: &PortFinding) -> Diagnostic {
     .label(format!("frame MTU {}", f.frame))
     .also(f.host.1, format!("hosts send {}-byte packets", f.host.0));
     on_route(d, &f.flow).help(format!(
-        "raise the port MTU to {need} or more (the packet plus {L2_OVERHEAD_BYTES} bytes of Ethernet header, 802.1Q tag and FCS), or lower the host MTU to {}",
-        f.frame.saturating_sub(L2_OVERHEAD_BYTES)
+        "raise the port MTU to {need} or more (the packet plus {} bytes of Ethernet header{} and FCS), or lower the host MTU to {}",
+        f.overhead,
+        tag_words(f.overhead),
+        f.frame.saturating_sub(f.overhead)
     ))
 }
 
 fn model_report(cx: &Ctx, span: Span, f: &ModelFinding) -> Diagnostic {
-    let need = f.mtu.saturating_add(L2_OVERHEAD_BYTES);
+    let need = f.mtu.saturating_add(f.overhead);
     let d = Diagnostic::new(
         codes::FRAME_MTU,
         span,
@@ -366,8 +356,10 @@ fn model_report(cx: &Ctx, span: Span, f: &ModelFinding) -> Diagnostic {
         format!("the model's largest frame is {}", f.frame),
     );
     on_route(d, &f.flow).help(format!(
-        "lower the host MTU to {} or less (a frame adds {L2_OVERHEAD_BYTES} bytes: Ethernet header, 802.1Q tag, FCS)",
-        f.frame.saturating_sub(L2_OVERHEAD_BYTES)
+        "lower the host MTU to {} or less (a frame adds {} bytes: Ethernet header{} and FCS)",
+        f.frame.saturating_sub(f.overhead),
+        f.overhead,
+        tag_words(f.overhead)
     ))
 }
 

@@ -1,5 +1,6 @@
 //! Pass 3: what the spec implies but does not say: addresses, the topology graph,
 //! flow paths and their latencies.
 pub(crate) mod addressing;
+pub(crate) mod mtu;
 pub(crate) mod paths;
 pub(crate) mod topology;

@@ -93,6 +93,25 @@ pub(crate) struct Switching {
     pub(crate) ipv4: Option<Ipv4>,
 }
 
+/// A port's MTU in both units, and what its OS's commands take
+/// (templates/<vendor>/vendor.yaml `mtu:`). Checks compute path MTUs from `ip`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Mtu {
+    /// The largest IP packet the port carries (its frame less header, tags and FCS,
+    /// and no more than its link's or WAN's IP MTU).
+    pub(crate) ip: u32,
+    /// The largest layer-2 frame: Ethernet header (14), 4 per VLAN tag the port
+    /// carries, and FCS (4) included.
+    pub(crate) frame: u32,
+    /// VLAN tags on the port's frames (0 or 1).
+    pub(crate) tags: u32,
+    /// The argument of the OS's `mtu` command (a frame size or an IP MTU, per OS).
+    pub(crate) set: u32,
+    /// The argument of a separate `ip mtu` command (OS10 routed interfaces).
+    pub(crate) ip_set: Option<u32>,
+}
+
 /// One physical port or breakout subport.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -107,7 +126,7 @@ pub(crate) struct Interface {
     /// Administratively up.
     pub(crate) enabled: bool,
     pub(crate) speed_mbps: u64,
-    pub(crate) mtu: Option<u32>,
+    pub(crate) mtu: Option<Mtu>,
     /// `rs`, `fc`, `none`; absent: the port's default.
     pub(crate) fec: Option<String>,
     pub(crate) flow_control: Option<FlowControl>,
@@ -135,7 +154,7 @@ pub(crate) struct PortChannel {
     pub(crate) members: Vec<String>,
     pub(crate) lacp: Lacp,
     pub(crate) description: Option<String>,
-    pub(crate) mtu: Option<u32>,
+    pub(crate) mtu: Option<Mtu>,
     #[serde(flatten)]
     pub(crate) switching: Switching,
     pub(crate) openflow: bool,
@@ -164,5 +183,6 @@ pub(crate) struct VlanL3 {
     /// Vendor name (`Vlan3016`, `vlan-3016`).
     pub(crate) name: String,
     pub(crate) ipv4: Ipv4,
-    pub(crate) mtu: Option<u32>,
+    /// Untagged figures of the VLAN interface.
+    pub(crate) mtu: Option<Mtu>,
 }

@@ -45,34 +45,6 @@ fn name(lx: &mut Lx, p: &Port) -> String {
     p.name.clone()
 }
 
-/// The effective MTU of a cabled port, clamped to the OS's ceiling (the EOS 9214 quirk).
-pub(crate) fn mtu(lx: &mut Lx, p: &Port) -> u32 {
-    let link = p.link.map(|l| &lx.m.links[l]);
-    let explicit: Option<(u32, Span)> = p
-        .mtu
-        .zip(p.span)
-        .or_else(|| link.and_then(|l| l.mtu.as_ref()).map(|m| (m.value, m.span)))
-        .or_else(|| lx.m.settings.switch_mtu.as_ref().map(|m| (m.value, m.span)));
-    let value = explicit.map_or(lx.switch().max_mtu, |(v, _)| v);
-    let max = lx.f.max_mtu;
-    if value <= max {
-        return value;
-    }
-    if let Some((_, span)) = explicit {
-        let os = lx.os();
-        lx.manual(
-            "mtu",
-            span,
-            format!(
-                "`{os}` accepts an MTU of at most {max}; `{}` uses {max}",
-                lx.name()
-            ),
-            format!("set the MTU to {max} or less"),
-        );
-    }
-    max
-}
-
 fn speed_cli(lx: &mut Lx, p: &Port) -> Option<String> {
     let needed = if p.parent.is_some() {
         lx.f.speed_on_subports
@@ -185,7 +157,11 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         description: description(lx, p, peer),
         enabled,
         speed_mbps: (p.speed.bps() / 1e6).round() as u64,
-        mtu: enabled.then(|| mtu(lx, p)),
+        mtu: if enabled {
+            super::mtu::port(lx, p, i, switching.ipv4.is_some())
+        } else {
+            None
+        },
         fec,
         flow_control: (enabled && to_host && !rdma).then_some(FlowControl {
             receive: true,

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::vendor::RoutedPorts;
 use super::{Lx, naming};
-use crate::ir::interface::{Interface, Mode, PortChannel, Switching, Vlan, VlanL3};
+use crate::ir::interface::{Interface, Mode, Mtu, PortChannel, Switching, Vlan, VlanL3};
 use crate::ir::switch::Ipv4;
 use crate::resolve::model::{End, Link, LinkKind, NodeId};
 use crate::spec::link::PortMode;
@@ -127,7 +127,7 @@ fn routed_as_svi(
 /// VLANs with their members, and L3 VLAN interfaces (circuit VLANs, the SVI quirk).
 pub(crate) fn vlans(lx: &mut Lx, interfaces: &mut [Interface], pcs: &[PortChannel]) -> Vec<Vlan> {
     let mut names: BTreeMap<u16, String> = BTreeMap::new();
-    let mut l3: BTreeMap<u16, (Ipv4, Option<u32>)> = BTreeMap::new();
+    let mut l3: BTreeMap<u16, (Ipv4, Option<Mtu>)> = BTreeMap::new();
     let s = lx.switch();
     for (i, p) in s.ports.iter().enumerate() {
         let Some(link) = p.link.map(|l| &lx.m.links[l]) else {
@@ -144,7 +144,10 @@ pub(crate) fn vlans(lx: &mut Lx, interfaces: &mut [Interface], pcs: &[PortChanne
                 v,
                 (
                     Ipv4::new(a.addr, a.len),
-                    interfaces.get(i).and_then(|x| x.mtu),
+                    interfaces
+                        .get(i)
+                        .and_then(|x| x.mtu)
+                        .map(|m| super::mtu::vlan_interface(lx, m)),
                 ),
             );
         }
@@ -156,7 +159,8 @@ pub(crate) fn vlans(lx: &mut Lx, interfaces: &mut [Interface], pcs: &[PortChanne
             let mtu = interfaces
                 .iter()
                 .find(|i| i.port == port)
-                .and_then(|i| i.mtu);
+                .and_then(|i| i.mtu)
+                .map(|m| super::mtu::vlan_interface(lx, m));
             if let Some(a) = ipv4 {
                 l3.insert(v, (a, mtu));
             }

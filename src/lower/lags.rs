@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::interfaces::{description, lacp, mtu};
+use super::interfaces::{description, lacp};
 use super::qos::Rdma;
 use super::{Lx, l2, naming};
 use crate::ir::interface::{Interface, PortChannel, Switching};
@@ -43,7 +43,7 @@ pub(crate) fn lower(
             members,
             lacp: lacp(lag.lacp),
             description: description(lx, port, Some(other)),
-            mtu: Some(mtu(lx, port)),
+            mtu: super::mtu::port(lx, port, mine.port, switching.ipv4.is_some()),
             switching,
             openflow,
             pfc: rdma.lags.contains(&g) && lx.f.qos.pfc,

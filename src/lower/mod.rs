@@ -11,6 +11,7 @@ mod interfaces;
 mod l2;
 mod lags;
 mod management;
+mod mtu;
 pub(crate) mod naming;
 mod openflow;
 mod qos;

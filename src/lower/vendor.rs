@@ -45,8 +45,10 @@ pub(crate) struct Flavour {
     /// How lab/<show>.clab.yml runs this OS; absent: a stand-in.
     #[serde(default)]
     pub(crate) containerlab: Option<ClabCaps>,
-    /// Largest MTU the OS accepts (may be below the hardware's: EOS 9214).
+    /// Largest MTU the OS accepts, in its unit (may be below the hardware's: EOS 9214).
     pub(crate) max_mtu: u32,
+    /// What the OS's `mtu` command means.
+    pub(crate) mtu: MtuCli,
     /// Speed (`25G`) to the OS's speed argument.
     pub(crate) speeds: BTreeMap<String, String>,
     /// Subports carry their lane speed explicitly (EOS breakout).
@@ -171,6 +173,30 @@ pub(crate) struct TextRules {
     pub(crate) max_len: usize,
     /// Characters replaced (quotes inside quoted strings, `?` that opens CLI help).
     pub(crate) replace: BTreeMap<String, String>,
+}
+
+/// What a flavour's `mtu N` counts (src/derive/mtu.rs has the model).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MtuCli {
+    /// `frame`: the layer-2 frame size; `ip`: the IP MTU.
+    pub(crate) counts: MtuUnit,
+    /// A frame size that includes the FCS (Dell: 18 bytes of overhead untagged).
+    pub(crate) fcs: bool,
+    /// Routed interfaces also take `ip mtu`, at least this many bytes below the frame
+    /// size (OS10: 32).
+    #[serde(default)]
+    pub(crate) ip_below_frame: Option<u32>,
+    /// Where the meaning is documented, with [C]/[U] marks.
+    #[allow(dead_code)]
+    pub(crate) source: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum MtuUnit {
+    Frame,
+    Ip,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

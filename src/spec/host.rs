@@ -20,7 +20,7 @@ spec_struct! {
         /// Host OS, for the planner's documents (host tuning will read it).
         #[allow(dead_code)]
         os: Option<String> = opt,
-        /// Interface MTU; default `show.defaults.host_mtu`.
+        /// Interface IP MTU (what `ip link set mtu` takes); default `show.defaults.host_mtu`.
         mtu: Option<Sp<u32>> = opt,
         mgmt: Option<Sp<Addr>> = opt,
         nics: Option<Vec<Sp<HostNic>>> = opt,

@@ -46,6 +46,7 @@ spec_struct! {
         vlans: Option<Vec<Sp<u16>>> = opt,
         /// Routed link subnet; default a /31 from `addressing.p2p`.
         subnet: Option<Sp<Prefix>> = opt,
+        /// IP MTU of the link (the largest IP packet); default: what its ports carry.
         mtu: Option<Sp<u32>> = opt,
         description: Option<Sp<String>> = opt,
     }

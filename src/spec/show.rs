@@ -27,9 +27,10 @@ keyword_enum! {
 spec_struct! {
     /// Values that apply wherever the spec does not say otherwise.
     pub struct Defaults ("defaults") {
-        /// Host interface MTU (default 9000).
+        /// Host interface MTU: the IP MTU, the largest IP packet (default 9000).
         host_mtu: Option<Sp<u32>> = opt,
-        /// Switch port MTU (default: the model's maximum).
+        /// Switch port MTU: a layer-2 frame size, Ethernet header, VLAN tags and FCS
+        /// included (default: the model's maximum).
         switch_mtu: Option<Sp<u32>> = opt,
         openflow: Option<OpenflowDefaults> = opt,
         /// Required optical margin in dB (default 3).

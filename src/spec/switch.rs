@@ -76,6 +76,7 @@ spec_struct! {
         breakout: Option<Sp<String>> = opt,
         speed: Option<Sp<Rate>> = opt,
         fec: Option<Sp<Fec>> = opt,
+        /// Port MTU: a layer-2 frame size, Ethernet header, VLAN tags and FCS included.
         mtu: Option<Sp<u32>> = opt,
         description: Option<Sp<String>> = opt,
         /// Administratively down.

@@ -47,7 +47,8 @@ spec_struct! {
         vlan: Option<Sp<u16>> = opt,
         /// Round-trip time of the circuit, as provisioned or measured.
         rtt_ms: Option<Sp<f64>> = opt,
-        /// Largest frame the WAN carries.
+        /// IP MTU the WAN carries (the largest IP packet, as providers quote it: 9000 for
+        /// R&E jumbo circuits); switch ports get frames large enough for it.
         mtu: Option<Sp<u32>> = opt,
         provisioning: Option<Sp<Provisioning>> = opt,
         /// Peer autonomous system for BGP over this connection.
