@@ -48,6 +48,8 @@ pub(crate) fn files(
     out.sort_by(|a, b| a.path.cmp(&b.path));
     let (sources_sha256, sources) = manifest::sources_hash(&s.sources, main_dir);
     let m = Manifest {
+        format: manifest::FORMAT,
+        format_version: manifest::FORMAT_VERSION,
         democ: env!("CARGO_PKG_VERSION").to_owned(),
         show: lab.show.clone(),
         sources_sha256,

@@ -1,13 +1,22 @@
 //! manifest.json: what a build wrote, each file's sha256, the democ version and the
-//! hash of the sources it was built from. No timestamps, no absolute paths.
+//! hash of the sources it was built from. No timestamps, no absolute paths. Its format
+//! marker is how a later build recognises the folder as democ's (a `manifest.json` of
+//! any other kind, a browser extension's say, is not).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::source::Sources;
 
+/// The value of `format`: names the file's kind, so nothing else is taken for it.
+pub(crate) const FORMAT: &str = "democ-build-manifest";
+/// Bumped when a field changes meaning; a later democ still reads older versions.
+pub(crate) const FORMAT_VERSION: u32 = 1;
+
 #[derive(Debug, Serialize)]
 pub(crate) struct Manifest {
+    pub(crate) format: &'static str,
+    pub(crate) format_version: u32,
     pub(crate) democ: String,
     pub(crate) show: String,
     /// sha256 over every source file's name and text, in load order.
@@ -20,11 +29,49 @@ pub(crate) struct Manifest {
     pub(crate) files: Vec<Entry>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct Entry {
     pub(crate) path: String,
     pub(crate) sha256: String,
     pub(crate) bytes: usize,
+}
+
+/// A previous build's manifest as read back: only what deciding ownership and reuse needs.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Previous {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    format_version: Option<u32>,
+    democ: String,
+    sources_sha256: String,
+    pub(crate) files: Vec<Entry>,
+}
+
+impl Previous {
+    /// Reads `bytes` as a democ manifest: the current format, or the one democ wrote
+    /// before it had a marker (the same fields, recognised by their exact shape).
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Previous, String> {
+        let p: Previous = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        match (&p.format, p.format_version) {
+            (Some(f), Some(v)) if f == FORMAT && (1..=FORMAT_VERSION).contains(&v) => {}
+            (Some(f), Some(v)) if f == FORMAT => {
+                return Err(format!(
+                    "its format version {v} is newer than this democ reads ({FORMAT_VERSION})"
+                ));
+            }
+            (None, None) if is_sha256(&p.sources_sha256) && !p.democ.is_empty() => {}
+            _ => return Err(format!("it has no `\"format\": \"{FORMAT}\"`")),
+        }
+        if let Some(e) = p.files.iter().find(|e| !is_sha256(&e.sha256)) {
+            return Err(format!("the entry for `{}` has no sha256", e.path));
+        }
+        Ok(p)
+    }
+}
+
+fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 pub(crate) fn sha256(bytes: &[u8]) -> String {

@@ -1,11 +1,24 @@
 //! Writing a build atomically. Everything is rendered in memory first; then the files
-//! go into a staging folder beside DIR, which replaces DIR by rename. Files whose bytes
-//! did not change are hard-linked from the old tree (or copied with their old mtime),
-//! so tools watching mtimes see only real changes. On any error DIR is left as it was.
-//! DIR belongs to democ: an existing non-empty DIR without a manifest.json is refused.
+//! go into a staging folder beside DIR, which takes DIR's place in one atomic exchange
+//! (see `swap`). Files whose bytes did not change (by the previous manifest's hashes)
+//! are hard-linked from the old tree (or copied with their old mtime), so tools watching
+//! mtimes see only real changes. On any error, or a signal while writing, DIR is left as
+//! it was and the staging folder is removed. DIR must be democ's own output (see
+//! `owned`); one build at a time writes it (see `lock`).
 
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+mod hook;
+mod inputs;
+mod interrupt;
+mod lock;
+mod owned;
+mod swap;
+
+use hook::Hook;
+pub(crate) use inputs::outside;
 
 /// One output file: a `/`-separated path relative to DIR, and its bytes.
 #[derive(Debug, Clone)]
@@ -14,219 +27,335 @@ pub(crate) struct OutFile {
     pub(crate) bytes: Vec<u8>,
 }
 
+/// Why writing stopped: a message, and the signal that stopped it, if one did.
+#[derive(Debug)]
+pub(crate) struct Failed {
+    pub(crate) message: String,
+    pub(crate) signal: Option<i32>,
+}
+
+impl From<String> for Failed {
+    fn from(message: String) -> Failed {
+        Failed {
+            message,
+            signal: None,
+        }
+    }
+}
+
 fn io(what: &str, p: &Path, e: std::io::Error) -> String {
     format!("cannot {what} `{}`: {e}", p.display())
 }
 
-/// `.<name>.democ-<tag>-<pid>` beside `dir`.
-fn sibling(dir: &Path, tag: &str) -> Result<PathBuf, String> {
-    let name = dir
+/// `.<name>.democ-<tag>` beside `target`.
+fn beside(target: &Path, tag: &str) -> Result<PathBuf, String> {
+    let name = target
         .file_name()
-        .ok_or_else(|| format!("`{}` is not a folder name", dir.display()))?;
-    let parent = dir
+        .ok_or_else(|| format!("`{}` is not a folder or file name", target.display()))?;
+    let parent = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    Ok(parent.join(format!(
-        ".{}.democ-{tag}-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
+    Ok(parent.join(format!(".{}.democ-{tag}", name.to_string_lossy())))
 }
 
-/// Refuses to replace a folder democ did not write.
-fn owned(dir: &Path) -> Result<bool, String> {
-    match fs::symlink_metadata(dir) {
-        Err(_) => Ok(false),
-        Ok(m) if !m.is_dir() => Err(format!("`{}` exists and is not a folder", dir.display())),
-        Ok(_) => {
-            let empty = fs::read_dir(dir)
-                .map_err(|e| io("read", dir, e))?
-                .next()
-                .is_none();
-            if empty || dir.join("manifest.json").is_file() {
-                Ok(true)
-            } else {
-                Err(format!(
-                    "`{}` is not empty and has no manifest.json: democ only replaces folders it wrote",
-                    dir.display()
-                ))
-            }
-        }
-    }
+/// `.<name>.democ-<tag>-<pid>` beside `target`.
+fn sibling(target: &Path, tag: &str) -> Result<PathBuf, String> {
+    beside(target, &format!("{tag}-{}", std::process::id()))
 }
 
-/// Puts one file into the staging tree, reusing the old file when unchanged.
-fn stage(old: Option<&Path>, staging: &Path, f: &OutFile) -> Result<(), String> {
-    if f.path
-        .split('/')
+/// A path of the build that would land outside DIR.
+fn escapes(path: &str) -> bool {
+    path.split('/')
         .any(|c| c.is_empty() || c == "." || c == "..")
-    {
-        return Err(format!(
-            "refusing to write `{}` outside the output folder",
-            f.path
+}
+
+/// Creates `path` (which must not exist) with `bytes`.
+fn create(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    if hook::hook() == Hook::DiskFull {
+        f.write_all(&bytes[..bytes.len() / 2])?;
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::StorageFull,
+            "no space left on device (DEMOC_TEST_HOOK)",
         ));
     }
+    f.write_all(bytes)
+}
+
+/// Puts one file into the staging tree, reusing the old file when unchanged (unless
+/// `fresh`); returns whether it did.
+fn stage(
+    prior: Option<&owned::Prior>,
+    dir: &Path,
+    staging: &Path,
+    f: &OutFile,
+    fresh: bool,
+) -> Result<bool, String> {
     let target = staging.join(&f.path);
     if let Some(parent) = target.parent() {
         fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
     }
-    if let Some(prev) = old.map(|o| o.join(&f.path)) {
-        if fs::read(&prev).is_ok_and(|b| b == f.bytes) {
-            if fs::hard_link(&prev, &target).is_ok() {
-                return Ok(());
+    let old = prior.filter(|_| !fresh).and_then(|p| {
+        if f.path == "manifest.json" {
+            let meta = fs::symlink_metadata(dir.join(&f.path)).ok()?;
+            (p.manifest == f.bytes && meta.is_file()).then_some(meta)
+        } else {
+            p.unchanged(dir, &f.path, &f.bytes)
+        }
+    });
+    if let Some(meta) = old {
+        if fs::hard_link(dir.join(&f.path), &target).is_ok() {
+            return Ok(true);
+        }
+        create(&target, &f.bytes).map_err(|e| io("write", &target, e))?;
+        if let Ok(mtime) = meta.modified() {
+            let _ = fs::File::options()
+                .write(true)
+                .open(&target)
+                .and_then(|h| h.set_modified(mtime));
+        }
+        return Ok(true);
+    }
+    create(&target, &f.bytes).map_err(|e| io("write", &target, e))?;
+    Ok(false)
+}
+
+/// Stages every file, stopping at a signal. The manifest goes last, and is written anew
+/// when any file was: a file modified after the manifest was edited since the build.
+fn stage_all(
+    prior: Option<&owned::Prior>,
+    dir: &Path,
+    staging: &Path,
+    files: &[OutFile],
+    signals: &interrupt::Guard,
+) -> Result<(), Failed> {
+    fs::create_dir(staging).map_err(|e| io("create", staging, e))?;
+    let (manifest, rest): (Vec<&OutFile>, Vec<&OutFile>) =
+        files.iter().partition(|f| f.path == "manifest.json");
+    let mut all_reused = true;
+    for (i, f) in rest.into_iter().chain(manifest).enumerate() {
+        stop_if_signalled(signals, dir)?;
+        let is_manifest = f.path == "manifest.json";
+        all_reused &= stage(prior, dir, staging, f, is_manifest && !all_reused)?;
+        if i == 0 && hook::hook() == Hook::StallStaging {
+            for _ in 0..3000 {
+                if signals.raised().is_some() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
             }
-            fs::write(&target, &f.bytes).map_err(|e| io("write", &target, e))?;
-            if let Ok(mtime) = fs::metadata(&prev).and_then(|m| m.modified()) {
-                let _ = fs::File::options()
-                    .write(true)
-                    .open(&target)
-                    .and_then(|h| h.set_modified(mtime));
-            }
-            return Ok(());
         }
     }
-    fs::write(&target, &f.bytes).map_err(|e| io("write", &target, e))
+    stop_if_signalled(signals, dir)
+}
+
+fn stop_if_signalled(signals: &interrupt::Guard, dir: &Path) -> Result<(), Failed> {
+    match signals.raised() {
+        None => Ok(()),
+        Some(sig) => Err(Failed {
+            message: format!(
+                "interrupted by {}: `{}` is as it was",
+                interrupt::name(sig),
+                dir.display()
+            ),
+            signal: Some(sig),
+        }),
+    }
 }
 
 /// Replaces `dir` with exactly `files`.
-pub(crate) fn tree(dir: &Path, files: &[OutFile]) -> Result<(), String> {
-    let exists = owned(dir)?;
+pub(crate) fn tree(dir: &Path, files: &[OutFile]) -> Result<(), Failed> {
+    replace_tree(dir, files, true).map(|_| ())
+}
+
+fn replace_tree(dir: &Path, files: &[OutFile], exchange: bool) -> Result<swap::How, Failed> {
+    if let Some(f) = files.iter().find(|f| escapes(&f.path)) {
+        return Err(format!("refusing to write `{}` outside the output folder", f.path).into());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+    }
+    let _lock = lock::Lock::take(dir)?;
+    swap::sweep(dir)?;
+    let prior = owned::prior(dir)?;
     let staging = sibling(dir, "new")?;
-    let _ = fs::remove_dir_all(&staging);
-    fs::create_dir_all(&staging).map_err(|e| io("create", &staging, e))?;
-    let staged = files
-        .iter()
-        .try_for_each(|f| stage(exists.then_some(dir), &staging, f));
-    if let Err(e) = staged {
+    let signals = interrupt::Guard::install();
+    if let Err(e) = stage_all(prior.as_ref(), dir, &staging, files, &signals) {
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }
-    if !exists {
-        return fs::rename(&staging, dir).map_err(|e| {
-            let _ = fs::remove_dir_all(&staging);
-            io("create", dir, e)
-        });
-    }
-    let old = sibling(dir, "old")?;
-    let _ = fs::remove_dir_all(&old);
-    if let Err(e) = fs::rename(dir, &old) {
-        let _ = fs::remove_dir_all(&staging);
-        return Err(io("replace", dir, e));
-    }
-    if let Err(e) = fs::rename(&staging, dir) {
-        let _ = fs::rename(&old, dir);
-        let _ = fs::remove_dir_all(&staging);
-        return Err(io("replace", dir, e));
-    }
-    let _ = fs::remove_dir_all(&old);
-    Ok(())
+    Ok(swap::replace(&staging, dir, exchange)?)
 }
 
-/// Writes one file atomically (temporary file beside it, then rename).
+/// Writes one file atomically (temporary file beside it, then rename); on any error
+/// the temporary file is removed.
 pub(crate) fn file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    swap::sweep(path)?;
     let tmp = sibling(path, "tmp")?;
-    fs::write(&tmp, bytes).map_err(|e| io("write", &tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| {
+    let written = create(&tmp, bytes)
+        .map_err(|e| io("write", &tmp, e))
+        .and_then(|()| fs::rename(&tmp, path).map_err(|e| io("write", path, e)));
+    if written.is_err() {
         let _ = fs::remove_file(&tmp);
-        io("write", path, e)
-    })
+    }
+    written
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::manifest::{self, Entry, Manifest};
 
-    fn f(path: &str, text: &str) -> OutFile {
-        OutFile {
-            path: path.into(),
-            bytes: text.as_bytes().to_vec(),
-        }
+    /// The files, and a democ manifest for them (`show` tells builds apart).
+    fn build(show: &str, files: &[(&str, &str)]) -> Vec<OutFile> {
+        let mut out: Vec<OutFile> = files
+            .iter()
+            .map(|(p, t)| OutFile {
+                path: (*p).into(),
+                bytes: t.as_bytes().to_vec(),
+            })
+            .collect();
+        let m = Manifest {
+            format: manifest::FORMAT,
+            format_version: manifest::FORMAT_VERSION,
+            democ: "test".into(),
+            show: show.into(),
+            sources_sha256: manifest::sha256(b""),
+            sources: vec![],
+            templates_overridden: vec![],
+            files: out
+                .iter()
+                .map(|f| Entry {
+                    path: f.path.clone(),
+                    sha256: manifest::sha256(&f.bytes),
+                    bytes: f.bytes.len(),
+                })
+                .collect(),
+        };
+        out.push(OutFile {
+            path: "manifest.json".into(),
+            bytes: crate::ir::to_json(&m).into_bytes(),
+        });
+        out
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .expect("ls")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn mtime(p: &Path) -> std::time::SystemTime {
+        fs::metadata(p).and_then(|m| m.modified()).expect("mtime")
     }
 
     #[test]
     fn replaces_and_keeps_unchanged_files() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("out");
-        tree(
-            &dir,
-            &[
-                f("manifest.json", "{}"),
-                f("a/x.cfg", "x"),
-                f("a/y.cfg", "y"),
-            ],
-        )
-        .expect("first");
-        let before = fs::metadata(dir.join("a/x.cfg"))
-            .and_then(|m| m.modified())
-            .expect("mtime");
+        tree(&dir, &build("1", &[("a/x.cfg", "x"), ("a/y.cfg", "y")])).expect("first");
+        let before = mtime(&dir.join("a/x.cfg"));
         std::thread::sleep(std::time::Duration::from_millis(20));
-        tree(
-            &dir,
-            &[
-                f("manifest.json", "{1}"),
-                f("a/x.cfg", "x"),
-                f("b.cfg", "b"),
-            ],
-        )
-        .expect("second");
-        let after = fs::metadata(dir.join("a/x.cfg"))
-            .and_then(|m| m.modified())
-            .expect("mtime");
-        assert_eq!(before, after);
+        tree(&dir, &build("2", &[("a/x.cfg", "x"), ("b.cfg", "b")])).expect("second");
+        assert_eq!(before, mtime(&dir.join("a/x.cfg")));
         assert!(!dir.join("a/y.cfg").exists());
         assert_eq!(fs::read_to_string(dir.join("b.cfg")).expect("b"), "b");
-        let leftovers: Vec<_> = fs::read_dir(tmp.path())
-            .expect("ls")
-            .filter_map(Result::ok)
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(leftovers, vec![std::ffi::OsString::from("out")]);
+        assert_eq!(names(tmp.path()), ["out"]);
+    }
+
+    /// Reuse goes by the manifest's hashes; a file edited since the build (its mtime
+    /// is after the manifest's) is written anew even when its length is the same.
+    #[test]
+    fn an_edited_file_is_rewritten() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let files = build("1", &[("x.cfg", "abc")]);
+        tree(&dir, &files).expect("first");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(dir.join("x.cfg"), "xyz").expect("edit");
+        tree(&dir, &files).expect("second");
+        assert_eq!(fs::read_to_string(dir.join("x.cfg")).expect("x"), "abc");
+        // And the manifest was written after it, so the next build reuses it again.
+        let rewritten = mtime(&dir.join("x.cfg"));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        tree(&dir, &files).expect("third");
+        assert_eq!(mtime(&dir.join("x.cfg")), rewritten);
     }
 
     #[test]
     fn a_write_error_midway_leaves_the_previous_output_intact() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("out");
-        tree(&dir, &[f("manifest.json", "{}"), f("a/x.cfg", "x")]).expect("first");
+        let first = build("1", &[("a/x.cfg", "x")]);
+        tree(&dir, &first).expect("first");
         // The second build stages `a/x.cfg` and `b` as files, then needs `b` to be a
         // folder for `b/c.cfg`: the write fails after part of the tree was staged.
         let err = tree(
             &dir,
-            &[
-                f("manifest.json", "{2}"),
-                f("a/x.cfg", "changed"),
-                f("b", "file"),
-                f("b/c.cfg", "c"),
-            ],
+            &build("2", &[("a/x.cfg", "changed"), ("b", "file"), ("b/c.cfg", "c")]),
         );
         assert!(err.is_err(), "the staging write must fail");
-        assert_eq!(
-            fs::read_to_string(dir.join("manifest.json")).expect("manifest"),
-            "{}"
-        );
+        assert_eq!(fs::read(dir.join("manifest.json")).expect("manifest"), first[1].bytes);
         assert_eq!(fs::read_to_string(dir.join("a/x.cfg")).expect("x"), "x");
         assert!(!dir.join("b").exists());
-        let leftovers: Vec<_> = fs::read_dir(tmp.path())
-            .expect("ls")
-            .filter_map(Result::ok)
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(
-            leftovers,
-            vec![std::ffi::OsString::from("out")],
-            "no staging folder left"
-        );
+        assert_eq!(names(tmp.path()), ["out"], "no staging folder or lock left");
     }
 
     #[test]
     fn refuses_foreign_folders_and_escapes() {
         let tmp = tempfile::tempdir().expect("tempdir");
         fs::write(tmp.path().join("precious.txt"), "keep").expect("write");
-        assert!(tree(tmp.path(), &[f("manifest.json", "{}")]).is_err());
+        assert!(tree(tmp.path(), &build("1", &[])).is_err());
         assert!(tmp.path().join("precious.txt").exists());
         let dir = tmp.path().join("out");
-        assert!(tree(&dir, &[f("../escape", "x")]).is_err());
+        assert!(tree(&dir, &build("1", &[("../escape", "x")])).is_err());
         assert!(!dir.exists());
+    }
+
+    /// Linux swaps the folders in one step; elsewhere (forced here) two renames, and a
+    /// build killed between them is recovered by the next one.
+    #[test]
+    fn exchange_where_the_os_has_it_and_recovery_otherwise() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let files = build("1", &[("x.cfg", "x")]);
+        assert_eq!(replace_tree(&dir, &files, true).expect("new"), swap::How::Created);
+        let second = build("2", &[("x.cfg", "y")]);
+        let how = replace_tree(&dir, &second, true).expect("exchange");
+        if cfg!(target_os = "linux") {
+            assert_eq!(how, swap::How::Exchanged);
+        }
+        let third = build("3", &[("x.cfg", "z")]);
+        assert_eq!(replace_tree(&dir, &third, false).expect("renames"), swap::How::Renamed);
+        assert_eq!(fs::read_to_string(dir.join("x.cfg")).expect("x"), "z");
+        assert_eq!(names(tmp.path()), ["out"]);
+        // A fallback replacement killed between its renames: only the old tree is left,
+        // under the name of a process that is gone.
+        let dead = tmp.path().join(".out.democ-old-4194999");
+        fs::rename(&dir, &dead).expect("rename");
+        swap::sweep(&dir).expect("sweep");
+        assert_eq!(fs::read_to_string(dir.join("x.cfg")).expect("restored"), "z");
+        assert_eq!(names(tmp.path()), ["out"]);
+    }
+
+    #[test]
+    fn a_failed_file_write_leaves_no_temporary_file() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        // A folder where the file should go: the rename fails after the write.
+        let path = tmp.path().join("ir.json");
+        fs::create_dir(&path).expect("mkdir");
+        fs::write(path.join("keep"), "k").expect("write");
+        assert!(file(&path, b"{}").is_err());
+        assert_eq!(names(tmp.path()), ["ir.json"]);
+        file(&tmp.path().join("b.json"), b"{}").expect("write");
+        assert_eq!(names(tmp.path()), ["b.json", "ir.json"]);
     }
 }

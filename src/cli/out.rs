@@ -1,7 +1,7 @@
 //! `democ ir` and `democ build`: the commands that lower, render and write.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -89,7 +89,38 @@ pub(super) fn ir(a: &IrArgs) -> i32 {
     }
 }
 
+/// The files a build reads, as far as known before it runs.
+fn named_inputs(a: &BuildArgs) -> Vec<(&'static str, &Path)> {
+    let c = &a.common;
+    [
+        ("spec", c.spec.as_deref()),
+        ("catalog folder", c.catalog.as_deref()),
+        ("templates folder", a.templates.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(what, p)| Some((what, p?)))
+    .collect()
+}
+
+/// Every spec file and include read from disk (the embedded catalog and show are not).
+fn read_specs(a: &BuildArgs, s: &Session) -> Vec<PathBuf> {
+    if a.common.spec.is_none() {
+        return Vec::new();
+    }
+    let embedded: std::collections::HashSet<&str> =
+        crate::catalog::EMBEDDED.iter().map(|(n, _)| *n).collect();
+    s.sources
+        .files()
+        .map(|(_, f)| f.name.as_str())
+        .filter(|n| !embedded.contains(n))
+        .map(PathBuf::from)
+        .collect()
+}
+
 pub(super) fn build(a: &BuildArgs) -> i32 {
+    if let Err(e) = crate::write::outside(&a.output, named_inputs(a)) {
+        return usage(&e);
+    }
     let renderer = match Renderer::new(a.templates.as_deref()) {
         Ok(r) => r,
         Err(e) => return usage(&e),
@@ -99,6 +130,11 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
+    let specs = read_specs(a, &s);
+    let specs = specs.iter().map(|p| ("spec file", p.as_path()));
+    if let Err(e) = crate::write::outside(&a.output, specs) {
+        return usage(&e);
+    }
     progress(&format!(
         "rendering {}",
         plural(lab.switches.len(), "config")
@@ -123,6 +159,14 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     clock.mark("write");
     match written {
         Ok(()) => 0,
-        Err(e) => usage(&e),
+        // Killed by a signal, as the shell reports it: 128 + its number.
+        Err(crate::write::Failed {
+            message,
+            signal: Some(sig),
+        }) => {
+            eprintln!("error: {message}");
+            128 + sig
+        }
+        Err(e) => usage(&e.message),
     }
 }

@@ -1,0 +1,191 @@
+//! What a previous build left in the output folder, and whether democ may replace it.
+//!
+//! A folder is democ's when its `manifest.json` is a democ build manifest (its format
+//! marker, or the exact shape democ wrote before it had one) and every entry in it is
+//! a file that manifest lists, or a folder on the way to one. Anything else (a user's
+//! `NOTES.md`, a `.git/`, the spec being built) makes the build refuse, naming it:
+//! democ never deletes a file it did not write. An empty folder may be used too.
+//!
+//! Nothing is read through a symlink, and the only file read is the manifest, with a
+//! size limit: unchanged files are recognised by the manifest's hashes, not by reading
+//! them back.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::Read as _;
+use std::path::Path;
+use std::time::SystemTime;
+
+use super::io;
+use crate::manifest;
+
+/// The largest manifest read back (a 100,000-file build writes about 15 MB).
+const MANIFEST_LIMIT: u64 = 256 << 20;
+
+/// A previous build in the output folder.
+pub(crate) struct Prior {
+    /// Its manifest.json, as bytes.
+    pub(crate) manifest: Vec<u8>,
+    /// Path -> (sha256, length) of every other file.
+    files: HashMap<String, (String, usize)>,
+    /// Files modified after the manifest was written were edited since: never reused.
+    written: SystemTime,
+}
+
+impl Prior {
+    /// The old file at `path` if it can stand for `bytes` unchanged: listed with the
+    /// same hash, still a regular file of that length, not modified since the build.
+    pub(crate) fn unchanged(&self, dir: &Path, path: &str, bytes: &[u8]) -> Option<fs::Metadata> {
+        let (sha, len) = self.files.get(path)?;
+        if *len != bytes.len() {
+            return None;
+        }
+        let meta = fs::symlink_metadata(dir.join(path)).ok()?;
+        let fresh = meta.modified().is_ok_and(|t| t <= self.written);
+        let same = meta.is_file() && meta.len() == *len as u64 && fresh;
+        (same && *sha == manifest::sha256(bytes)).then_some(meta)
+    }
+}
+
+/// The previous build in `dir`; None when `dir` is missing or empty. Err when democ
+/// must not replace it.
+pub(crate) fn prior(dir: &Path) -> Result<Option<Prior>, String> {
+    let shown = dir.display();
+    match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io("read", dir, e)),
+        Ok(m) if !m.is_dir() => return Err(format!("`{shown}` exists and is not a folder")),
+        Ok(_) => {}
+    }
+    let path = dir.join("manifest.json");
+    let meta = match fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let empty = fs::read_dir(dir)
+                .map_err(|e| io("read", dir, e))?
+                .next()
+                .is_none();
+            return if empty {
+                Ok(None)
+            } else {
+                Err(format!(
+                    "`{shown}` is not empty and has no democ manifest.json: democ only replaces folders it wrote; choose another folder"
+                ))
+            };
+        }
+        Err(e) => return Err(io("read", &path, e)),
+        Ok(m) => m,
+    };
+    let not_ours = |why: &str| {
+        format!(
+            "`{}` is not a democ build manifest ({why}): democ only replaces folders it wrote; choose another folder",
+            path.display()
+        )
+    };
+    if !meta.is_file() {
+        return Err(not_ours("not a regular file"));
+    }
+    let bytes = read_limited(&path).map_err(|e| not_ours(&e))?;
+    let m = manifest::Previous::parse(&bytes).map_err(|e| not_ours(&e))?;
+    let files: HashMap<String, (String, usize)> = m
+        .files
+        .into_iter()
+        .map(|e| (e.path, (e.sha256, e.bytes)))
+        .collect();
+    foreign(dir, &files)?;
+    Ok(Some(Prior {
+        manifest: bytes,
+        files,
+        written: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+    }))
+}
+
+/// At most [`MANIFEST_LIMIT`] bytes of a regular file, never through a symlink.
+fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+    let file = open_no_follow(path).map_err(|e| e.to_string())?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err("not a regular file".into());
+    }
+    let mut bytes = Vec::new();
+    file.take(MANIFEST_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MANIFEST_LIMIT {
+        return Err(format!("larger than {} MiB", MANIFEST_LIMIT >> 20));
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let no_follow = rustix::fs::OFlags::NOFOLLOW.bits();
+    fs::File::options()
+        .read(true)
+        .custom_flags(no_follow as i32)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+    fs::File::open(path)
+}
+
+/// The first entry of `dir` (in name order, depth first) that the manifest does not
+/// account for, as an error naming it.
+fn foreign(dir: &Path, files: &HashMap<String, (String, usize)>) -> Result<(), String> {
+    let mut folders: HashSet<&str> = HashSet::new();
+    for path in files.keys() {
+        let mut p = path.as_str();
+        while let Some((parent, _)) = p.rsplit_once('/') {
+            if !folders.insert(parent) {
+                break;
+            }
+            p = parent;
+        }
+    }
+    let listed = |rel: &str, is_dir: bool| {
+        if is_dir {
+            folders.contains(rel)
+        } else {
+            rel == "manifest.json" || files.contains_key(rel)
+        }
+    };
+    match first_unlisted(dir, "", &listed)? {
+        None => Ok(()),
+        Some(rel) => Err(format!(
+            "`{}` is not a file democ wrote (its manifest.json does not list it): democ replaces only its own files; move it out of `{}` or choose another output folder",
+            dir.join(rel).display(),
+            dir.display()
+        )),
+    }
+}
+
+fn first_unlisted(
+    dir: &Path,
+    rel: &str,
+    listed: &dyn Fn(&str, bool) -> bool,
+) -> Result<Option<String>, String> {
+    let here = if rel.is_empty() { dir.to_path_buf() } else { dir.join(rel) };
+    let mut entries: Vec<(String, bool)> = Vec::new();
+    for e in fs::read_dir(&here).map_err(|e| io("read", &here, e))? {
+        let e = e.map_err(|e| io("read", &here, e))?;
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let child = if rel.is_empty() { name.into_owned() } else { format!("{rel}/{name}") };
+        // The entry's own type: a symlink to a folder is not a folder here.
+        let is_dir = e.file_type().map_err(|e| io("read", &here, e))?.is_dir();
+        entries.push((child, is_dir));
+    }
+    entries.sort();
+    for (child, is_dir) in entries {
+        if !listed(&child, is_dir) {
+            return Ok(Some(if is_dir { format!("{child}/") } else { child }));
+        }
+        if is_dir {
+            if let Some(found) = first_unlisted(dir, &child, listed)? {
+                return Ok(Some(found));
+            }
+        }
+    }
+    Ok(None)
+}
