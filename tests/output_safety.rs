@@ -142,6 +142,13 @@ fn a_rebuild_reads_nothing_through_a_symlink() {
     let ir = out.join("ir/eos-1.json");
     std::fs::remove_file(&ir).expect("rm");
     std::os::unix::fs::symlink(&mine, &ir).expect("symlink");
+    // And one by a symlink to a FIFO nobody writes: reading it would block forever.
+    let fifo = tmp.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let lab = out.join("lab/mini.clab.yml");
+    std::fs::remove_file(&lab).expect("rm");
+    std::os::unix::fs::symlink(&fifo, &lab).expect("symlink");
     let o = within(20, &["build", FIXTURE, "-o", outs, "--hosts"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(tree(&out) == expected, "the symlinks were replaced by the build's files");
