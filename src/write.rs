@@ -181,7 +181,8 @@ fn replace_tree(dir: &Path, files: &[OutFile], exchange: bool) -> Result<swap::H
     }
     let _lock = lock::Lock::take(dir)?;
     swap::sweep(dir)?;
-    let prior = owned::prior(dir)?;
+    let new_manifest = files.iter().find(|f| f.path == "manifest.json");
+    let prior = owned::prior(dir, new_manifest.map(|f| f.bytes.as_slice()))?;
     let staging = sibling(dir, "new")?;
     let signals = interrupt::Guard::install();
     if let Err(e) = stage_all(prior.as_ref(), dir, &staging, files, &signals) {
@@ -300,10 +301,16 @@ mod tests {
         // folder for `b/c.cfg`: the write fails after part of the tree was staged.
         let err = tree(
             &dir,
-            &build("2", &[("a/x.cfg", "changed"), ("b", "file"), ("b/c.cfg", "c")]),
+            &build(
+                "2",
+                &[("a/x.cfg", "changed"), ("b", "file"), ("b/c.cfg", "c")],
+            ),
         );
         assert!(err.is_err(), "the staging write must fail");
-        assert_eq!(fs::read(dir.join("manifest.json")).expect("manifest"), first[1].bytes);
+        assert_eq!(
+            fs::read(dir.join("manifest.json")).expect("manifest"),
+            first[1].bytes
+        );
         assert_eq!(fs::read_to_string(dir.join("a/x.cfg")).expect("x"), "x");
         assert!(!dir.join("b").exists());
         assert_eq!(names(tmp.path()), ["out"], "no staging folder or lock left");
@@ -327,14 +334,20 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join("out");
         let files = build("1", &[("x.cfg", "x")]);
-        assert_eq!(replace_tree(&dir, &files, true).expect("new"), swap::How::Created);
+        assert_eq!(
+            replace_tree(&dir, &files, true).expect("new"),
+            swap::How::Created
+        );
         let second = build("2", &[("x.cfg", "y")]);
         let how = replace_tree(&dir, &second, true).expect("exchange");
         if cfg!(target_os = "linux") {
             assert_eq!(how, swap::How::Exchanged);
         }
         let third = build("3", &[("x.cfg", "z")]);
-        assert_eq!(replace_tree(&dir, &third, false).expect("renames"), swap::How::Renamed);
+        assert_eq!(
+            replace_tree(&dir, &third, false).expect("renames"),
+            swap::How::Renamed
+        );
         assert_eq!(fs::read_to_string(dir.join("x.cfg")).expect("x"), "z");
         assert_eq!(names(tmp.path()), ["out"]);
         // A fallback replacement killed between its renames: only the old tree is left,
@@ -342,7 +355,10 @@ mod tests {
         let dead = tmp.path().join(".out.democ-old-4194999");
         fs::rename(&dir, &dead).expect("rename");
         swap::sweep(&dir).expect("sweep");
-        assert_eq!(fs::read_to_string(dir.join("x.cfg")).expect("restored"), "z");
+        assert_eq!(
+            fs::read_to_string(dir.join("x.cfg")).expect("restored"),
+            "z"
+        );
         assert_eq!(names(tmp.path()), ["out"]);
     }
 

@@ -190,7 +190,11 @@ fn refuses_to_replace_a_folder_it_did_not_write() {
     std::fs::write(tmp.path().join("thesis.tex"), "precious").expect("write");
     let o = democ(&["build", FIXTURE, "-o", tmp.path().to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("has no democ manifest.json"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("has no democ manifest.json"),
+        "{}",
+        stderr(&o)
+    );
     assert!(tmp.path().join("thesis.tex").exists());
 }
 

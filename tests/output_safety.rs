@@ -22,7 +22,13 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 fn build_into(out: &Path) -> std::process::Output {
-    democ(&["build", FIXTURE, "-o", out.to_str().expect("utf-8"), "--hosts"])
+    democ(&[
+        "build",
+        FIXTURE,
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--hosts",
+    ])
 }
 
 /// The fixture's show and catalog copied into `dir` (so a test can move them).
@@ -46,7 +52,11 @@ fn a_folder_with_someone_elses_manifest_is_refused_and_kept() {
     let before = tree(&ext);
     let o = build_into(&ext);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("is not a democ build manifest"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is not a democ build manifest"),
+        "{}",
+        stderr(&o)
+    );
     assert!(tree(&ext) == before, "the extension's files changed");
 }
 
@@ -63,16 +73,25 @@ fn files_a_user_put_in_the_output_are_refused_and_kept() {
     let o = build_into(&out);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("/out/.git/`"), "names the first foreign entry: {err}");
+    assert!(
+        err.contains("/out/.git/`"),
+        "names the first foreign entry: {err}"
+    );
     assert!(err.contains("not a file democ wrote"), "{err}");
-    assert!((tree(&out), mtimes(&out)) == before, "the output folder changed");
+    assert!(
+        (tree(&out), mtimes(&out)) == before,
+        "the output folder changed"
+    );
     // With only NOTES.md left, that is the one named.
     std::fs::remove_dir_all(out.join(".git")).expect("rm");
     std::fs::remove_file(out.join("switches/my-extra.cfg")).expect("rm");
     let o = build_into(&out);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("/out/NOTES.md`"), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(out.join("NOTES.md")).expect("kept"), "my notes");
+    assert_eq!(
+        std::fs::read_to_string(out.join("NOTES.md")).expect("kept"),
+        "my notes"
+    );
     assert_eq!(names(tmp.path()), ["out"], "no staging folder or lock left");
 }
 
@@ -84,10 +103,22 @@ fn a_spec_or_include_inside_the_output_is_refused_before_writing() {
     // The main spec inside the output folder.
     let spec = copy_fixture(&out.join("src"));
     let before = (tree(&out), mtimes(&out));
-    let o = democ(&["build", spec.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")]);
+    let o = democ(&[
+        "build",
+        spec.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("is inside the output folder"), "{}", stderr(&o));
-    assert!((tree(&out), mtimes(&out)) == before, "the output folder changed");
+    assert!(
+        stderr(&o).contains("is inside the output folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        (tree(&out), mtimes(&out)) == before,
+        "the output folder changed"
+    );
     // The main spec outside, its include inside (the output is a subfolder of the show).
     let show = tmp.path().join("show");
     let spec = copy_fixture(&show);
@@ -95,14 +126,28 @@ fn a_spec_or_include_inside_the_output_is_refused_before_writing() {
     build(spec.to_str().expect("utf-8"), &out);
     std::fs::rename(show.join("catalog.yaml"), out.join("catalog.yaml")).expect("mv");
     let text = std::fs::read_to_string(&spec).expect("spec");
-    std::fs::write(&spec, text.replace("include: [catalog.yaml]", "include: [out/catalog.yaml]"))
-        .expect("write");
+    std::fs::write(
+        &spec,
+        text.replace("include: [catalog.yaml]", "include: [out/catalog.yaml]"),
+    )
+    .expect("write");
     let before = (tree(&out), mtimes(&out));
-    let o = democ(&["build", spec.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")]);
+    let o = democ(&[
+        "build",
+        spec.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("the spec file `") && err.contains("catalog.yaml` is inside"), "{err}");
-    assert!((tree(&out), mtimes(&out)) == before, "the output folder changed");
+    assert!(
+        err.contains("the spec file `") && err.contains("catalog.yaml` is inside"),
+        "{err}"
+    );
+    assert!(
+        (tree(&out), mtimes(&out)) == before,
+        "the output folder changed"
+    );
 }
 
 /// Runs `democ` with a deadline: a rebuild that reads through a symlink to /dev/zero
@@ -144,16 +189,25 @@ fn a_rebuild_reads_nothing_through_a_symlink() {
     std::os::unix::fs::symlink(&mine, &ir).expect("symlink");
     // And one by a symlink to a FIFO nobody writes: reading it would block forever.
     let fifo = tmp.path().join("fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
     let lab = out.join("lab/mini.clab.yml");
     std::fs::remove_file(&lab).expect("rm");
     std::os::unix::fs::symlink(&fifo, &lab).expect("symlink");
     let o = within(20, &["build", FIXTURE, "-o", outs, "--hosts"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(tree(&out) == expected, "the symlinks were replaced by the build's files");
+    assert!(
+        tree(&out) == expected,
+        "the symlinks were replaced by the build's files"
+    );
     assert!(!std::fs::symlink_metadata(&cfg).expect("cfg").is_symlink());
-    assert_eq!(std::fs::read_to_string(&mine).expect("mine"), "my own config");
+    assert_eq!(
+        std::fs::read_to_string(&mine).expect("mine"),
+        "my own config"
+    );
     // The manifest itself a symlink to /dev/zero: refused, at once.
     let manifest = out.join("manifest.json");
     std::fs::remove_file(&manifest).expect("rm");
@@ -173,17 +227,28 @@ fn stale_staging_folders_of_dead_builds_are_removed() {
     std::fs::create_dir_all(dead.join("switches")).expect("mkdir");
     std::fs::write(dead.join("switches/half.cfg"), "half").expect("write");
     // A staging folder of a live process (this test) is left alone.
-    let live = tmp.path().join(format!(".out.democ-new-{}", std::process::id()));
+    let live = tmp
+        .path()
+        .join(format!(".out.democ-new-{}", std::process::id()));
     std::fs::create_dir(&live).expect("mkdir");
     build(FIXTURE, &out);
-    assert!(!dead.exists(), "the dead build's staging folder is still there");
+    assert!(
+        !dead.exists(),
+        "the dead build's staging folder is still there"
+    );
     assert!(live.exists());
 }
 
 /// `democ build` stalled (by the test hook) right after staging its first file.
 fn stalled_build(out: &Path) -> (Child, PathBuf) {
     let child = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .args(["build", FIXTURE, "-o", out.to_str().expect("utf-8"), "--hosts"])
+        .args([
+            "build",
+            FIXTURE,
+            "-o",
+            out.to_str().expect("utf-8"),
+            "--hosts",
+        ])
         .env("DEMOC_TEST_HOOK", "stall-staging")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -195,7 +260,10 @@ fn stalled_build(out: &Path) -> (Child, PathBuf) {
         .join(format!(".out.democ-new-{}", child.id()));
     let start = Instant::now();
     while !std::fs::read_dir(&staging).is_ok_and(|mut d| d.next().is_some()) {
-        assert!(start.elapsed() < Duration::from_secs(30), "the build never staged a file");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the build never staged a file"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     (child, staging)
@@ -242,7 +310,11 @@ fn a_second_build_into_the_same_folder_is_refused_while_one_runs() {
     let (child, _) = stalled_build(&out);
     let o = build_into(&out);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("another democ build is writing"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("another democ build is writing"),
+        "{}",
+        stderr(&o)
+    );
     signal(&child, "-INT");
     child.wait_with_output().expect("wait");
     let o = build_into(&out);
@@ -261,7 +333,11 @@ fn ir_to_a_full_disk_leaves_no_temporary_file() {
         .output()
         .expect("democ runs");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("no space left on device"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no space left on device"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(names(tmp.path()), ["ir.json"], "a temporary file is left");
     assert_eq!(std::fs::read_to_string(&path).expect("kept"), "previous");
 }

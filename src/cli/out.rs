@@ -27,7 +27,8 @@ pub(super) struct IrArgs {
 pub(super) struct BuildArgs {
     #[command(flatten)]
     common: Common,
-    /// Output folder; replaced atomically (democ refuses folders it did not write).
+    /// Output folder; replaced atomically (democ refuses folders it did not write and
+    /// folders holding files it did not write).
     #[arg(short, long)]
     output: PathBuf,
     /// Folder of templates overriding the embedded ones by file name (`os10.j2` or `dell/os10.j2`).

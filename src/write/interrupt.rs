@@ -32,7 +32,9 @@ impl Guard {
         let mut ids = Vec::with_capacity(SIGNALS.len() * 3);
         for &sig in SIGNALS {
             // Registered first, so it sees the flag as the previous signal left it.
-            ids.extend(signal_hook::flag::register_conditional_default(sig, Arc::clone(&armed)).ok());
+            ids.extend(
+                signal_hook::flag::register_conditional_default(sig, Arc::clone(&armed)).ok(),
+            );
             // Which signal, stored before the flag says there is one.
             let n = usize::try_from(sig).unwrap_or(0);
             ids.extend(signal_hook::flag::register_usize(sig, Arc::clone(&which), n).ok());

@@ -41,7 +41,10 @@ impl Lock {
                 return Ok(Lock { path, _file: file });
             }
         }
-        Err(format!("cannot lock `{}`: it keeps being replaced", path.display()))
+        Err(format!(
+            "cannot lock `{}`: it keeps being replaced",
+            path.display()
+        ))
     }
 }
 

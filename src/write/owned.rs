@@ -30,6 +30,8 @@ pub(crate) struct Prior {
     files: HashMap<String, (String, usize)>,
     /// Files modified after the manifest was written were edited since: never reused.
     written: SystemTime,
+    /// Path -> sha256 from the new build's manifest (hashed once, when it was made).
+    new: HashMap<String, String>,
 }
 
 impl Prior {
@@ -43,13 +45,17 @@ impl Prior {
         let meta = fs::symlink_metadata(dir.join(path)).ok()?;
         let fresh = meta.modified().is_ok_and(|t| t <= self.written);
         let same = meta.is_file() && meta.len() == *len as u64 && fresh;
-        (same && *sha == manifest::sha256(bytes)).then_some(meta)
+        let new_sha = match self.new.get(path) {
+            Some(h) => *h == *sha,
+            None => *sha == manifest::sha256(bytes),
+        };
+        (same && new_sha).then_some(meta)
     }
 }
 
 /// The previous build in `dir`; None when `dir` is missing or empty. Err when democ
-/// must not replace it.
-pub(crate) fn prior(dir: &Path) -> Result<Option<Prior>, String> {
+/// must not replace it. `new_manifest` is the manifest of the build about to be written.
+pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Prior>, String> {
     let shown = dir.display();
     match fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -92,10 +98,15 @@ pub(crate) fn prior(dir: &Path) -> Result<Option<Prior>, String> {
         .map(|e| (e.path, (e.sha256, e.bytes)))
         .collect();
     foreign(dir, &files)?;
+    let new = new_manifest
+        .and_then(|b| manifest::Previous::parse(b).ok())
+        .map(|m| m.files.into_iter().map(|e| (e.path, e.sha256)).collect())
+        .unwrap_or_default();
     Ok(Some(Prior {
         manifest: bytes,
         files,
         written: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+        new,
     }))
 }
 
@@ -165,13 +176,21 @@ fn first_unlisted(
     rel: &str,
     listed: &dyn Fn(&str, bool) -> bool,
 ) -> Result<Option<String>, String> {
-    let here = if rel.is_empty() { dir.to_path_buf() } else { dir.join(rel) };
+    let here = if rel.is_empty() {
+        dir.to_path_buf()
+    } else {
+        dir.join(rel)
+    };
     let mut entries: Vec<(String, bool)> = Vec::new();
     for e in fs::read_dir(&here).map_err(|e| io("read", &here, e))? {
         let e = e.map_err(|e| io("read", &here, e))?;
         let name = e.file_name();
         let name = name.to_string_lossy();
-        let child = if rel.is_empty() { name.into_owned() } else { format!("{rel}/{name}") };
+        let child = if rel.is_empty() {
+            name.into_owned()
+        } else {
+            format!("{rel}/{name}")
+        };
         // The entry's own type: a symlink to a folder is not a folder here.
         let is_dir = e.file_type().map_err(|e| io("read", &here, e))?.is_dir();
         entries.push((child, is_dir));
