@@ -4,7 +4,7 @@
 //! removed on release; a build that finds it locked and then unlinked by its owner
 //! retries on the new file, so removing it never lets two builds in.
 
-use std::fs::{self, File, TryLockError};
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
 use super::io;
@@ -26,16 +26,16 @@ impl Lock {
                 .truncate(false)
                 .open(&path)
                 .map_err(|e| io("create", &path, e))?;
-            match file.try_lock() {
-                Ok(()) => {}
-                Err(TryLockError::WouldBlock) => {
+            match try_lock(&file) {
+                Ok(true) => {}
+                Ok(false) => {
                     return Err(format!(
                         "another democ build is writing `{}` (it holds `{}`); wait for it to finish and build again",
                         dir.display(),
                         path.display()
                     ));
                 }
-                Err(TryLockError::Error(e)) => return Err(io("lock", &path, e)),
+                Err(e) => return Err(io("lock", &path, e)),
             }
             if still_named(&file, &path) {
                 return Ok(Lock { path, _file: file });
@@ -53,6 +53,23 @@ impl Drop for Lock {
         // Removed while still locked, so no one can lock this file and then lose it.
         let _ = fs::remove_file(&self.path);
     }
+}
+
+/// Takes an exclusive lock without waiting; Ok(false) when another process holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    use rustix::fs::{FlockOperation, flock};
+    match flock(file, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(true),
+        Err(e) if e == rustix::io::Errno::WOULDBLOCK => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Elsewhere builds are not serialised (democ's platform is Linux).
+#[cfg(not(unix))]
+fn try_lock(_: &File) -> std::io::Result<bool> {
+    Ok(true)
 }
 
 /// Whether `path` still names the file `file` was opened from.
