@@ -127,6 +127,10 @@ specs! {
     bad e0237_openflow_controller => "tests/bad/E0237-openflow-controller.yaml",
     bad e0240_pcie_lanes => "tests/bad/E0240-pcie-lanes.yaml",
     bad e0245_oversubscribed => "tests/bad/E0245-oversubscribed.yaml",
+    bad e0250_controller_data_plane => "tests/bad/E0250-controller-data-plane.yaml",
+    bad e0251_management_route => "tests/bad/E0251-management-route.yaml",
+    bad e0252_inband_openflow => "tests/bad/E0252-inband-openflow.yaml",
+    bad e0253_missing_route => "tests/bad/E0253-missing-route.yaml",
     // ---- the malformed corpus (issue 5) ----
     bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",
     bad corpus_tabs => "tests/bad/corpus/E0002-tabs.yaml",

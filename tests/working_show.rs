@@ -58,7 +58,7 @@ fn check(name: &str) -> (Option<i32>, String) {
 // ---- section 2: one MTU model ---------------------------------------------------------
 
 /// Every cabled Dell port's frame holds the hosts' 9000-byte packets with the port's
-/// header, tags and FCS; the routed OS10 VLAN interface gets its IP MTU separately.
+/// header, tags and FCS.
 #[test]
 fn dell_wan_ports_take_frames_that_hold_the_packets() {
     let (_tmp, out) = built("mtu-wan");
@@ -87,7 +87,6 @@ fn dell_wan_ports_take_frames_that_hold_the_packets() {
             "{name} writes the IP MTU as a frame size:\n{text}"
         );
     }
-    assert!(os10.contains("\n ip mtu 9000\n"), "{os10}");
     let mtus = |t: &str| {
         lines(t, |l| {
             let l = l.trim_start();
@@ -107,4 +106,66 @@ fn a_port_mtu_equal_to_the_ip_mtu_is_refused() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("[E0226]"), "{text}");
     snapshot("mtu-frame-9000", &text);
+}
+
+// ---- section 1: the control plane reaches the controller -----------------------------
+
+/// sc16 as it was: the switches pointed at the controller's data-plane address, behind
+/// an OpenFlow port, with only a management address and no route. Refused.
+#[test]
+fn a_controller_on_a_data_plane_address_is_refused() {
+    let (code, text) = check("control-data-plane");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("[E0250]"), "{text}");
+    snapshot("control-data-plane", &text);
+}
+
+/// Out of band, at the controller host's management address, through the management
+/// gateway: every OS gets its management route and points at that address.
+#[test]
+fn switches_reach_the_controller_out_of_band() {
+    let (_tmp, out) = built("control-mgmt");
+    let mut text = String::new();
+    for sw in ["ftos-1", "os10-1", "eos-1", "onyx-1", "picos-1"] {
+        let ir = ir(&out, sw);
+        let m = &ir["management"];
+        assert_eq!(m["gateway"], "192.168.16.1", "{sw}: {m}");
+        assert!(!m["routes"].as_array().expect("routes").is_empty(), "{sw}");
+        let cfg = read(&out, ir["config_file"].as_str().expect("file"));
+        let keep: Vec<&str> = cfg
+            .lines()
+            .filter(|l| {
+                l.contains("192.168.16.") || l.starts_with("vrf ") || l.trim() == "vrf MGMT"
+            })
+            .collect();
+        text.push_str(&format!("! {sw}\n{}\n", keep.join("\n")));
+    }
+    snapshot("control-mgmt", &text);
+}
+
+/// In band through a hybrid switch's OpenFlow port: refused, naming the port.
+#[test]
+fn in_band_control_through_an_openflow_port_is_refused() {
+    let (code, text) = check("control-inband");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("[E0252]"), "{text}");
+    assert!(text.contains("`sw1:1/1`"), "{text}");
+    snapshot("control-inband", &text);
+    // The same controller port on a legacy (access) link is accepted.
+    let (code, text) = check("control-inband-legacy");
+    assert_eq!(code, Some(0), "{text}");
+}
+
+// ---- section 3: routing that carries the flows -----------------------------------------
+
+/// A BGP circuit that comes up and originates nothing: the flow across it has no route
+/// in either direction, reported at the flow with the switch that drops its packets.
+#[test]
+fn a_flow_across_a_bgp_circuit_without_routes_is_refused() {
+    let (code, text) = check("routes-bgp-empty");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("[E0253]"), "{text}");
+    assert!(text.contains("`sw-a` has no route"), "{text}");
+    assert!(text.contains("return direction"), "{text}");
+    snapshot("routes-bgp-empty", &text);
 }

@@ -2,6 +2,7 @@
 //! and (where it bounds a flow) contributes a limit to the per-flow prediction.
 
 pub(crate) mod bdp;
+pub(crate) mod control;
 pub(crate) mod findings;
 pub(crate) mod load;
 pub(crate) mod mtu;
@@ -12,6 +13,7 @@ pub(crate) mod pcie;
 pub(crate) mod predict;
 #[cfg(test)]
 mod props;
+pub(crate) mod routes;
 pub(crate) mod storage;
 
 use crate::catalog::Db;
@@ -62,6 +64,8 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     bdp::check(&cx, diags);
     clock.mark("  bdp");
     openflow::check(&cx, diags);
+    control::check(&cx, diags);
+    routes::check(&cx, diags);
     clock.mark("  openflow");
     findings::check(&cx, diags);
     clock.mark("  predict");

@@ -185,7 +185,10 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
         diags,
         used: HashMap::new(),
     };
-    // Static addresses first, so allocation skips them.
+    // Static addresses first, so allocation skips them; the management gateway too.
+    if let Some(g) = &m.settings.management.gateway {
+        ax.claim(g.value, g.span, mgmt_pool.as_ref(), "mgmt");
+    }
     for s in &m.switches {
         if let Some(a) = &s.mgmt {
             ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");

@@ -205,6 +205,34 @@ codes! {
     SHORTFALL = "W0247" "shortfall" Warning
         "A flow is predicted to reach less than 95 % of its declared rate. The label names the \
          bottleneck; `democ plan` lists every limit.";
+    // ---- the control plane: controller, management network, routes -----------------------
+    CONTROLLER_DATA_PLANE = "E0250" "controller-data-plane" Error
+        "Switches reach their OpenFlow controller out of band (`show.management.controller_via: \
+         mgmt`, the default): from their management port, over the management network. The \
+         controller's address is a data-plane address (a host's data port, or inside the `dtn` or \
+         `p2p` pool), which the management network does not reach; and the data ports on the way \
+         may be OpenFlow ports that forward nothing until the controller has installed flows, so \
+         the control channel would never start. Point the switches at the controller host's \
+         management address, or choose `controller_via: inband` where every port on the way is \
+         legacy-forwarded.";
+    MANAGEMENT_ROUTE = "E0251" "management-route" Error
+        "An OpenFlow switch cannot reach its controller over the management network: it has no \
+         management address (set `mgmt:` or `addressing.mgmt`), or the controller is off the \
+         management network and `show.management` names no `gateway` to route through.";
+    INBAND_OPENFLOW = "E0252" "inband-openflow" Error
+        "With `show.management.controller_via: inband` the control channel rides data ports. A \
+         port under OpenFlow forwards nothing until the controller has installed flows, so every \
+         port from the switch to the controller's own port must be legacy-forwarded (a link with \
+         an explicit `mode:`, an address, a circuit VLAN or a LAG on a hybrid switch). The error \
+         names the first OpenFlow port on the way; democ also needs the controller to be a \
+         declared host's data address to follow the way.";
+    MISSING_ROUTE = "E0253" "missing-route" Error
+        "A flow's path crosses a routed hop (a switch port with an address: a routed link or a \
+         BGP circuit), and the switch before that hop has no route to the packet's destination \
+         in the control plane democ configures: no connected subnet, no static route, and no \
+         prefix BGP learns along the declared sessions. Both directions are checked (TCP and \
+         RDMA need the return path too); the error names the switch that would drop the packets. \
+         A connected topology is not enough: routers forward only what their tables hold.";
     // ---- lowering: device configs -------------------------------------------------------
     VENDOR_UNSUPPORTED = "E0301" "vendor-unsupported" Error
         "The spec asks a switch for something its OS cannot do, or that democ's vendor data \

@@ -29,6 +29,21 @@ pub(crate) struct Lab {
     pub(crate) hosts: Vec<host::Host>,
     /// `lab/<show>.clab.yml`.
     pub(crate) containerlab: lab::Containerlab,
+    /// The management network and the control channel's path.
+    pub(crate) management: ManagementNetwork,
+}
+
+/// `show.management` with the `addressing.mgmt` pool: what a twin needs to build the
+/// out-of-band network without reading vendor text.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ManagementNetwork {
+    /// `addressing.mgmt` (`192.168.16.0/24`).
+    pub(crate) network: Option<String>,
+    pub(crate) gateway: Option<String>,
+    pub(crate) vrf: Option<String>,
+    /// `mgmt` or `inband`: how OpenFlow switches reach their controller.
+    pub(crate) controller_via: String,
 }
 
 /// The JSON Schema of `democ ir` output (schema/ir.schema.json).

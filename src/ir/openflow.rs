@@ -20,6 +20,9 @@ pub(crate) enum Mode {
 pub(crate) struct Controller {
     pub(crate) address: String,
     pub(crate) port: u16,
+    /// `mgmt`: from the management port, over the management network (the switch's
+    /// `management.routes`); `inband`: over legacy-forwarded data ports.
+    pub(crate) via: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

@@ -50,6 +50,14 @@ pub(crate) struct Management {
     /// Vendor name of the out-of-band port (`Management1`, `mgmt1/1/1`).
     pub(crate) interface: String,
     pub(crate) address: Ipv4,
+    /// `show.management.gateway`, the management network's router.
+    pub(crate) gateway: Option<String>,
+    /// The VRF the management port and its routes live in, on OSes that use one (EOS).
+    pub(crate) vrf: Option<String>,
+    /// Routes of the management port's own table (`management route`, `ip route vrf`,
+    /// the management default gateway): `0.0.0.0/0` via the gateway where the OS keeps
+    /// management routes apart from the data plane; else only the controller's host route.
+    pub(crate) routes: Vec<super::routing::StaticRoute>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

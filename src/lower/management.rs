@@ -1,9 +1,13 @@
 //! The out-of-band management port: the switch's `mgmt` address with the prefix length
-//! of the `addressing.mgmt` pool.
+//! of the `addressing.mgmt` pool, and its routes through `show.management.gateway`.
 
 use super::Lx;
 use crate::diag::{Diagnostic, codes};
+use std::net::Ipv4Addr;
+
+use crate::ir::routing::StaticRoute;
 use crate::ir::switch::{Ipv4, Management};
+use crate::spec::show::ControllerVia;
 
 pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
     let s = lx.switch();
@@ -40,8 +44,53 @@ pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
         );
         return None;
     };
+    let net = &lx.m.settings.management;
+    let gateway = net.gateway.as_ref().map(|g| g.value);
+    let vrf = net
+        .vrf
+        .as_ref()
+        .filter(|_| lx.f.management_vrf)
+        .map(|v| v.value.clone());
+    let routes = gateway
+        .map(|g| routes(lx, g, pool.contains(g), vrf.is_some()))
+        .unwrap_or_default();
     Some(Management {
         interface,
         address: Ipv4::new(addr.value, pool.len),
+        gateway: gateway.map(|g| g.to_string()),
+        vrf,
+        routes,
     })
+}
+
+/// The management port's routes: a default route where the management port has a table
+/// of its own (Dell's management routes, Onyx and PicOS management interfaces, an EOS
+/// management VRF); on a shared table only a host route to an out-of-band controller
+/// off the management network, so the data plane keeps its own routing.
+fn routes(lx: &Lx, gateway: Ipv4Addr, on_link: bool, vrf: bool) -> Vec<StaticRoute> {
+    if !on_link {
+        return Vec::new();
+    }
+    let next_hop = gateway.to_string();
+    if lx.f.management_table_separate || vrf {
+        return vec![StaticRoute {
+            prefix: "0.0.0.0/0".into(),
+            next_hop,
+        }];
+    }
+    let s = lx.switch();
+    let of = s.openflow.as_ref().and_then(|o| o.controller);
+    let mgmt_pool = lx.m.settings.pools.mgmt.as_ref();
+    match of {
+        Some(c)
+            if lx.m.settings.management.controller_via == ControllerVia::Mgmt
+                && !mgmt_pool.is_some_and(|p| p.contains(c.addr)) =>
+        {
+            vec![StaticRoute {
+                prefix: format!("{}/32", c.addr),
+                next_hop,
+            }]
+        }
+        _ => Vec::new(),
+    }
 }

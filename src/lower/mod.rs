@@ -116,6 +116,7 @@ impl<'a> Lx<'a> {
 }
 
 pub(crate) use hosts::lower as hosts;
+pub(crate) use openflow::under_openflow;
 
 /// Lowers every switch. `Err` is a bug in the embedded vendor data.
 pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
@@ -168,9 +169,22 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     }
     let show = text::name_like(&m.settings.name);
     let containerlab = containerlab::lower(front, vendors, &show, &switches);
+    let net = &m.settings.management;
+    let management = crate::ir::ManagementNetwork {
+        network: m
+            .settings
+            .pools
+            .mgmt
+            .as_ref()
+            .map(|p| format!("{}/{}", std::net::Ipv4Addr::from(p.network()), p.len)),
+        gateway: net.gateway.as_ref().map(|g| g.value.to_string()),
+        vrf: net.vrf.as_ref().map(|v| v.value.clone()),
+        controller_via: net.controller_via.as_str().to_owned(),
+    };
     Ok(Lab {
         show,
         switches,
+        management,
         // Filled by `hosts` for `democ ir` and `democ build --hosts`: DTNs hold no
         // diagnostics, so `check` need not pay for them.
         hosts: Vec::new(),

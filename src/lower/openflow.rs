@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::ir::interface::{Interface, Lacp, PortChannel};
 use crate::ir::openflow::{Controller, Mode, OfLag, Openflow};
 use crate::lower::vendor::DpidRule;
-use crate::resolve::model::{End, LinkKind, NodeId};
+use crate::resolve::model::{End, LinkKind, Model, NodeId, SwitchId};
 use crate::spec::switch::OfMode;
 
 /// Port indices under the controller.
@@ -24,12 +24,11 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
     for (i, p) in s.ports.iter().enumerate() {
         let Some(l) = p.link else { continue };
         let link = &lx.m.links[l];
-        let circuit = matches!(link.kind, LinkKind::Wan(_)) && link.vlan.is_some();
-        let plain = link.mode.is_none() && p.address.is_none() && !circuit && link.lag.is_none();
+        if !under_openflow(lx.m, lx.sw, i) {
+            continue;
+        }
+        out.insert(i);
         match of.mode {
-            OfMode::Hybrid if plain => {
-                out.insert(i);
-            }
             OfMode::Pure | OfMode::Ovs => {
                 if p.address.is_some() {
                     routed.push((
@@ -40,9 +39,8 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
                         }),
                     ));
                 }
-                out.insert(i);
             }
-            _ => {}
+            OfMode::Hybrid | OfMode::Off => {}
         }
     }
     let mode = of.mode.as_str();
@@ -55,6 +53,27 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
         );
     }
     out
+}
+
+/// Whether a cabled port of switch `s` is under the controller (forwards nothing until
+/// the controller installs flows). Hybrid: the port's link has no explicit L2/L3 mode, no
+/// address, no circuit VLAN and no LAG; pure and OVS: every cabled port.
+pub(crate) fn under_openflow(m: &Model, s: SwitchId, port: usize) -> bool {
+    let Some(of) = &m.switches[s].openflow else {
+        return false;
+    };
+    let p = &m.switches[s].ports[port];
+    let Some(link) = p.link.map(|l| &m.links[l]) else {
+        return false;
+    };
+    match of.mode {
+        OfMode::Pure | OfMode::Ovs => true,
+        OfMode::Off => false,
+        OfMode::Hybrid => {
+            let circuit = matches!(link.kind, LinkKind::Wan(_)) && link.vlan.is_some();
+            link.mode.is_none() && p.address.is_none() && !circuit && link.lag.is_none()
+        }
+    }
 }
 
 fn mode(m: OfMode) -> Mode {
@@ -187,6 +206,7 @@ pub(crate) fn lower(
         controller: Controller {
             address: controller.addr.to_string(),
             port: controller.port,
+            via: lx.m.settings.management.controller_via.as_str().to_owned(),
         },
         datapath_id: datapath_id.map(|d| format!("{d:016x}")),
         datapath_mac,

@@ -42,6 +42,13 @@ pub(crate) struct Flavour {
     /// Routed VLAN interface name with `{id}`.
     pub(crate) vlan_interface: String,
     pub(crate) management: Option<String>,
+    /// The management port routes in a table of its own (Dell `management route`, Onyx
+    /// and PicOS management interfaces), apart from the data plane's.
+    #[serde(default)]
+    pub(crate) management_table_separate: bool,
+    /// The OS puts the management port in a VRF when `show.management.vrf` is set (EOS).
+    #[serde(default)]
+    pub(crate) management_vrf: bool,
     /// How lab/<show>.clab.yml runs this OS; absent: a stand-in.
     #[serde(default)]
     pub(crate) containerlab: Option<ClabCaps>,

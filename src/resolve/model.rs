@@ -9,7 +9,7 @@ use crate::spec::addr::{Controller, Prefix};
 use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
 use crate::spec::link::{Lacp, Media, PortMode};
-use crate::spec::show::Routing;
+use crate::spec::show::{ControllerVia, Routing};
 use crate::spec::site::SiteKind;
 use crate::spec::switch::{Fec, OfMode, Os};
 use crate::spec::units::Rate;
@@ -55,6 +55,18 @@ pub(crate) struct Settings {
     pub(crate) pcie_mps: u32,
     pub(crate) hop_latency_us: f64,
     pub(crate) pools: Pools,
+    pub(crate) management: ManagementNet,
+}
+
+/// `show.management`: the management network's router and VRF, and how switches reach
+/// the OpenFlow controller.
+#[derive(Debug)]
+pub(crate) struct ManagementNet {
+    pub(crate) gateway: Option<Sp<Ipv4Addr>>,
+    pub(crate) vrf: Option<Sp<String>>,
+    pub(crate) controller_via: ControllerVia,
+    /// Where `controller_via` is written (the show's name when it is the default).
+    pub(crate) via_span: Span,
 }
 
 #[derive(Debug, Default)]

@@ -1,11 +1,11 @@
 //! `show:` with defaults applied, and the sites.
 
 use super::Rx;
-use super::model::{Pools, Settings, Site};
+use super::model::{ManagementNet, Pools, Settings, Site};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::source::Span;
 use crate::spec::Spec;
-use crate::spec::show::Routing;
+use crate::spec::show::{ControllerVia, Management, Routing};
 use crate::yaml::decode::Sp;
 
 pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
@@ -65,7 +65,41 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
             mgmt: a.and_then(|a| a.mgmt.clone()),
             loopback: a.and_then(|a| a.loopback.clone()),
         },
+        management: management(show.management.as_ref(), at, diags),
     })
+}
+
+/// A VRF name reaches device configs: letters, digits, `-` and `_`, at most 32.
+fn vrf_name_ok(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn management(m: Option<&Management>, at: Span, diags: &mut Diags) -> ManagementNet {
+    let vrf = m.and_then(|m| m.vrf.clone());
+    if let Some(v) = vrf.as_ref().filter(|v| !vrf_name_ok(v)) {
+        diags.push(
+            Diagnostic::new(
+                codes::INVALID_VALUE,
+                v.span,
+                format!("`{}` is not a VRF name democ writes into configs", v.value),
+            )
+            .label("not a VRF name")
+            .help("use letters, digits, `-` and `_`, at most 32 characters: `MGMT`"),
+        );
+    }
+    let via = m.and_then(|m| m.controller_via.clone());
+    ManagementNet {
+        gateway: m
+            .and_then(|m| m.gateway.as_ref())
+            .map(|g| Sp::new(g.0, g.span)),
+        vrf: vrf.filter(|v| vrf_name_ok(v)),
+        controller_via: via.as_ref().map_or(ControllerVia::Mgmt, |v| v.value),
+        via_span: via.map_or(at, |v| v.span),
+    }
 }
 
 pub(super) fn sites(spec: &Spec, rx: &mut Rx) -> Vec<Site> {

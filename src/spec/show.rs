@@ -1,6 +1,6 @@
 //! `show:`: the event itself, defaults and address pools.
 
-use super::addr::{Controller, Prefix};
+use super::addr::{Addr, Controller, Prefix};
 use super::macros::spec_struct;
 use crate::yaml::decode::{Sp, keyword_enum};
 
@@ -16,6 +16,35 @@ spec_struct! {
         dates: Option<String> = opt,
         defaults: Option<Defaults> = opt,
         addressing: Option<Addressing> = opt,
+        /// The management network (`addressing.mgmt`) as a routed network, and how the
+        /// switches reach the OpenFlow controller.
+        management: Option<Management> = opt,
+    }
+}
+
+keyword_enum! {
+    /// How OpenFlow switches reach their controller.
+    pub enum ControllerVia ("controller path") {
+        /// Out of band: from the switch's management port, over the management network.
+        Mgmt = "mgmt",
+        /// In band: over data ports, which must all be legacy-forwarded (not OpenFlow).
+        Inband = "inband",
+    }
+}
+
+spec_struct! {
+    /// The out-of-band management network. Switches get their management address from
+    /// `addressing.mgmt` and a route to the rest of the management network through
+    /// `gateway`; with `controller_via: mgmt` (the default) the OpenFlow controller's
+    /// address must be one the management network reaches (inside `addressing.mgmt`, or
+    /// beyond the gateway), never a data-plane address.
+    pub struct Management ("management") {
+        /// Router of the management network, inside `addressing.mgmt`.
+        gateway: Option<Sp<Addr>> = opt,
+        /// Management VRF, on OSes that put the management port in one (EOS).
+        vrf: Option<Sp<String>> = opt,
+        /// `mgmt` (default) or `inband`.
+        controller_via: Option<Sp<ControllerVia>> = opt,
     }
 }
 

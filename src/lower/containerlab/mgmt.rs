@@ -1,7 +1,7 @@
 //! The management network on the show's `addressing.mgmt` pool. Switches keep their
 //! address; hosts keep a static one or take free addresses from the top of the pool,
-//! after the gateway (containerlab's default gateway, the pool's first address, may be
-//! a switch's). Every node then has a fixed address, so Docker's dynamic allocation can
+//! after the gateway (`show.management.gateway`, else the pool's last free address:
+//! containerlab's default gateway, the pool's first address, may be a switch's). Every node then has a fixed address, so Docker's dynamic allocation can
 //! never take one a node needs.
 
 use std::collections::{BTreeSet, HashMap};
@@ -37,7 +37,13 @@ pub(crate) fn assign(m: &Model, lab: &str) -> Assigned {
             by_node.insert(NodeId::Host(i), a);
         }
     }
-    let used: BTreeSet<u32> = by_node.values().map(|a| u32::from(*a)).collect();
+    // The show's management gateway is the lab's gateway too.
+    let show_gw = inside(&m.settings.management.gateway);
+    let used: BTreeSet<u32> = by_node
+        .values()
+        .chain(show_gw.iter())
+        .map(|a| u32::from(*a))
+        .collect();
     // Host addresses: network + 1 .. broadcast - 1 (none in a /31 or /32).
     let (first, last) = (
         pool.network().saturating_add(1),
@@ -47,7 +53,7 @@ pub(crate) fn assign(m: &Model, lab: &str) -> Assigned {
         .rev()
         .filter(|a| !used.contains(a))
         .map(Ipv4Addr::from);
-    let gw = free.next();
+    let gw = show_gw.or_else(|| free.next());
     let mut hosts: Vec<usize> = (0..m.hosts.len())
         .filter(|h| !by_node.contains_key(&NodeId::Host(*h)))
         .collect();

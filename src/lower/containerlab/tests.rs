@@ -105,10 +105,11 @@ fn every_node_has_a_free_management_address() {
     let t = &lab.containerlab.topology;
     let mgmt = t.mgmt.as_ref().expect("the fixture has a pool");
     assert_eq!(mgmt.ipv4_subnet, "192.168.16.0/24");
-    assert_eq!(mgmt.ipv4_gw.as_deref(), Some("192.168.16.254"));
+    // The show's management gateway (.1) is the lab's; switches are numbered after it.
+    assert_eq!(mgmt.ipv4_gw.as_deref(), Some("192.168.16.1"));
     assert_eq!(
         t.topology.nodes["os10-1"].mgmt_ipv4.as_deref(),
-        Some("192.168.16.1")
+        Some("192.168.16.2")
     );
     assert!(t.topology.nodes.values().all(|n| n.mgmt_ipv4.is_some()));
 }
