@@ -109,6 +109,38 @@ pub(crate) fn sources_hash(sources: &Sources, main_dir: &str) -> (String, Vec<St
 
 #[cfg(test)]
 mod tests {
+    /// A build made before the format marker still counts as democ's; other JSON, a
+    /// later format version and an entry without a hash do not.
+    #[test]
+    fn previous_manifests_are_recognised_by_content() {
+        let sha = super::sha256(b"");
+        let legacy = format!(
+            r#"{{"democ":"0.1.0","show":"sc16","sources_sha256":"{sha}","sources":[],"templates_overridden":[],"files":[{{"path":"a.cfg","sha256":"{sha}","bytes":0}}]}}"#
+        );
+        let p = super::Previous::parse(legacy.as_bytes()).expect("legacy");
+        assert_eq!(p.files[0].path, "a.cfg");
+        let current = legacy.replacen(
+            '{',
+            r#"{"format":"democ-build-manifest","format_version":1,"#,
+            1,
+        );
+        assert!(
+            super::Previous::parse(current.as_bytes()).is_ok(),
+            "{current}"
+        );
+        let later = legacy.replacen(
+            '{',
+            r#"{"format":"democ-build-manifest","format_version":99,"#,
+            1,
+        );
+        let err = super::Previous::parse(later.as_bytes()).expect_err("later");
+        assert!(err.contains("newer"), "{err}");
+        let browser = r#"{"manifest_version":3,"name":"x","version":"1.0"}"#;
+        assert!(super::Previous::parse(browser.as_bytes()).is_err());
+        let unhashed = legacy.replace(&format!(r#""sha256":"{sha}""#), r#""sha256":"x""#);
+        assert!(super::Previous::parse(unhashed.as_bytes()).is_err());
+    }
+
     #[test]
     fn names_are_relative_to_the_main_folder() {
         assert_eq!(
