@@ -75,11 +75,11 @@ def _corrupt(src, dst, host, old, new, count=1):
 
 
 def test_wrong_mtu_is_caught(democ_build, tmp_path):
-    bad = _corrupt(democ_build(SC16), tmp_path / "b", "crsi-arista", "   mtu 9214\n", "   mtu 9000\n")
+    bad = _corrupt(democ_build(SC16), tmp_path / "b", "crsi-arista", "   mtu 9196\n", "   mtu 9000\n")
     report = check_build(bad)
     assert not report.ok
     s = next(s for s in report.switches if s.hostname == "crsi-arista")
-    assert s.missing == [("interface Ethernet49/1", "mtu 9214")]
+    assert s.missing == [("interface Ethernet49/1", "mtu 9196")]
     assert s.extra == [("interface Ethernet49/1", "mtu 9000")]
     assert all(o.ok for o in report.switches if o.hostname != "crsi-arista")
 
@@ -125,7 +125,7 @@ def test_reordering_and_whitespace_do_not_matter(democ_build, tmp_path):
     cfg = dst / "switches" / "cit-a-arista.cfg"
     blocks = cfg.read_text().split("!\n")
     head, body = blocks[:2], blocks[2:-1]
-    cfg.write_text("!\n".join(head + body[::-1] + [blocks[-1]]).replace("   mtu 9214", "   mtu   9214 "))
+    cfg.write_text("!\n".join(head + body[::-1] + [blocks[-1]]).replace("   mtu 9192", "   mtu   9192 "))
     assert check_build(dst, only=["cit-a-arista"]).ok
 
 
@@ -139,7 +139,7 @@ def test_cli_exit_codes_and_json(democ_build, tmp_path):
     doc = json.loads(ok.stdout)
     assert doc["ok"] and doc["pyavd"] == "6.4.0" and len(doc["switches"]) == 5
     assert (tmp_path / "avd" / "scinet-core.avd.cfg").read_text().startswith("!")
-    bad = _corrupt(good, tmp_path / "b", "scinet-core", "   mtu 9214\n", "   mtu 1500\n")
+    bad = _corrupt(good, tmp_path / "b", "scinet-core", "   mtu 9192\n", "   mtu 1500\n")
     fail = run(bad)
     assert fail.returncode == 1
     assert "democ adds (unexpected): interface Ethernet1/1 | mtu 1500" in fail.stdout

@@ -235,6 +235,7 @@ def test_service_error_exits_2(mini, capsys):
 def test_sc16_expectations(democ_build):
     exp = expectations(load_switches(democ_build(SC16)))
     assert len(exp.files) == 11  # 5 EOS + 6 FTOS
-    assert exp.mtu[("cit-a-arista", "Port-Channel10")] == 9214
+    # The IP MTU EOS's `mtu` takes: the 9214-byte frame less header, tag and FCS.
+    assert exp.mtu[("cit-a-arista", "Port-Channel10")] == 9192
     assert exp.mtu[("cit-b-z9100", "HundredGigabitEthernet1/1")] == 9216
     assert exp.l3 == set()  # SC16's routed links all end on OS10/PicOS/Onyx switches

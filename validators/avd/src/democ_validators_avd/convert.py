@@ -99,7 +99,7 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
     # Everything below is what the IR says about the port. democ prints it only on
     # enabled ports; the IR leaves it empty on disabled ones (a difference would show).
     if i.get("mtu"):
-        e["mtu"] = i["mtu"]
+        e["mtu"] = i["mtu"]["set"]
     speed = (i.get("cli") or {}).get("speed")
     if speed:
         e["speed"] = speed
@@ -143,7 +143,7 @@ def _port_channel(pc: dict[str, Any]) -> dict[str, Any]:
         p["description"] = pc["description"]
     p["shutdown"] = False
     if pc.get("mtu"):
-        p["mtu"] = pc["mtu"]
+        p["mtu"] = pc["mtu"]["set"]
     _l2l3(pc, p)
     # PFC/ECN of a port-channel are configured on its members (EOS applies them per
     # physical port); the IR marks the members too, and those are what get rendered.
@@ -173,7 +173,7 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
                 continue
             svi: dict[str, Any] = {"name": l3["name"], "description": v["name"], "shutdown": False}
             if l3.get("mtu"):
-                svi["mtu"] = l3["mtu"]
+                svi["mtu"] = l3["mtu"]["set"]
             svi["ip_address"] = l3["ipv4"]["cidr"]
             svis.append(svi)
         if svis:

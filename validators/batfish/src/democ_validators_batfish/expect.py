@@ -42,12 +42,12 @@ def expectations(switches: list[Switch]) -> Expectations:
             if not i["enabled"]:
                 continue
             if i.get("mtu"):
-                e.mtu[(s.hostname, name(i["name"]))] = i["mtu"]
+                e.mtu[(s.hostname, name(i["name"]))] = i["mtu"]["set"]
             if i.get("mode") == "routed" and i.get("ipv4") and not i.get("lag"):
                 address(s.hostname, name(i["name"]), i["ipv4"]["cidr"])
         for pc in s.ir["port_channels"]:
             if pc.get("mtu"):
-                e.mtu[(s.hostname, name(pc["name"]))] = pc["mtu"]
+                e.mtu[(s.hostname, name(pc["name"]))] = pc["mtu"]["set"]
             if pc.get("mode") == "routed" and pc.get("ipv4"):
                 address(s.hostname, name(pc["name"]), pc["ipv4"]["cidr"])
         for v in s.ir["vlans"]:
@@ -55,7 +55,7 @@ def expectations(switches: list[Switch]) -> Expectations:
             if not l3:
                 continue
             if l3.get("mtu"):
-                e.mtu[(s.hostname, name(l3["name"]))] = l3["mtu"]
+                e.mtu[(s.hostname, name(l3["name"]))] = l3["mtu"]["set"]
             address(s.hostname, name(l3["name"]), l3["ipv4"]["cidr"])
 
     for members in by_net.values():
