@@ -104,6 +104,10 @@ struct Tree {
 
 /// Dijkstra from `root` over switches, stopping once every node in `targets` is settled
 /// (flows are mostly local, so most searches end long before the whole show).
+/// A settled node is never reopened, so the search ends after at most one pop per edge
+/// whatever the weights: spec and catalog refuse negative latencies, but a negative or
+/// NaN weight that slipped through would otherwise loop forever. It also keeps `pred`
+/// acyclic (a node's predecessor is always settled before it), so walking it back ends.
 fn tree(
     t: &Topology,
     root: NodeIndex,
@@ -122,11 +126,12 @@ fn tree(
     };
     let mut cost = FxMap::default();
     let mut pred = FxMap::default();
+    let mut settled = FxSet::default();
     let mut heap = BinaryHeap::new();
     cost.insert(root, start);
     heap.push(std::cmp::Reverse((start, root)));
     while let Some(std::cmp::Reverse((c, n))) = heap.pop() {
-        if cost.get(&n).is_some_and(|best| *best < c) {
+        if !settled.insert(n) {
             continue;
         }
         if targets.is_some_and(|s| s.contains(&n)) {
@@ -141,7 +146,7 @@ fn tree(
             } else {
                 e.source()
             };
-            if matches!(t.graph[other], NodeId::Host(_)) {
+            if matches!(t.graph[other], NodeId::Host(_)) || settled.contains(&other) {
                 continue;
             }
             let adj = e.weight();
@@ -291,6 +296,10 @@ impl Router<'_> {
         let mut middle = Vec::new();
         let mut at = dn;
         while at != un {
+            // `pred` is a tree (see `tree`); the bound is a second guard against a loop.
+            if middle.len() > self.t.graph.node_count() {
+                return None;
+            }
             let e = *tr.pred.get(&at)?;
             middle.push(e);
             let (a, b) = self.t.graph.edge_endpoints(e)?;
@@ -406,4 +415,52 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
         out.flows.push(fr);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testkit::checks;
+
+    /// Three switches in a line, a host on each end.
+    const LINE: &str = r#"
+show:
+  name: t
+  addressing: { dtn: 10.16.0.0/16, p2p: 10.255.0.0/24 }
+sites:
+  lab: { kind: lab }
+switches:
+  sw1: { site: lab, model: t-sw32 }
+  sw2: { site: lab, model: t-sw32 }
+  sw3: { site: lab, model: t-sw32 }
+hosts:
+  dtn1: { site: lab, chassis: t-box, cpu: t-cpu, nics: [{ model: t-nic100, slot: s1, ports: [p0] }] }
+  dtn2: { site: lab, chassis: t-box, cpu: t-cpu, nics: [{ model: t-nic100, slot: s1, ports: [p0] }] }
+links:
+  - { a: "dtn1:p0", b: "sw1:1/1", media: dac }
+  - { a: "sw1:1/2", b: "sw2:1/1", media: dac }
+  - { a: "sw2:1/2", b: "sw3:1/1", media: dac }
+  - { a: "dtn2:p0", b: "sw3:1/2", media: dac }
+flows:
+  - { name: f1, from: dtn1, to: dtn2, rate: 10G, protocol: tcp }
+"#;
+
+    /// Weights the spec refuses (negative, NaN) must not make the search loop (issue 14:
+    /// `hop_latency_us: -1` hung `democ check`). Each search runs in a thread and must
+    /// finish within seconds.
+    #[test]
+    fn negative_and_nan_weights_end() {
+        for hop_us in [-1.0, -1e300, f64::NAN, f64::NEG_INFINITY] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut f = checks::front(LINE);
+                f.model.settings.hop_latency_us = hop_us;
+                let t = super::super::topology::build(&f.model, 5.0);
+                let mut diags = crate::diag::Diags::default();
+                let r = super::route(&f.model, &t, &mut diags);
+                let _ = tx.send(r.flows[0].pairs.len());
+            });
+            let pairs = rx.recv_timeout(std::time::Duration::from_secs(20));
+            assert_eq!(pairs, Ok(1), "routing with {hop_us} µs per hop");
+        }
+    }
 }
