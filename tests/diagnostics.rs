@@ -114,6 +114,8 @@ specs! {
     bad e0112_self_link => "tests/bad/E0112-self-link.yaml",
     bad e0112_flow_to_itself => "tests/bad/E0112-flow-to-itself.yaml",
     bad e0113_unsupported_os => "tests/bad/E0113-unsupported-os.yaml",
+    bad e0114_out_of_range => "tests/bad/E0114-out-of-range.yaml",
+    bad e0115_shell_name_clash => "tests/bad/E0115-shell-name-clash.yaml",
     // ---- feasibility ----
     bad e0201_no_path => "tests/bad/E0201-no-path.yaml",
     bad e0210_optical_budget => "tests/bad/E0210-optical-budget.yaml",

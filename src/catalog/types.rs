@@ -47,9 +47,9 @@ spec_struct! {
         max_mtu: Sp<u32> = req,
         openflow: Option<OpenflowCaps> = opt,
         /// Store-and-forward / cut-through latency per hop, microseconds.
-        latency_us: Option<f64> = opt,
+        latency_us: Option<f64> = opt in MAGNITUDE,
         /// Shared packet buffer, MB.
-        buffer_mb: Option<f64> = opt,
+        buffer_mb: Option<f64> = opt in MAGNITUDE,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }
@@ -127,14 +127,14 @@ spec_struct! {
         vendor: String = req,
         title: String = req,
         cores: u32 = req,
-        base_ghz: f64 = req,
-        turbo_ghz: Option<f64> = opt,
+        base_ghz: f64 = req in MAGNITUDE,
+        turbo_ghz: Option<f64> = opt in MAGNITUDE,
         pcie_lanes: u32 = req,
         pcie_gen: u8 = req,
         /// Memory channels per socket.
         memory_channels: Option<u32> = opt,
         /// Sustained single-stream TCP rate one core of this CPU drives, Gbit/s.
-        tcp_stream_gbps: f64 = req,
+        tcp_stream_gbps: f64 = req in MAGNITUDE,
         /// Source of the per-stream figure (a measurement or a derivation).
         tcp_stream_source: String = req,
         source: String = req,
@@ -199,9 +199,9 @@ spec_struct! {
         vendor: String = req,
         title: String = req,
         /// Sequential read, GB/s.
-        read_gbyte_s: f64 = req,
+        read_gbyte_s: f64 = req in MAGNITUDE,
         /// Sequential write, GB/s.
-        write_gbyte_s: f64 = req,
+        write_gbyte_s: f64 = req in MAGNITUDE,
         pcie: PcieLink = req,
         /// aic, u2, m2.
         form: String = req,
@@ -217,14 +217,14 @@ spec_struct! {
         rate: Sp<Rate> = req,
         form: String = req,
         fiber: Fiber = req,
-        wavelength_nm: f64 = req,
-        reach_km: f64 = req,
+        wavelength_nm: f64 = req in MAGNITUDE,
+        reach_km: f64 = req in MAGNITUDE,
         /// Minimum average launch power per lane, dBm.
         tx_min_dbm: Option<f64> = opt,
         /// Receiver sensitivity per lane, dBm.
         rx_sensitivity_dbm: Option<f64> = opt,
         /// Maximum channel insertion loss when launch/sensitivity are not published, dB.
-        max_loss_db: Option<f64> = opt,
+        max_loss_db: Option<f64> = opt in MAGNITUDE,
         /// Needs host RS-FEC to reach its rated distance.
         needs_fec: Option<bool> = opt,
         source: String = req,
@@ -235,9 +235,9 @@ spec_struct! {
 spec_struct! {
     /// A PCIe generation.
     pub struct PcieGen ("PCIe generation") {
-        gt_per_s: f64 = req,
+        gt_per_s: f64 = req in MAGNITUDE,
         /// Line-encoding efficiency: 0.8 for 8b/10b, 128/130 for 128b/130b.
-        encoding_efficiency: f64 = req,
+        encoding_efficiency: f64 = req in FRACTION,
         source: String = req,
     }
 }
@@ -257,7 +257,7 @@ spec_struct! {
         /// Client carried, e.g. 100GE.
         client: String = req,
         client_rate: Sp<Rate> = req,
-        line_gbps: f64 = req,
+        line_gbps: f64 = req in MAGNITUDE,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }
@@ -268,31 +268,31 @@ spec_struct! {
     /// transaction overhead, kernel socket-buffer ceiling.
     pub struct Physics ("physics") {
         /// dB/km by band: smf_1310, smf_1550, mmf_850, mmf_1300.
-        attenuation_db_per_km: Named<f64> = req,
+        attenuation_db_per_km: Named<f64> = req in MAGNITUDE,
         /// Loss per mated connector pair, dB.
-        connector_db: f64 = req,
+        connector_db: f64 = req in MAGNITUDE,
         /// Loss per fusion splice, dB.
-        splice_db: f64 = req,
+        splice_db: f64 = req in MAGNITUDE,
         /// Required optical margin when the spec does not set one, dB.
-        default_margin_db: f64 = req,
+        default_margin_db: f64 = req in MARGIN_DB,
         /// One-way propagation delay in fiber, microseconds per km.
-        fiber_us_per_km: f64 = req,
+        fiber_us_per_km: f64 = req in MAGNITUDE,
         /// PCIe transaction-layer overhead per TLP, bytes (framing, sequence, header, LCRC).
-        tlp_overhead_bytes: f64 = req,
+        tlp_overhead_bytes: f64 = req in MAGNITUDE,
         /// Largest Linux socket buffer (net.core.rmem_max ceiling), bytes.
-        max_socket_buffer_bytes: f64 = req,
+        max_socket_buffer_bytes: f64 = req in MAGNITUDE,
         /// Ethernet bytes on the wire around each frame's L3 payload: preamble+SFD 8,
         /// header 14, FCS 4, inter-frame gap 12.
-        ethernet_wire_overhead_bytes: f64 = req,
+        ethernet_wire_overhead_bytes: f64 = req in MAGNITUDE,
         /// IPv4 + TCP headers with timestamps, bytes.
-        tcp_ip_header_bytes: f64 = req,
+        tcp_ip_header_bytes: f64 = req in MAGNITUDE,
         /// IPv4 + UDP headers, bytes.
-        udp_ip_header_bytes: f64 = req,
+        udp_ip_header_bytes: f64 = req in MAGNITUDE,
         /// RoCEv2 headers inside the IP MTU: IPv4 20 + UDP 8 + BTH 12 + ICRC 4, bytes.
-        roce_header_bytes: f64 = req,
+        roce_header_bytes: f64 = req in MAGNITUDE,
         /// Per-stream rate factor when the application and its NIC or drives sit on
         /// different sockets.
-        numa_remote_factor: f64 = req,
+        numa_remote_factor: f64 = req in FRACTION,
         source: String = req,
     }
 }

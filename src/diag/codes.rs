@@ -102,6 +102,20 @@ codes! {
     CAPABILITY = "E0113" "unsupported" Error
         "The spec asks a device for something its model or OS cannot do (an OS the model does not \
          run, an OpenFlow mode the OS lacks, an MTU above the model's maximum).";
+    OUT_OF_RANGE = "E0114" "out-of-range" Error
+        "A number is outside the range its meaning allows, though its type would hold it: a \
+         VLAN id of 0 or 4095 (802.1Q reserves both), AS 0, an MTU below 1280 (IPv6's minimum; \
+         no data-transfer show runs smaller), a PCIe MaxPayloadSize that is not a power of two \
+         from 128 to 4096, more than 128 TCP streams per pair (iperf3's limit), a negative \
+         latency, length or loss (a negative latency made routing loop forever), a length past \
+         the earth's circumference. The help line gives the range and the reason. The schema \
+         (`democ schema`) carries the same minimum and maximum.";
+    SHELL_NAME_CLASH = "E0115" "shell-name-clash" Error
+        "Two ports of one host map to the same shell variable in the host scripts. The scripts \
+         let the operator name each port's kernel interface through `IF_<port>` (`IF_p0=ens1f0np0`), \
+         and a variable holds only letters, digits and `_`, so `-`, `.`, `/` and `:` become `_`: \
+         `p-0` and `p.0` are both `IF_p_0`, and the second port's address would land on the first \
+         port's interface. Rename one of the ports.";
     // ---- feasibility ----------------------------------------------------------------------
     NO_PATH = "E0201" "no-path" Error
         "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \

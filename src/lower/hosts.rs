@@ -60,16 +60,6 @@ fn tuning() -> Result<&'static Tuning, String> {
     .map_err(Clone::clone)
 }
 
-/// The shell variable for a port's kernel interface name: `IF_` and the port name with
-/// every character a variable cannot hold as `_` (names are letters, digits, `-_./:`).
-fn var(port: &str) -> String {
-    let tail: String = port
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    format!("IF_{tail}")
-}
-
 fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| (*s).to_owned()).collect()
 }
@@ -127,7 +117,7 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         .filter(|(_, p)| p.link.is_some())
         .map(|(i, p)| HostInterface {
             port: p.name.clone(),
-            var: var(&p.name),
+            var: crate::spec::name::port_shell_var(&p.name),
             mtu: h.mtu.value,
             address: p.address.map(|a| a.to_string()),
             numa_node: numa.get(i).copied().flatten(),

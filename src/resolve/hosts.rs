@@ -30,6 +30,8 @@ fn behind_names(ch: &ChassisModel) -> Vec<&str> {
 
 fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, host: &mut Host) {
     let mut used_slots: HashMap<String, Span> = HashMap::new();
+    // Each port's shell variable in the host scripts, with the port that took it.
+    let mut vars: HashMap<String, (&str, Span)> = HashMap::new();
     for nic in h.nics.iter().flatten() {
         let model = rx.db.nics.get(&nic.model);
         if model.is_none() {
@@ -107,6 +109,26 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                     .help("give every NIC port of a host its own name"),
                 );
                 continue;
+            }
+            let var = crate::spec::name::port_shell_var(p);
+            if let Some(&(first, at)) = vars.get(&var) {
+                rx.diags.push(
+                    Diagnostic::new(
+                        codes::SHELL_NAME_CLASH,
+                        p.span,
+                        format!(
+                            "ports `{first}` and `{}` of host `{}` both become the shell variable `{var}`",
+                            p.value, host.name.value
+                        ),
+                    )
+                    .label(format!("same variable as `{first}`"))
+                    .also(at, "first here")
+                    .help(format!(
+                        "rename one so they differ in a letter or digit: the host scripts name each port's interface `IF_<port>`, with `-`, `.`, `/` and `:` as `_`, and `{var}` can hold only one"
+                    )),
+                );
+            } else {
+                vars.insert(var, (p.as_str(), p.span));
             }
             host.port_index.insert(p.value.clone(), host.ports.len());
             idx.push(host.ports.len());

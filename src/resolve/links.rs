@@ -443,7 +443,10 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             rtt_ms: w.rtt_ms.clone(),
             mtu: w.mtu.clone(),
             provisioning: w.provisioning.as_ref().map(|p| p.value),
-            peer_asn: w.peer_asn.as_ref().map(|p| p.value),
+            peer_asn: w
+                .peer_asn
+                .as_ref()
+                .and_then(|p| u32::try_from(p.value).ok()),
             description: w.description.as_ref().map(|d| d.value.clone()),
             span: w.span,
         });

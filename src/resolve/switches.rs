@@ -391,7 +391,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             vendor: model.vendor.value.clone(),
             os,
             mgmt: s.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
-            asn: s.asn.as_ref().map(|a| a.value),
+            asn: s.asn.as_ref().and_then(|a| u32::try_from(a.value).ok()),
             router_id: s.router_id.as_ref().map(|a| a.0),
             openflow,
             ports,

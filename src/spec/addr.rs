@@ -125,7 +125,15 @@ impl Decode for Controller {
             None => text.parse().ok().map(|a| (a, 6653)),
         };
         match parsed {
-            Some((addr, port)) => Some(Controller { addr, port }),
+            Some((addr, port)) => {
+                let port = crate::yaml::decode::Sp::new(port, node.span);
+                use crate::spec::bounds::Bounded;
+                let ok = port.within(cx, "controller", node.span, &crate::spec::bounds::TCP_PORT);
+                ok.then_some(Controller {
+                    addr,
+                    port: port.value,
+                })
+            }
             None => {
                 cx.invalid(
                     node.span,

@@ -19,6 +19,6 @@ spec_struct! {
         drives: Option<Sp<u32>> = opt,
         initiators: Vec<Sp<Pattern>> = req,
         /// Transport service id (default 4420).
-        port: Option<Sp<u16>> = opt,
+        port: Option<Sp<u16>> = opt in TCP_PORT,
     }
 }

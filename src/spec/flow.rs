@@ -27,7 +27,7 @@ spec_struct! {
         rate: Sp<Rate> = req,
         protocol: Sp<Protocol> = req,
         /// Parallel streams per pair (TCP); default: as many as the rate needs.
-        streams: Option<Sp<u32>> = opt,
+        streams: Option<Sp<u32>> = opt in STREAMS,
         source: Option<Sp<Store>> = opt,
         sink: Option<Sp<Store>> = opt,
         /// Switches to traverse in order; default computed.

@@ -21,7 +21,7 @@ spec_struct! {
         #[allow(dead_code)]
         os: Option<String> = opt,
         /// Interface IP MTU (what `ip link set mtu` takes); default `show.defaults.host_mtu`.
-        mtu: Option<Sp<u32>> = opt,
+        mtu: Option<Sp<u32>> = opt in MTU,
         mgmt: Option<Sp<Addr>> = opt,
         nics: Option<Vec<Sp<HostNic>>> = opt,
         nvme: Option<Vec<Sp<HostNvme>>> = opt,

@@ -31,23 +31,23 @@ spec_struct! {
         optic: Option<Sp<String>> = opt,
         /// Optic at the `b` end when it differs from `optic`.
         optic_b: Option<Sp<String>> = opt,
-        length_m: Option<Sp<f64>> = opt,
+        length_m: Option<Sp<f64>> = opt in LENGTH_M,
         /// Mated connector pairs along the fiber (default 2).
-        connectors: Option<Sp<u32>> = opt,
-        splices: Option<Sp<u32>> = opt,
+        connectors: Option<Sp<u32>> = opt in SPLICES,
+        splices: Option<Sp<u32>> = opt in SPLICES,
         /// Port speed; default the ports' default speed.
         speed: Option<Sp<Rate>> = opt,
         /// Bundle the members into one port-channel.
         lag: Option<Sp<Lag>> = opt,
         mode: Option<Sp<PortMode>> = opt,
         /// Access VLAN (mode access) or native VLAN.
-        vlan: Option<Sp<u16>> = opt,
+        vlan: Option<Sp<u16>> = opt in VLAN_ID,
         /// Trunk VLANs.
-        vlans: Option<Vec<Sp<u16>>> = opt,
+        vlans: Option<Vec<Sp<u16>>> = opt in VLAN_ID,
         /// Routed link subnet; default a /31 from `addressing.p2p`.
         subnet: Option<Sp<Prefix>> = opt,
         /// IP MTU of the link (the largest IP packet); default: what its ports carry.
-        mtu: Option<Sp<u32>> = opt,
+        mtu: Option<Sp<u32>> = opt in MTU,
         description: Option<Sp<String>> = opt,
     }
 }

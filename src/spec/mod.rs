@@ -1,6 +1,7 @@
 //! Pass 1 types: what the planner wrote, every value with its span.
 
 pub(crate) mod addr;
+pub(crate) mod bounds;
 pub(crate) mod fabric;
 pub(crate) mod flow;
 pub(crate) mod host;

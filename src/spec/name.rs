@@ -43,6 +43,18 @@ pub(crate) fn name_problem(name: &str, port: bool) -> Option<String> {
     None
 }
 
+/// The shell variable that holds a host port's kernel interface name in the host
+/// scripts: `IF_` and the port name with every character a variable cannot hold as `_`
+/// (`p-0` -> `IF_p_0`). Readable but not injective (`p-0` and `p.0` meet), so resolve
+/// refuses two ports of one host with the same variable.
+pub(crate) fn port_shell_var(port: &str) -> String {
+    let tail: String = port
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("IF_{tail}")
+}
+
 fn bad_name(cx: &mut Cx, span: Span, problem: String, port: bool) {
     let alphabet = if port {
         "letters, digits, `-`, `_`, `.`, `/` and `:`"
@@ -120,14 +132,28 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
         "a range needs two numbers: `[1-10]`".to_owned(),
         help.clone(),
     ))?;
+    if a.is_empty() || b.starts_with('-') {
+        return Err((
+            format!("the range `[{inner}]` holds a negative number or misses one"),
+            "ranges count whole numbers from 0 up: `[0-10]`".into(),
+        ));
+    }
     let width = if a.starts_with('0') && a.len() > 1 {
         a.len()
     } else {
         0
     };
-    let parse = |s: &str| {
-        s.parse::<u64>()
-            .map_err(|_| (format!("`{s}` is not a whole number"), help.clone()))
+    let parse = |s: &str| match s.parse::<u64>() {
+        Ok(n) => Ok(n),
+        Err(_) if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) => Err((
+            format!("`{s}` is too large for a name range"),
+            format!("a range holds at most {MAX_RANGE} names; use smaller numbers"),
+        )),
+        Err(_) if s.is_empty() => Err((
+            format!("the range `[{inner}]` misses its second number"),
+            help.clone(),
+        )),
+        Err(_) => Err((format!("`{s}` is not a whole number"), help.clone())),
     };
     let (lo, hi) = (parse(a)?, parse(b)?);
     if lo > hi {
@@ -136,11 +162,12 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
             "write the smaller number first".into(),
         ));
     }
-    if hi - lo + 1 > MAX_RANGE {
+    // `hi - lo + 1` overflows for `[0-18446744073709551615]`: compare the difference.
+    if hi - lo >= MAX_RANGE {
+        let count = u128::from(hi - lo) + 1;
         return Err((
             format!(
-                "the range `[{a}-{b}]` expands to {} names, above the limit of {MAX_RANGE}",
-                hi - lo + 1
+                "the range `[{a}-{b}]` expands to {count} names, above the limit of {MAX_RANGE}"
             ),
             "split the declaration or use a smaller range".into(),
         ));
@@ -267,8 +294,13 @@ impl Decode for Endpoint {
                     if help.is_empty() {
                         bad_name(cx, node.span, msg, port);
                     } else {
+                        let code = if msg.contains("above the limit") {
+                            codes::LIMIT
+                        } else {
+                            codes::INVALID_VALUE
+                        };
                         cx.error(
-                            Diagnostic::new(codes::INVALID_VALUE, node.span, msg)
+                            Diagnostic::new(code, node.span, msg)
                                 .label("in this endpoint")
                                 .help(help),
                         );
@@ -325,6 +357,27 @@ mod tests {
         assert!(parse_pattern("dtn-[5-1]", false).is_err());
         assert!(parse_pattern("bad name", false).is_err());
         assert!(parse_pattern("evil;reboot", false).is_err());
+    }
+
+    /// Issue 14: `[0-18446744073709551615]` overflowed the size computation and then
+    /// panicked with a capacity overflow; `[-1-2]` said "`` is not a whole number".
+    #[test]
+    fn extreme_ranges_are_refused_with_a_reason() {
+        let msg = |t: &str, port| parse_pattern(t, port).map(|_| ()).unwrap_err().0;
+        let m = msg("dtn-[0-18446744073709551615]", false);
+        assert!(m.contains("18446744073709551616 names"), "{m}");
+        let m = msg("1/[0-18446744073709551615]", true);
+        assert!(m.contains("above the limit"), "{m}");
+        let m = msg("dtn-[1-99999999999999999999999]", false);
+        assert!(m.contains("too large"), "{m}");
+        let m = msg("dtn-[-1-2]", false);
+        assert!(m.contains("negative"), "{m}");
+        let m = msg("dtn-[1--2]", false);
+        assert!(m.contains("negative"), "{m}");
+        let m = msg("dtn-[1-]", false);
+        assert!(m.contains("second number"), "{m}");
+        let p = parse_pattern("d[18446744073709551614-18446744073709551615]", false).unwrap();
+        assert_eq!(p.expand().len(), 2);
     }
 }
 

@@ -57,25 +57,25 @@ spec_struct! {
     /// Values that apply wherever the spec does not say otherwise.
     pub struct Defaults ("defaults") {
         /// Host interface MTU: the IP MTU, the largest IP packet (default 9000).
-        host_mtu: Option<Sp<u32>> = opt,
+        host_mtu: Option<Sp<u32>> = opt in MTU,
         /// Switch port MTU: a layer-2 frame size, Ethernet header, VLAN tags and FCS
         /// included (default: the model's maximum).
-        switch_mtu: Option<Sp<u32>> = opt,
+        switch_mtu: Option<Sp<u32>> = opt in MTU,
         openflow: Option<OpenflowDefaults> = opt,
         /// Required optical margin in dB (default 3).
-        optics_margin_db: Option<Sp<f64>> = opt,
+        optics_margin_db: Option<Sp<f64>> = opt in MARGIN_DB,
         /// Utilization above which a link gets a warning, in percent (default 90).
-        warn_utilization: Option<Sp<f64>> = opt,
+        warn_utilization: Option<Sp<f64>> = opt in PERCENT,
         /// Routing for flows without a path (default shortest by latency).
         routing: Option<Sp<Routing>> = opt,
         /// Access VLAN of DTN ports on non-OpenFlow switches (default 1000).
-        dtn_vlan: Option<Sp<u16>> = opt,
+        dtn_vlan: Option<Sp<u16>> = opt in VLAN_ID,
         /// 802.1p priority made lossless for RDMA flows (default 3).
-        pfc_priority: Option<Sp<u8>> = opt,
+        pfc_priority: Option<Sp<u8>> = opt in PFC_PRIORITY,
         /// TLP MaxPayloadSize in bytes used for PCIe efficiency (default 256).
-        pcie_mps: Option<Sp<u32>> = opt,
+        pcie_mps: Option<Sp<u32>> = opt in PCIE_MPS,
         /// Latency added per switch hop, in microseconds (default 1).
-        hop_latency_us: Option<Sp<f64>> = opt,
+        hop_latency_us: Option<Sp<f64>> = opt in HOP_LATENCY_US,
     }
 }
 

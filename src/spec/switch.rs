@@ -44,7 +44,7 @@ spec_struct! {
         /// Management address (inside `addressing.mgmt` when that pool is set).
         mgmt: Option<Sp<Addr>> = opt,
         /// BGP autonomous system number, for WAN peering.
-        asn: Option<Sp<u32>> = opt,
+        asn: Option<Sp<u64>> = opt in ASN,
         /// Router id / loopback address.
         router_id: Option<Sp<Addr>> = opt,
         openflow: Option<SwitchOpenflow> = opt,
@@ -77,7 +77,7 @@ spec_struct! {
         speed: Option<Sp<Rate>> = opt,
         fec: Option<Sp<Fec>> = opt,
         /// Port MTU: a layer-2 frame size, Ethernet header, VLAN tags and FCS included.
-        mtu: Option<Sp<u32>> = opt,
+        mtu: Option<Sp<u32>> = opt in MTU,
         description: Option<Sp<String>> = opt,
         /// Administratively down.
         shutdown: Option<Sp<bool>> = opt,

@@ -38,21 +38,21 @@ spec_struct! {
         client: Option<Sp<String>> = opt,
         /// Catalog optic (dark fiber).
         optic: Option<Sp<String>> = opt,
-        length_km: Option<Sp<f64>> = opt,
+        length_km: Option<Sp<f64>> = opt in LENGTH_KM,
         fiber: Option<Sp<Fiber>> = opt,
-        splices: Option<Sp<u32>> = opt,
-        connectors: Option<Sp<u32>> = opt,
+        splices: Option<Sp<u32>> = opt in SPLICES,
+        connectors: Option<Sp<u32>> = opt in SPLICES,
         /// Circuit capacity.
         capacity: Option<Sp<Rate>> = opt,
-        vlan: Option<Sp<u16>> = opt,
+        vlan: Option<Sp<u16>> = opt in VLAN_ID,
         /// Round-trip time of the circuit, as provisioned or measured.
-        rtt_ms: Option<Sp<f64>> = opt,
+        rtt_ms: Option<Sp<f64>> = opt in RTT_MS,
         /// IP MTU the WAN carries (the largest IP packet, as providers quote it: 9000 for
         /// R&E jumbo circuits); switch ports get frames large enough for it.
-        mtu: Option<Sp<u32>> = opt,
+        mtu: Option<Sp<u32>> = opt in MTU,
         provisioning: Option<Sp<Provisioning>> = opt,
         /// Peer autonomous system for BGP over this connection.
-        peer_asn: Option<Sp<u32>> = opt,
+        peer_asn: Option<Sp<u64>> = opt in ASN,
         description: Option<Sp<String>> = opt,
     }
 }

@@ -122,6 +122,14 @@ impl<'n> Fields<'n> {
         Some(&self.entries[i].1)
     }
 
+    /// Where the value of field `name` is written (the mapping, when it is absent).
+    pub(crate) fn span_of(&self, name: &str) -> Span {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.name == name)
+            .map_or(self.span, |(_, v)| v.span)
+    }
+
     /// A required field: `finish` reports it missing.
     pub(crate) fn req<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
         match self.take(name) {

@@ -1,0 +1,235 @@
+//! Issue 14's numeric reproducers, run through the binary: each must exit 1 with a
+//! located diagnostic, within a few seconds, under 300 MB of address space, and without
+//! a panic. Before the fixes they hung (negative latencies), panicked (a name range of
+//! 2^64 names) or passed `check` with configs a switch rejects.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Wall-clock budget of one run: the issue asks for a second; a debug build on a busy
+/// two-core machine gets headroom, a hang still fails.
+const BUDGET: Duration = Duration::from_secs(10);
+
+/// Runs `democ check FILE` under `ulimit -v 300 MB` and a timeout; (exit code, stderr).
+fn check_limited(dir: &Path, file: &str) -> (i32, String) {
+    let bin = env!("CARGO_BIN_EXE_democ");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 307200 && exec \"$0\" check \"$1\" --color never")
+        .arg(bin)
+        .arg(file)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > BUDGET {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("democ check {file} did not finish within {BUDGET:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr piped")
+        .read_to_string(&mut err)
+        .expect("stderr is text");
+    assert!(!err.contains("panicked"), "{file} panicked:\n{err}");
+    (status.code().unwrap_or(-1), err)
+}
+
+/// Writes `text` as `show.yaml` in a fresh folder and checks it.
+fn check_text(text: &str) -> (i32, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("show.yaml"), text).expect("write spec");
+    check_limited(dir.path(), "show.yaml")
+}
+
+/// Three switches in a line, a host on each end, one flow; `{defaults}`, `{host}`,
+/// `{port}` and `{wan}` are spliced in.
+const LINE: &str = r#"
+show:
+  name: line
+  addressing: { dtn: 10.1.1.0/24, p2p: 10.2.0.0/24 }
+  defaults: { {defaults} }
+sites:
+  lab: { kind: lab }
+switches:
+  sw1: { site: lab, model: dell-z9100-on }
+  sw2: { site: lab, model: dell-z9100-on }
+  sw3: { site: lab, model: dell-z9100-on }
+hosts:
+  {host}:
+    site: lab
+    chassis: supermicro-x10dri
+    cpu: xeon-e5-2697-v3
+    nics:
+      - { model: mellanox-cx4-100g, slot: "2", ports: [p0] }
+links:
+  - { a: "dtn-1:p0", b: "sw1:1/1" }
+  - { a: "sw1:1/2", b: "sw2:1/1" }
+  - { a: "sw2:1/2", b: "sw3:1/1" }
+  - { a: "dtn-2:p0", b: "sw3:{port}" }
+wan:
+  - { name: w1, kind: circuit, a: "sw1:1/4", b: "sw3:1/4", capacity: 100G, rtt_ms: {rtt} }
+flows:
+  - { name: f1, from: dtn-1, to: dtn-2, rate: 40G, protocol: tcp }
+"#;
+
+fn line(defaults: &str, host: &str, port: &str, rtt: &str) -> String {
+    LINE.replace("{defaults}", defaults)
+        .replace("{host}", host)
+        .replace("{port}", port)
+        .replace("{rtt}", rtt)
+}
+
+fn expect_error(text: &str, code: &str, needle: &str) -> String {
+    let (status, err) = check_text(text);
+    assert_eq!(status, 1, "exit code:\n{err}");
+    assert!(
+        err.contains(&format!("[{code}]")),
+        "{code} expected:\n{err}"
+    );
+    assert!(err.contains(needle), "`{needle}` expected:\n{err}");
+    assert!(err.contains("show.yaml:"), "located:\n{err}");
+    err
+}
+
+#[test]
+fn the_line_is_valid() {
+    let (status, err) = check_text(&line("", "dtn-[1-2]", "1/2", "10"));
+    assert_eq!(status, 0, "{err}");
+}
+
+/// §1: `hop_latency_us: -1` made `democ check` loop forever.
+#[test]
+fn negative_hop_latency_is_refused_not_looped_on() {
+    let err = expect_error(
+        &line("hop_latency_us: -1", "dtn-[1-2]", "1/2", "10"),
+        "E0114",
+        "`hop_latency_us` -1 is out of range",
+    );
+    assert!(err.contains("from 0 to"), "{err}");
+}
+
+/// §1: a negative WAN `rtt_ms` did the same.
+#[test]
+fn negative_rtt_is_refused() {
+    expect_error(
+        &line("", "dtn-[1-2]", "1/2", "-1"),
+        "E0114",
+        "`rtt_ms` -1 is out of range",
+    );
+    for v in [".nan", ".inf", "-.inf"] {
+        let (status, err) = check_text(&line("", "dtn-[1-2]", "1/2", v));
+        assert_eq!(status, 1, "rtt_ms: {v}:\n{err}");
+        assert!(err.contains("show.yaml:"), "{err}");
+    }
+}
+
+/// §2: the size of `dtn-[0-18446744073709551615]` wrapped and the expansion panicked
+/// with a capacity overflow.
+#[test]
+fn a_range_of_two_to_the_64_names_is_a_limit_not_a_panic() {
+    expect_error(
+        &line("", "dtn-[0-18446744073709551615]", "1/2", "10"),
+        "E0009",
+        "18446744073709551616 names",
+    );
+    expect_error(
+        &line("", "dtn-[1-2]", "1/[0-18446744073709551615]", "10"),
+        "E0009",
+        "above the limit",
+    );
+    expect_error(
+        &line("", "dtn-[1-99999999999999999999999]", "1/2", "10"),
+        "E0010",
+        "too large",
+    );
+}
+
+/// §7 (cosmetic): `dtn-[-1-2]` said "`` is not a whole number".
+#[test]
+fn a_negative_range_says_so() {
+    let err = expect_error(
+        &line("", "dtn-[-1-2]", "1/2", "10"),
+        "E0010",
+        "holds a negative number",
+    );
+    assert!(!err.contains("``"), "{err}");
+}
+
+/// §6: each value passed `check` before.
+#[test]
+fn numbers_out_of_their_meaning_are_refused() {
+    let cases = [
+        ("dtn_vlan: 0", "`dtn_vlan` 0"),
+        ("dtn_vlan: 4095", "`dtn_vlan` 4095"),
+        ("dtn_vlan: 4096", "`dtn_vlan` 4096"),
+        ("dtn_vlan: 65535", "`dtn_vlan` 65535"),
+        ("host_mtu: 0", "`host_mtu` 0"),
+        ("host_mtu: 1", "`host_mtu` 1"),
+        ("host_mtu: 68", "`host_mtu` 68"),
+        ("pcie_mps: 100", "`pcie_mps` 100"),
+        ("pcie_mps: 384", "`pcie_mps` 384"),
+        ("pcie_mps: 8192", "`pcie_mps` 8192"),
+        ("hop_latency_us: 1e308", "`hop_latency_us` 1e308"),
+        ("optics_margin_db: -3", "`optics_margin_db` -3"),
+        ("warn_utilization: 250", "`warn_utilization` 250"),
+        (
+            r#"openflow: { controller: "10.0.0.1:0" }"#,
+            "`controller` 0",
+        ),
+    ];
+    for (defaults, needle) in cases {
+        let err = expect_error(&line(defaults, "dtn-[1-2]", "1/2", "10"), "E0114", needle);
+        assert!(err.contains("help: use "), "{err}");
+    }
+    for (spec, needle) in [
+        ("asn: 0", "`asn` 0"),
+        ("asn: 4294967296", "`asn` 4294967296"),
+        ("asn: 99999999999", "`asn` 99999999999"),
+    ] {
+        let text = line("", "dtn-[1-2]", "1/2", "10").replace(
+            "sw2: { site: lab, model: dell-z9100-on }",
+            &format!("sw2: {{ site: lab, model: dell-z9100-on, {spec} }}"),
+        );
+        expect_error(&text, "E0114", needle);
+    }
+    let flow = |extra: &str| {
+        line("", "dtn-[1-2]", "1/2", "10")
+            .replace("protocol: tcp }", &format!("protocol: tcp, {extra} }}"))
+    };
+    expect_error(&flow("streams: 129"), "E0114", "`streams` 129");
+    expect_error(&flow("streams: 0"), "E0114", "`streams` 0");
+    let link = |extra: &str| {
+        line("", "dtn-[1-2]", "1/2", "10")
+            .replace(r#"b: "sw2:1/1" }"#, &format!(r#"b: "sw2:1/1", {extra} }}"#))
+    };
+    expect_error(&link("mode: access, vlan: 4095"), "E0114", "`vlan` 4095");
+    expect_error(&link("mode: trunk, vlans: [1, 0]"), "E0114", "`vlans` 0");
+    expect_error(&link("length_m: 1e308"), "E0114", "`length_m` 1e308");
+    expect_error(&link("length_m: -5"), "E0114", "`length_m` -5");
+}
+
+/// §7: `p-0` and `p.0` were both `IF_p_0` in the host script.
+#[test]
+fn ports_that_share_a_shell_variable_are_refused() {
+    let text = line("", "dtn-[1-2]", "1/2", "10").replace(
+        r#"      - { model: mellanox-cx4-100g, slot: "2", ports: [p0] }"#,
+        r#"      - { model: mellanox-cx4-100g, slot: "2", ports: [p0] }
+      - { model: mellanox-cx4-100g, slot: "3", ports: [p-0] }
+      - { model: mellanox-cx4-100g, slot: "4", ports: [p.0] }"#,
+    );
+    expect_error(&text, "E0115", "both become the shell variable `IF_p_0`");
+}
