@@ -233,3 +233,18 @@ fn ports_that_share_a_shell_variable_are_refused() {
     );
     expect_error(&text, "E0115", "both become the shell variable `IF_p_0`");
 }
+
+/// §6: a host MTU above what its NIC's driver accepts (catalog `max_mtu`, from the
+/// Linux driver source) passed `check` before the catalog had the figures.
+#[test]
+fn a_host_mtu_above_the_nics_maximum_is_refused() {
+    let ok = line("host_mtu: 9978", "dtn-[1-2]", "1/2", "10");
+    // The Z9100's 9216-byte frames refuse it (E0226), the NIC does not.
+    let (_, err) = check_text(&ok);
+    assert!(!err.contains("E0113"), "9978 fits a ConnectX-4:\n{err}");
+    expect_error(
+        &line("host_mtu: 9979", "dtn-[1-2]", "1/2", "10"),
+        "E0113",
+        "above the 9978 its NIC `mellanox-cx4-100g` takes",
+    );
+}
