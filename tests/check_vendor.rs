@@ -63,3 +63,18 @@ fn deny_warnings_stops_the_build() {
     assert_eq!(o.status.code(), Some(1), "{}", support::stderr(&o));
     assert!(!out.exists(), "nothing is written when lowering fails");
 }
+
+/// Issue 9 section 6: what democ cannot apply on the vendor-lines fixture is said, not
+/// dropped: EOS documents OpenFlow 1.0 only (the show asks 1.3), and PicOS CrossFlow's
+/// datapath id and version go in the same warning as its controller.
+#[test]
+fn vendor_lines_warn_what_they_cannot_apply() {
+    let o = support::democ(&["ir", "tests/fixtures/render/vendor-lines.yaml"]);
+    let text = support::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    insta::with_settings!({ snapshot_path => "fixtures/render/snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
+        insta::assert_snapshot!("diag__vendor-lines", text);
+    });
+    assert!(text.contains("documents OpenFlow `1.0` only"), "{text}");
+    assert!(text.contains("datapath id 00000000000000bb"), "{text}");
+}

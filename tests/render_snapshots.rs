@@ -37,3 +37,10 @@ fn sc16() {
 fn sc15() {
     snapshot_build("sc15", &example("sc15"));
 }
+
+/// Issue 9 section 6: each vendor line a real switch rejected, in the smallest show
+/// that produces it (see the fixture's header).
+#[test]
+fn vendor_lines() {
+    snapshot_build("vendor", "tests/fixtures/render/vendor-lines.yaml");
+}

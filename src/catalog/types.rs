@@ -45,6 +45,10 @@ spec_struct! {
         ports: Vec<Sp<PortGroup>> = req,
         /// Largest L2 frame the ports accept, bytes.
         max_mtu: Sp<u32> = req,
+        /// Switching-silicon family where the OS's syntax depends on it (`sand` for
+        /// Arista's Jericho-based 7280R, `trident`, `tomahawk`, `spectrum`,
+        /// `switchx`); templates/<vendor>/vendor.yaml's `platforms:` says what differs.
+        platform: Option<String> = opt,
         openflow: Option<OpenflowCaps> = opt,
         /// Store-and-forward / cut-through latency per hop, microseconds.
         latency_us: Option<f64> = opt in MAGNITUDE,

@@ -60,6 +60,10 @@ pub(crate) struct InterfaceCli {
     /// `pfc` and `ecn` above still say what the port runs.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) inherits_lag: bool,
+    /// The port is cabled with a direct-attach copper cable and the OS must be told
+    /// (PicOS OVS `options:is_dac=true`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) dac: bool,
 }
 
 /// 802.3x pause.

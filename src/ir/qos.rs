@@ -16,6 +16,9 @@ pub(crate) struct Qos {
     pub(crate) ecn: bool,
     pub(crate) ecn_min_kbytes: u32,
     pub(crate) ecn_max_kbytes: u32,
+    /// The egress-queue keyword ECN is configured under, where the OS has one that
+    /// depends on the platform (EOS: `uc-tx-queue`, `tx-queue` on Sand); None elsewhere.
+    pub(crate) ecn_queue: Option<String>,
     /// Vendor names of the ports and port-channels RDMA flows cross, sorted as the ports are.
     pub(crate) interfaces: Vec<String>,
 }

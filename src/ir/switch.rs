@@ -27,6 +27,10 @@ pub(crate) struct Switch {
     /// Free text from the spec, sanitized for the vendor's CLI.
     pub(crate) description: Option<String>,
     pub(crate) management: Option<Management>,
+    /// Lines the model's platform needs first (templates/<vendor>/vendor.yaml
+    /// `platforms:`), such as the SX6036's switch to Ethernet; a reload follows them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) platform_setup: Vec<String>,
     /// `ip routing` needed: some interface is routed or BGP runs.
     pub(crate) ip_routing: bool,
     /// Breakout commands on parent ports, by port.

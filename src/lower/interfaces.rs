@@ -70,6 +70,27 @@ fn speed_cli(lx: &mut Lx, p: &Port) -> Option<String> {
     None
 }
 
+/// The switch runs OVS mode on an OS whose OVS ports must be told they are DAC-cabled.
+fn ovs_flags_dac(lx: &Lx) -> bool {
+    let ovs = lx
+        .switch()
+        .openflow
+        .as_ref()
+        .is_some_and(|o| o.mode == crate::spec::switch::OfMode::Ovs);
+    ovs && lx
+        .f
+        .openflow
+        .as_ref()
+        .and_then(|c| c.ovs.as_ref())
+        .is_some_and(|o| o.flag_dac)
+}
+
+/// Lane 1 of a split port on an OS whose other lanes need it set (EOS): it gets the
+/// lane speed even when nothing is cabled to it.
+fn lane1(lx: &Lx, p: &Port) -> bool {
+    lx.f.breakout_lane1_speed && p.parent.is_some() && p.name.ends_with(":1")
+}
+
 fn fec(lx: &mut Lx, p: &Port) -> (Option<String>, Option<String>) {
     let mode = match p.fec {
         Some(Fec::Rs) => "rs",
@@ -149,6 +170,9 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         })
     );
     let inherits_lag = lag.is_some() && lx.f.lag_members_inherit;
+    let dac = enabled
+        && link.is_some_and(|l| l.media == Some(crate::spec::link::Media::Dac))
+        && ovs_flags_dac(lx);
     let (fec, fec_cli) = if enabled { fec(lx, p) } else { (None, None) };
     Interface {
         name,
@@ -177,9 +201,14 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
             port: lx.m.port(e).name.clone(),
         }),
         cli: InterfaceCli {
-            speed: if enabled { speed_cli(lx, p) } else { None },
+            speed: if enabled || lane1(lx, p) {
+                speed_cli(lx, p)
+            } else {
+                None
+            },
             fec: fec_cli,
             inherits_lag,
+            dac,
         },
     }
 }

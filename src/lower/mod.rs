@@ -242,6 +242,12 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             .as_deref()
             .and_then(|d| text::sanitize(d, &lx.f.text)),
         management: management::lower(lx),
+        platform_setup: s
+            .platform
+            .as_ref()
+            .and_then(|p| lx.f.platforms.get(p))
+            .map(|p| p.setup.clone())
+            .unwrap_or_default(),
         ip_routing,
         breakouts,
         interfaces,

@@ -103,7 +103,22 @@ fn capable<'f>(lx: &mut Lx<'f>) -> Option<&'f crate::lower::vendor::OfCaps> {
         );
         return None;
     }
-    if !caps.versions.contains_key(&of.version) {
+    if !caps.versions.contains_key(&of.version) && !caps.version_knob {
+        let v: Vec<&str> = caps.versions.keys().map(String::as_str).collect();
+        lx.manual(
+            "of",
+            span,
+            format!(
+                "`{os}` documents OpenFlow {} only and has no version setting; the show asks `{name}` for {}",
+                crate::diag::list(&v),
+                of.version
+            ),
+            format!(
+                "check that the controller speaks OpenFlow {} to `{name}`, or set `version:` to it",
+                crate::diag::list(&v)
+            ),
+        );
+    } else if !caps.versions.contains_key(&of.version) {
         let v: Vec<&str> = caps.versions.keys().map(String::as_str).collect();
         lx.unsupported(
             "of",
@@ -140,11 +155,16 @@ pub(crate) fn lower(
         return None;
     };
     if !caps.controller && of.mode != OfMode::Ovs {
+        // The datapath id and version are the OVS bridge's settings; without the
+        // controller syntax democ applies neither (PicOS CrossFlow).
+        let dpid = dpid
+            .map(|d| format!(", datapath id {d:016x}"))
+            .unwrap_or_default();
         lx.manual(
             "of-controller-syntax",
             span,
-            format!("democ has no confirmed `{os}` syntax for the `{}` controller connection (switch `{name}`)", of.mode.as_str()),
-            format!("after loading the config, point the switch at tcp:{}:{} by hand", controller.addr, controller.port),
+            format!("democ has no confirmed `{os}` syntax for the `{}` controller connection, datapath id or OpenFlow version (switch `{name}`)", of.mode.as_str()),
+            format!("after loading the config, point the switch at tcp:{}:{} and set OpenFlow {}{dpid} by hand", controller.addr, controller.port, of.version),
         );
     }
     let explicit = of.dpid.is_some();

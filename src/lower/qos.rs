@@ -94,6 +94,13 @@ pub(crate) fn lower(
         ecn: caps.ecn,
         ecn_min_kbytes: caps.ecn_min_kbytes,
         ecn_max_kbytes: caps.ecn_max_kbytes,
+        ecn_queue: lx
+            .switch()
+            .platform
+            .as_ref()
+            .and_then(|p| lx.f.platforms.get(p))
+            .and_then(|p| p.ecn_queue.clone())
+            .or_else(|| caps.ecn_queue.clone()),
         interfaces: names.chain(pcs).collect(),
     })
 }

@@ -78,6 +78,13 @@ pub(crate) struct Flavour {
     pub(crate) svi_vlan_base: Option<u16>,
     pub(crate) bgp: bool,
     pub(crate) qos: QosCaps,
+    /// What differs on a silicon family (the catalog model's `platform`).
+    #[serde(default)]
+    pub(crate) platforms: BTreeMap<String, PlatformCaps>,
+    /// Lane 1 of a split port carries the lane speed even when nothing is cabled to
+    /// it: the other lanes come up only then (EOS).
+    #[serde(default)]
+    pub(crate) breakout_lane1_speed: bool,
     /// None: no OpenFlow on this OS.
     #[serde(default)]
     pub(crate) openflow: Option<OfCaps>,
@@ -215,6 +222,21 @@ pub(crate) enum RoutedPorts {
     Svi,
 }
 
+/// A silicon family's differences from the flavour's defaults.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlatformCaps {
+    /// The egress-queue keyword ECN is configured under.
+    #[serde(default)]
+    pub(crate) ecn_queue: Option<String>,
+    /// Lines the platform needs before any other (the SX6036's Ethernet profile).
+    #[serde(default)]
+    pub(crate) setup: Vec<String>,
+    /// Why, with the source.
+    #[allow(dead_code)]
+    pub(crate) source: String,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct QosCaps {
@@ -222,6 +244,10 @@ pub(crate) struct QosCaps {
     pub(crate) ecn: bool,
     pub(crate) ecn_min_kbytes: u32,
     pub(crate) ecn_max_kbytes: u32,
+    /// The egress-queue keyword ECN is configured under (EOS `uc-tx-queue`), unless
+    /// the platform's says otherwise.
+    #[serde(default)]
+    pub(crate) ecn_queue: Option<String>,
     /// PFC (DCB) cannot run beside link-level flow control on any port (FTOS 9): a
     /// switch with PFC gets no `flowcontrol` lines.
     #[serde(default)]
@@ -246,6 +272,10 @@ pub(crate) struct OfCaps {
     pub(crate) modes: Vec<String>,
     /// Version (`1.3`) to the OS's spelling.
     pub(crate) versions: BTreeMap<String, String>,
+    /// The OS has a version setting. Without one (EOS) the switch speaks the versions
+    /// its manual documents, and a show asking for another gets a warning, not an error.
+    #[serde(default = "yes")]
+    pub(crate) version_knob: bool,
     /// Instance/bridge name, with `{instance}`.
     pub(crate) name: String,
     pub(crate) dpid: DpidRule,
@@ -265,6 +295,13 @@ pub(crate) struct OvsOutput {
     pub(crate) extension: String,
     /// Speed to the OVS interface option's value.
     pub(crate) speeds: BTreeMap<String, String>,
+    /// DAC-cabled ports are flagged (`options:is_dac=true`).
+    #[serde(default)]
+    pub(crate) flag_dac: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// All vendors, by folder name, and the containerlab nodes that are no vendor's.

@@ -138,6 +138,8 @@ pub(crate) struct Switch {
     pub(crate) ports: Vec<Port>,
     pub(crate) port_index: HashMap<String, usize>,
     pub(crate) max_mtu: u32,
+    /// The catalog's silicon family (`sand`), for platform-specific syntax.
+    pub(crate) platform: Option<String>,
     pub(crate) description: Option<String>,
 }
 

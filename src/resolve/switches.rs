@@ -397,6 +397,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             ports,
             port_index,
             max_mtu: model.max_mtu.value,
+            platform: model.platform.clone(),
             description: s.description.as_ref().map(|d| d.value.clone()),
         });
     }
