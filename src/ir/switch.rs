@@ -19,6 +19,10 @@ pub(crate) struct Switch {
     pub(crate) os: String,
     /// Catalog model.
     pub(crate) model: String,
+    /// The model's silicon family where the catalog names one (`sand`): validators
+    /// and twins read it to know which platform-specific syntax the switch takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) platform: Option<String>,
     pub(crate) site: String,
     /// The template that prints this switch (`dell/os10.j2`).
     pub(crate) template: String,

@@ -229,6 +229,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         vendor: folder.to_owned(),
         os: lx.os().to_owned(),
         model: text::name_like(&s.model.value),
+        platform: s.platform.clone(),
         site: lx
             .m
             .sites

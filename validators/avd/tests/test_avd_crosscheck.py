@@ -179,8 +179,8 @@ def test_fec_modes_render_as_democ_writes_them(democ_build, fec, line):
 
 
 def test_lldp_disabled_would_need_no_lldp_run(democ_build):
-    """Latent gap: eos.j2 prints nothing when LLDP is off, but LLDP is on by default on
-    EOS; pyavd renders `no lldp run`. democ's lowering always enables LLDP today."""
+    """LLDP is on by default on EOS, so an IR with LLDP off needs `no lldp run`, as
+    pyavd renders it (and as eos.j2 now prints it): a config without it differs."""
     build = democ_build(SC16)
     sw = json.loads((build / "ir" / "crsi-arista.json").read_text())
     sw["lldp"]["enabled"] = False
@@ -205,3 +205,17 @@ def test_undefined_and_inconsistent_vlans_are_ir_findings(democ_build):
     assert check_switch(sw, text).ir_findings == [
         "vlan 1000: lists Ethernet26/1 tagged, but the port does not trunk it"
     ]
+
+
+def test_platform_decides_the_ecn_queue(democ_build, tmp_path):
+    """The converter picks `tx_queues` (Sand: 7280R) or `uc_tx_queues` (Trident,
+    Tomahawk) from the IR's catalog platform, not from democ's vendor data, so democ
+    printing the Trident keyword on a Jericho switch is a difference (issue 9 section 7)."""
+    build = democ_build(SC16)
+    ir = json.loads((build / "ir" / "crsi-arista.json").read_text())
+    assert ir["platform"] == "sand"
+    bad = _corrupt(build, tmp_path / "b", "crsi-arista", "   tx-queue 3\n", "   uc-tx-queue 3\n")
+    s = next(s for s in check_build(bad).switches if s.hostname == "crsi-arista")
+    assert not s.ok
+    assert any(line.startswith("tx-queue 3") for _, line in s.missing), s.missing
+    assert any(line.startswith("uc-tx-queue 3") for _, line in s.extra), s.extra

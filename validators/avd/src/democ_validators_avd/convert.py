@@ -91,6 +91,22 @@ def _fec(mode: str | None) -> dict[str, Any] | None:
     raise ValueError(f"unknown FEC mode {mode!r}")
 
 
+# The egress-queue model of an EOS platform, as AVD splits it: VOQ platforms (7280R,
+# 7500R: Broadcom Jericho, "Sand") have `tx_queues` only; Trident and Tomahawk
+# switches (7050X, 7060X, 7260X) put unicast ECN under `uc_tx_queues` (AVD
+# eos_cli_config_gen `ethernet_interfaces[].tx_queues` / `uc_tx_queues`, "supported
+# options are platform dependent"). Kept here from the IR's catalog `platform`, never
+# from democ's vendor.yaml or its IR `qos.ecn_queue`, so a wrong keyword in democ's
+# vendor data or template shows as a difference.
+QUEUE_KEY_BY_PLATFORM = {"sand": "tx_queues"}
+DEFAULT_QUEUE_KEY = "uc_tx_queues"
+
+
+def queue_key(sw: dict[str, Any]) -> str:
+    """The structured-config key ECN goes under on this switch's platform."""
+    return QUEUE_KEY_BY_PLATFORM.get(sw.get("platform") or "", DEFAULT_QUEUE_KEY)
+
+
 def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
     e: dict[str, Any] = {"name": i["name"]}
     if i.get("description"):
@@ -120,7 +136,7 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
             "priorities": [{"priority": qos["pfc_priority"], "no_drop": True}],
         }
     if i.get("ecn"):
-        e["uc_tx_queues"] = [
+        e[queue_key(sw)] = [
             {
                 "id": qos["pfc_priority"],
                 "random_detect": {
