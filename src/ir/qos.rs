@@ -19,6 +19,9 @@ pub(crate) struct Qos {
     /// The egress-queue keyword ECN is configured under, where the OS has one that
     /// depends on the platform (EOS: `uc-tx-queue`, `tx-queue` on Sand); None elsewhere.
     pub(crate) ecn_queue: Option<String>,
+    /// The ECN line's `max-mark-probability`, in percent, where the platform requires
+    /// one (EOS `tx-queue` on Sand); None elsewhere.
+    pub(crate) ecn_max_mark_probability: Option<u8>,
     /// Vendor names of the ports and port-channels RDMA flows cross, sorted as the ports are.
     pub(crate) interfaces: Vec<String>,
 }

@@ -76,6 +76,11 @@ pub(crate) fn lower(
         );
     }
     let p = lx.m.settings.pfc_priority;
+    let platform = lx
+        .switch()
+        .platform
+        .as_ref()
+        .and_then(|name| lx.f.platforms.get(name));
     // Interfaces are built one per port, in port order.
     let names = rdma
         .ports
@@ -94,13 +99,10 @@ pub(crate) fn lower(
         ecn: caps.ecn,
         ecn_min_kbytes: caps.ecn_min_kbytes,
         ecn_max_kbytes: caps.ecn_max_kbytes,
-        ecn_queue: lx
-            .switch()
-            .platform
-            .as_ref()
-            .and_then(|p| lx.f.platforms.get(p))
+        ecn_queue: platform
             .and_then(|p| p.ecn_queue.clone())
             .or_else(|| caps.ecn_queue.clone()),
+        ecn_max_mark_probability: platform.and_then(|p| p.ecn_max_mark_probability),
         interfaces: names.chain(pcs).collect(),
     })
 }

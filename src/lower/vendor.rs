@@ -229,6 +229,9 @@ pub(crate) struct PlatformCaps {
     /// The egress-queue keyword ECN is configured under.
     #[serde(default)]
     pub(crate) ecn_queue: Option<String>,
+    /// `max-mark-probability` (percent) the platform's ECN line requires (EOS Sand).
+    #[serde(default)]
+    pub(crate) ecn_max_mark_probability: Option<u8>,
     /// Lines the platform needs before any other (the SX6036's Ethernet profile).
     #[serde(default)]
     pub(crate) setup: Vec<String>,

@@ -102,6 +102,15 @@ QUEUE_KEY_BY_PLATFORM = {"sand": "tx_queues"}
 DEFAULT_QUEUE_KEY = "uc_tx_queues"
 
 
+def _threshold(qos: dict[str, Any]) -> dict[str, Any]:
+    # pyavd requires `max_probability` under `tx_queues` (Sand): passed only when the IR
+    # has one, so an IR without it is a schema finding.
+    t = {"units": "kbytes", "min": qos["ecn_min_kbytes"], "max": qos["ecn_max_kbytes"]}
+    if qos.get("ecn_max_mark_probability") is not None:
+        t["max_probability"] = qos["ecn_max_mark_probability"]
+    return t
+
+
 def queue_key(sw: dict[str, Any]) -> str:
     """The structured-config key ECN goes under on this switch's platform."""
     return QUEUE_KEY_BY_PLATFORM.get(sw.get("platform") or "", DEFAULT_QUEUE_KEY)
@@ -141,11 +150,7 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
                 "id": qos["pfc_priority"],
                 "random_detect": {
                     "ecn": {
-                        "threshold": {
-                            "units": "kbytes",
-                            "min": qos["ecn_min_kbytes"],
-                            "max": qos["ecn_max_kbytes"],
-                        }
+                        "threshold": _threshold(qos),
                     }
                 },
             }
