@@ -220,6 +220,7 @@ fn numbers_out_of_their_meaning_are_refused() {
     expect_error(&link("mode: trunk, vlans: [1, 0]"), "E0114", "`vlans` 0");
     expect_error(&link("length_m: 1e308"), "E0114", "`length_m` 1e308");
     expect_error(&link("length_m: -5"), "E0114", "`length_m` -5");
+    expect_error(&link("lag: { id: 0 }"), "E0114", "`id` 0");
 }
 
 /// §7: `p-0` and `p.0` were both `IF_p_0` in the host script.

@@ -284,3 +284,12 @@ pub(crate) const FRACTION: Bound = Bound {
     why: "an efficiency or a slowdown factor is a share of the whole",
     pow2: false,
 };
+
+/// The OS's own maximum (vendor data) is not checked yet; 0 is no port-channel anywhere.
+pub(crate) const LAG_ID: Bound = Bound {
+    lo: 1.0,
+    hi: 65535.0,
+    what: "a port-channel number",
+    why: "port-channel numbers start at 1 on every switch OS democ writes",
+    pow2: false,
+};

@@ -56,7 +56,7 @@ spec_struct! {
     /// A port-channel over the members of a bundled link.
     pub struct Lag ("lag") {
         /// Port-channel number.
-        id: Sp<u16> = req,
+        id: Sp<u16> = req in LAG_ID,
         /// Default `active`.
         lacp: Option<Sp<Lacp>> = opt,
     }
