@@ -41,6 +41,7 @@ pub(crate) fn files(
     for part in switches.into_iter().chain(hosts) {
         out.extend(part?);
     }
+    out.extend(crate::rulesets::files(lab));
     out.push(OutFile {
         path: lab.containerlab.file.clone(),
         bytes: lab.containerlab.to_yaml()?.into_bytes(),

@@ -21,6 +21,7 @@ pub(crate) mod plan;
 pub(crate) mod read;
 pub(crate) mod render;
 pub(crate) mod resolve;
+pub(crate) mod rulesets;
 pub mod source;
 pub(crate) mod spec;
 pub mod synth;

@@ -133,6 +133,10 @@ specs! {
     bad e0251_management_route => "tests/bad/E0251-management-route.yaml",
     bad e0252_inband_openflow => "tests/bad/E0252-inband-openflow.yaml",
     bad e0253_missing_route => "tests/bad/E0253-missing-route.yaml",
+    // ---- OpenFlow rulesets ----
+    bad e0280_openflow_rule_conflict => "tests/bad/E0280-openflow-rule-conflict.yaml",
+    bad e0282_openflow_meters => "tests/bad/E0282-openflow-meters.yaml",
+    bad e0283_openflow_port_number => "tests/bad/E0283-openflow-port-number.yaml",
     // ---- the malformed corpus (issue 5) ----
     bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",
     bad corpus_tabs => "tests/bad/corpus/E0002-tabs.yaml",

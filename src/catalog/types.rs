@@ -97,6 +97,23 @@ spec_struct! {
         table_size: u32 = req,
         /// OS flavours that implement OpenFlow on this model (default all).
         os: Option<Vec<Os>> = opt,
+        /// Meters the model's OpenFlow 1.3 meter table holds (absent: no meters).
+        meters: Option<u32> = opt,
+        /// How the model numbers its OpenFlow ports (absent: `step` the widest breakout,
+        /// `lag_base` 1000).
+        port_numbers: Option<OfPortNumbers> = opt,
+    }
+}
+
+spec_struct! {
+    /// The model's port -> OpenFlow port map.
+    pub struct OfPortNumbers ("OpenFlow port numbers") {
+        /// Port `1/N` is OpenFlow port `(N - 1) * step + 1`; breakout subport `1/N:k`
+        /// is `(N - 1) * step + k`, so `step` is at least the widest breakout.
+        step: u32 = req,
+        /// Port-channel `id` is OpenFlow port `lag_base + id`.
+        lag_base: u32 = req,
+        source: String = req,
     }
 }
 

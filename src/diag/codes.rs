@@ -247,6 +247,26 @@ codes! {
          prefix BGP learns along the declared sessions. Both directions are checked (TCP and \
          RDMA need the return path too); the error names the switch that would drop the packets. \
          A connected topology is not enough: routers forward only what their tables hold.";
+    // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
+    OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
+        "Two flows need rules on one OpenFlow switch with the same priority and match (the same \
+         in_port, ether type, source and destination address) but different actions: the switch \
+         keeps only one, so one flow would follow the other's path. Two flows between the same \
+         hosts must take the same ports through every OpenFlow switch they share.";
+    OPENFLOW_HOP_UNRULED = "W0281" "openflow-hop-unruled" Warning
+        "A flow enters an OpenFlow switch on a port under the controller, and no rule can carry it \
+         on: it leaves through a port that is not under the controller and the vendor has no NORMAL \
+         action to hand packets to the legacy pipeline, or a port has no OpenFlow number in the \
+         model's port map (catalog `openflow.port_numbers`). democ writes the flow's rules on its \
+         other hops; on this one the packets meet the table-miss entry, so the flow will not pass \
+         until the hop's ports are both under the controller or both legacy.";
+    OPENFLOW_METERS = "E0282" "openflow-meters" Error
+        "The flows with a `cap` need more OpenFlow meters on a switch than its model's meter table \
+         holds (catalog `openflow.meters`; absent means the model has no meters). One meter per \
+         capped flow on each switch where its pairs first enter OpenFlow.";
+    OPENFLOW_PORT_NUMBER = "E0283" "openflow-port-number" Error
+        "The model's port map (catalog `openflow.port_numbers`) gives two ports or port-channels \
+         under the controller the same OpenFlow port number, so rules cannot tell them apart.";
     // ---- lowering: device configs -------------------------------------------------------
     VENDOR_UNSUPPORTED = "E0301" "vendor-unsupported" Error
         "The spec asks a switch for something its OS cannot do, or that democ's vendor data \

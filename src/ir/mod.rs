@@ -10,6 +10,7 @@ pub(crate) mod lab;
 pub(crate) mod openflow;
 pub(crate) mod qos;
 pub(crate) mod routing;
+pub(crate) mod rules;
 pub(crate) mod switch;
 
 use schemars::JsonSchema;

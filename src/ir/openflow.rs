@@ -48,6 +48,10 @@ pub(crate) struct Openflow {
     pub(crate) ports: Vec<String>,
     /// Port-channels under the controller (OVS: `pica8_lag` ports).
     pub(crate) lags: Vec<OfLag>,
+    /// OpenFlow port numbers of the ports and port-channels above, in that order.
+    pub(crate) port_numbers: Vec<super::rules::OfPort>,
+    /// The rules that carry the show's flows across this switch.
+    pub(crate) ruleset: super::rules::Ruleset,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

@@ -16,6 +16,7 @@ pub(crate) mod naming;
 mod openflow;
 mod qos;
 mod routing;
+mod rules;
 pub(crate) mod text;
 pub(crate) mod vendor;
 
@@ -127,6 +128,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     let dpids = dpid::assign(m, vendors);
     let mut rdma_all = qos::rdma_by_switch(m, &front.routes);
     let mut switches = Vec::with_capacity(order.len());
+    let mut at = vec![None; m.switches.len()];
     for sw in order {
         let s = &m.switches[sw];
         let Some((folder, f)) = vendors.flavour(&s.vendor, s.os.as_str()) else {
@@ -165,8 +167,10 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
             reported: HashSet::new(),
         };
         let rdma = std::mem::take(&mut rdma_all[sw]);
+        at[sw] = Some(switches.len());
         switches.push(switch(&mut lx, folder, dpids[sw], rdma));
     }
+    rules::attach(front, vendors, &mut switches, &at, diags);
     let show = text::name_like(&m.settings.name);
     let containerlab = containerlab::lower(front, vendors, &show, &switches);
     let net = &m.settings.management;

@@ -233,6 +233,10 @@ pub(crate) fn lower(
         preconditions: caps.preconditions.clone(),
         ports,
         lags: of_lags,
+        // Filled by `rules` once every switch is lowered: a flow's rules depend on the
+        // switches along its path.
+        port_numbers: Vec::new(),
+        ruleset: crate::ir::rules::Ruleset::default(),
     })
 }
 

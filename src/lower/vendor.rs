@@ -286,6 +286,11 @@ pub(crate) struct OfCaps {
     pub(crate) controller: bool,
     #[serde(default)]
     pub(crate) preconditions: Vec<String>,
+    /// A hybrid OpenFlow rule can hand packets to the legacy pipeline (the NORMAL
+    /// action): rules may leave through a legacy port, and the table-miss entry of a
+    /// hybrid switch is NORMAL rather than drop.
+    #[serde(default)]
+    pub(crate) normal: bool,
     /// OVS mode renders this template instead.
     #[serde(default)]
     pub(crate) ovs: Option<OvsOutput>,

@@ -273,6 +273,8 @@ pub(crate) struct Flow {
     pub(crate) path: Option<Vec<Sp<SwitchId>>>,
     pub(crate) routing: Routing,
     pub(crate) bidirectional: bool,
+    /// Aggregate rate cap, policed by OpenFlow meters.
+    pub(crate) cap: Option<Sp<Rate>>,
     pub(crate) span: Span,
     pub(crate) from_span: Span,
     pub(crate) to_span: Span,

@@ -35,5 +35,8 @@ spec_struct! {
         routing: Option<Sp<Routing>> = opt,
         /// Also carry the same demand from `to` back to `from`.
         bidirectional: Option<Sp<bool>> = opt,
+        /// Police the flow at this aggregate rate: an OpenFlow 1.3 meter (drop band) on
+        /// the first OpenFlow switch each pair enters, its share of the cap per pair.
+        cap: Option<Sp<Rate>> = opt,
     }
 }

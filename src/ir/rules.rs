@@ -1,0 +1,151 @@
+//! An OpenFlow switch's ruleset: the flow entries and meters that carry the show's flows
+//! across it, as structured data. `openflow/<switch>.flows` (ovs-ofctl), the OpenDaylight
+//! bodies and the PicOS OVS script only print it; the twin reads it.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// Priority of every rule that carries a flow (IPv4 and ARP differ in `dl_type`).
+pub(crate) const FLOW_PRIORITY: u16 = 1000;
+
+/// One OpenFlow port: a port or port-channel under the controller and its number.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OfPort {
+    /// Vendor name of the port or port-channel.
+    pub(crate) interface: String,
+    /// OpenFlow port number, from the model's port map (catalog `openflow.port_numbers`).
+    pub(crate) number: u32,
+}
+
+/// What a table-miss entry does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Miss {
+    /// Pure OpenFlow: unmatched packets are dropped.
+    #[default]
+    Drop,
+    /// Hybrid where the vendor has the NORMAL action: the legacy pipeline forwards them.
+    Normal,
+}
+
+/// Which way a rule carries its flow's packets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Direction {
+    /// From the flow's `from` host to its `to` host.
+    Forward,
+    /// Back from `to` to `from` (replies and acknowledgements, or the return half of a
+    /// bidirectional flow).
+    Reverse,
+}
+
+/// Where a rule sends its packets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase", tag = "kind", deny_unknown_fields)]
+pub(crate) enum Output {
+    /// Out of this OpenFlow port.
+    Port { number: u32 },
+    /// Into the switch's legacy pipeline (the NORMAL action).
+    Normal,
+}
+
+/// Ethernet type a rule matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum EtherType {
+    /// 0x0800; addresses are `nw_src`/`nw_dst`.
+    Ipv4,
+    /// 0x0806; addresses are the sender and target protocol addresses.
+    Arp,
+}
+
+impl EtherType {
+    pub(crate) fn value(self) -> u16 {
+        match self {
+            EtherType::Ipv4 => 0x0800,
+            EtherType::Arp => 0x0806,
+        }
+    }
+}
+
+/// The match of a flow rule.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Match {
+    pub(crate) in_port: u32,
+    pub(crate) ether_type: EtherType,
+    /// Source host address (IPv4 source, or ARP sender).
+    #[schemars(regex(pattern = r"^[0-9]{1,3}(\.[0-9]{1,3}){3}$"))]
+    pub(crate) src: String,
+    /// Destination host address (IPv4 destination, or ARP target).
+    #[schemars(regex(pattern = r"^[0-9]{1,3}(\.[0-9]{1,3}){3}$"))]
+    pub(crate) dst: String,
+}
+
+/// What a rule does, in order: meter, queue, output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Actions {
+    /// Meter id (`meters`), for flows with a rate cap.
+    pub(crate) meter: Option<u32>,
+    /// Egress queue: the lossless queue for RoCE flows.
+    pub(crate) queue: Option<u8>,
+    pub(crate) output: Output,
+}
+
+/// One flow entry that carries one direction of one pair of a flow.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Rule {
+    /// 64 bits as `0x` + 16 hex digits: democ's tag, the flow, the direction and the pair
+    /// (see `cookie_mask`); the same for a pair's IPv4 and ARP rules.
+    #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
+    pub(crate) cookie: String,
+    pub(crate) priority: u16,
+    /// The flow's name.
+    pub(crate) flow: String,
+    /// The pair's index in the flow (0-based, in the order `from`/`to` expand).
+    pub(crate) pair: u32,
+    pub(crate) direction: Direction,
+    /// The hosts the packets go from and to.
+    pub(crate) from_host: String,
+    pub(crate) to_host: String,
+    #[serde(rename = "match")]
+    pub(crate) matches: Match,
+    pub(crate) actions: Actions,
+    /// Other flows carrying the same packets through the same ports (the rule is theirs
+    /// too; its cookie is the first flow's).
+    pub(crate) shared_with: Vec<String>,
+}
+
+/// An OpenFlow 1.3 meter: one drop band at the flow's rate cap.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Meter {
+    pub(crate) id: u32,
+    /// The flow it caps.
+    pub(crate) flow: String,
+    /// The drop band's rate: the flow's cap times the share of its pairs metered here.
+    pub(crate) rate_kbps: u64,
+}
+
+/// The rules of one switch. Sorted by cookie, then ether type and in_port, so the
+/// files are byte-identical from build to build.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Ruleset {
+    /// Cookie of the table-miss entry (priority 0, matches everything).
+    #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
+    pub(crate) table_miss_cookie: String,
+    pub(crate) table_miss: Miss,
+    /// A rule's cookie ANDed with this names its flow (`ovs-ofctl dump-flows br
+    /// cookie=C/MASK`); `direction_mask` adds the direction.
+    #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
+    pub(crate) cookie_mask: String,
+    #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
+    pub(crate) direction_mask: String,
+    pub(crate) rules: Vec<Rule>,
+    /// Sorted by id.
+    pub(crate) meters: Vec<Meter>,
+}

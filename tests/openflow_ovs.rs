@@ -1,0 +1,230 @@
+//! Every `openflow/<switch>.flows` of the SC16 and SC15 builds loads into a real Open
+//! vSwitch: one userspace (`datapath_type=netdev`) bridge per OpenFlow switch, its ports
+//! numbered as the IR's port map says (`ofport_request`), meters added from
+//! `<switch>.meters`, then `ovs-ofctl -O OpenFlow13 replace-flows`. Afterwards
+//! `diff-flows` finds no difference and the bridge holds exactly the IR's rules plus the
+//! table-miss entry. The daemons run in a private folder and are stopped at the end.
+//! Skips (with a reason) when not root or Open vSwitch is not installed
+//! (`apt-get install -y openvswitch-switch`; .ci/run installs it).
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use support::{build, example};
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// ovsdb-server and ovs-vswitchd with their sockets, database and logs in one folder.
+struct Ovs {
+    dir: PathBuf,
+}
+
+impl Ovs {
+    fn run(&self, tool: &str, args: &[&str]) -> (bool, String) {
+        let o = Command::new(tool)
+            .args(args)
+            .env("OVS_RUNDIR", &self.dir)
+            .env("OVS_DBDIR", &self.dir)
+            .env("OVS_LOGDIR", &self.dir)
+            .output()
+            .unwrap_or_else(|e| panic!("{tool}: {e}"));
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (o.status.success(), text)
+    }
+
+    fn must(&self, tool: &str, args: &[&str]) -> String {
+        let (ok, text) = self.run(tool, args);
+        assert!(ok, "{tool} {}:\n{text}", args.join(" "));
+        text
+    }
+
+    fn vsctl(&self, args: &[&str]) -> String {
+        let db = format!("--db=unix:{}/db.sock", self.dir.display());
+        let mut all = vec![db.as_str(), "--timeout=30"];
+        all.extend_from_slice(args);
+        self.must("ovs-vsctl", &all)
+    }
+
+    fn start(dir: &Path) -> Ovs {
+        let ovs = Ovs {
+            dir: dir.to_path_buf(),
+        };
+        let d = dir.display();
+        ovs.must(
+            "ovsdb-tool",
+            &[
+                "create",
+                &format!("{d}/conf.db"),
+                "/usr/share/openvswitch/vswitch.ovsschema",
+            ],
+        );
+        ovs.must(
+            "ovsdb-server",
+            &[
+                &format!("{d}/conf.db"),
+                &format!("--remote=punix:{d}/db.sock"),
+                &format!("--pidfile={d}/ovsdb-server.pid"),
+                &format!("--unixctl={d}/ovsdb-server.ctl"),
+                &format!("--log-file={d}/ovsdb-server.log"),
+                "--detach",
+            ],
+        );
+        // `--enable-dummy` gives `type=dummy` ports: numbered OpenFlow ports without
+        // kernel devices, so the test leaves nothing behind in the host's network.
+        ovs.must(
+            "ovs-vswitchd",
+            &[
+                &format!("unix:{d}/db.sock"),
+                "--enable-dummy",
+                &format!("--pidfile={d}/ovs-vswitchd.pid"),
+                &format!("--unixctl={d}/ovs-vswitchd.ctl"),
+                &format!("--log-file={d}/ovs-vswitchd.log"),
+                "--detach",
+            ],
+        );
+        ovs.vsctl(&["--no-wait", "init"]);
+        ovs
+    }
+}
+
+impl Drop for Ovs {
+    fn drop(&mut self) {
+        for ctl in ["ovs-vswitchd.ctl", "ovsdb-server.ctl"] {
+            let sock = self.dir.join(ctl);
+            let _ = self.run("ovs-appctl", &["-t", &sock.to_string_lossy(), "exit"]);
+        }
+    }
+}
+
+/// Loads every ruleset of one build into its own bridge.
+fn load_all(ovs: &Ovs, out: &Path, tag: &str) -> usize {
+    let mut loaded = 0;
+    let mut names: Vec<PathBuf> = std::fs::read_dir(out.join("ir"))
+        .expect("ir folder")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    names.sort();
+    for (k, path) in names.iter().enumerate() {
+        let ir: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path).expect("read ir")).expect("json");
+        let Some(of) = ir.get("openflow").filter(|o| !o.is_null()) else {
+            continue;
+        };
+        let host = ir["hostname"].as_str().expect("hostname");
+        let br = format!("{tag}{k}");
+        ovs.vsctl(&[
+            "add-br",
+            &br,
+            "--",
+            "set",
+            "bridge",
+            &br,
+            "datapath_type=netdev",
+            "protocols=OpenFlow13",
+            "fail-mode=secure",
+        ]);
+        for (i, p) in of["port_numbers"]
+            .as_array()
+            .expect("port_numbers")
+            .iter()
+            .enumerate()
+        {
+            let n = p["number"].as_u64().expect("number").to_string();
+            let port = format!("{br}p{i}");
+            ovs.vsctl(&[
+                "add-port",
+                &br,
+                &port,
+                "--",
+                "set",
+                "interface",
+                &port,
+                "type=dummy",
+                &format!("ofport_request={n}"),
+            ]);
+            let got = ovs.vsctl(&["get", "interface", &port, "ofport"]);
+            assert_eq!(
+                got.trim(),
+                n,
+                "{host}: port {} took its number",
+                p["interface"]
+            );
+        }
+        let meters = out.join(format!("openflow/{host}.meters"));
+        if let Ok(text) = std::fs::read_to_string(&meters) {
+            for line in text.lines() {
+                ovs.must("ovs-ofctl", &["-O", "OpenFlow13", "add-meter", &br, line]);
+            }
+        }
+        let flows = out.join(format!("openflow/{host}.flows"));
+        let f = flows.to_string_lossy();
+        ovs.must("ovs-ofctl", &["-O", "OpenFlow13", "replace-flows", &br, &f]);
+        let diff = ovs.must("ovs-ofctl", &["-O", "OpenFlow13", "diff-flows", &br, &f]);
+        assert!(
+            diff.trim().is_empty(),
+            "{host}: the bridge differs from its file:\n{diff}"
+        );
+        // Loading twice changes nothing: replace-flows is idempotent.
+        ovs.must("ovs-ofctl", &["-O", "OpenFlow13", "replace-flows", &br, &f]);
+        let dump = ovs.must("ovs-ofctl", &["-O", "OpenFlow13", "dump-flows", &br]);
+        let installed = dump.lines().filter(|l| l.contains("cookie=")).count();
+        let rules = of["ruleset"]["rules"].as_array().expect("rules").len();
+        assert_eq!(
+            installed,
+            rules + 1,
+            "{host}: the IR's rules and the table-miss entry"
+        );
+        loaded += 1;
+    }
+    loaded
+}
+
+#[test]
+fn every_ruleset_loads_into_open_vswitch() {
+    if !is_root() {
+        println!("skipped: Open vSwitch bridges need root");
+        return;
+    }
+    if ![
+        "ovsdb-tool",
+        "ovsdb-server",
+        "ovs-vswitchd",
+        "ovs-vsctl",
+        "ovs-ofctl",
+    ]
+    .iter()
+    .all(|t| have(t))
+    {
+        println!("skipped: Open vSwitch is not installed (apt-get install -y openvswitch-switch)");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let state = tmp.path().join("ovs");
+    std::fs::create_dir(&state).expect("state folder");
+    let ovs = Ovs::start(&state);
+    for (show, tag) in [("sc16", "rs16b"), ("sc15", "rs15b")] {
+        let out = tmp.path().join(show);
+        build(&example(show), &out);
+        let n = load_all(&ovs, &out, tag);
+        assert!(n >= 10, "{show}: {n} OpenFlow switches loaded");
+    }
+}
