@@ -247,6 +247,16 @@ codes! {
          prefix BGP learns along the declared sessions. Both directions are checked (TCP and \
          RDMA need the return path too); the error names the switch that would drop the packets. \
          A connected topology is not enough: routers forward only what their tables hold.";
+    OPENFLOW_BOUNDARY = "E0265" "openflow-boundary" Error
+        "A flow's path enters a switch on an OpenFlow port and leaves it on a legacy port (or the \
+         reverse), and the switch's OS cannot pass packets between the controller's ports and its \
+         own L2/L3 forwarding (Dell FTOS 9: the SDN Deployment Guide's exceptions say legacy \
+         switching and routing cannot be enabled on OpenFlow ports; each OS's ability is data in \
+         templates/<vendor>/vendor.yaml, `openflow.boundary`). Make the ports on the path \
+         consistently OpenFlow (`openflow.ports` in hybrid mode) or consistently legacy.";
+    OPENFLOW_LAG = "E0266" "openflow-lag" Error
+        "`openflow.ports` names some members of a LAG but not the others. A LAG is forwarded as \
+         one port: name all its members or none.";
     // ---- lowering: device configs -------------------------------------------------------
     VENDOR_UNSUPPORTED = "E0301" "vendor-unsupported" Error
         "The spec asks a switch for something its OS cannot do, or that democ's vendor data \
