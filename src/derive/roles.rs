@@ -18,6 +18,7 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
             continue;
         };
         let (mode, listed) = (of.mode, of.ports.as_ref());
+        let explicit = listed.is_some();
         let roles: Vec<bool> = m.switches[sw]
             .ports
             .iter()
@@ -39,8 +40,49 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
         for (p, r) in m.switches[sw].ports.iter_mut().zip(roles) {
             p.openflow = r;
         }
+        if explicit {
+            legacy_settings(m, sw, diags);
+        }
     }
     mixed_lags(m, diags);
+}
+
+/// E0267 for each named OpenFlow port whose link carries legacy-only settings.
+fn legacy_settings(m: &Model, sw: usize, diags: &mut Diags) {
+    let s = &m.switches[sw];
+    let Some(list) = s.openflow.as_ref().and_then(|o| o.ports.as_ref()) else {
+        return;
+    };
+    for p in s.ports.iter().filter(|p| p.openflow) {
+        let Some(l) = p.link else { continue };
+        let link = &m.links[l];
+        let what = if link.mode.is_some() {
+            "an L2/L3 `mode`"
+        } else if !link.vlans.is_empty() || link.vlan.is_some() {
+            "VLANs"
+        } else if p.address.is_some() {
+            "an address"
+        } else {
+            continue;
+        };
+        let span = list
+            .iter()
+            .find(|(n, _)| *n == p.name || p.parent.as_deref() == Some(n.as_str()))
+            .map_or(link.span, |(_, sp)| *sp);
+        diags.push(
+            Diagnostic::new(
+                codes::OPENFLOW_PORT_CONFIG,
+                span,
+                format!(
+                    "`{}:{}` is named an OpenFlow port, but its link sets {what}",
+                    s.name.value, p.name
+                ),
+            )
+            .label("under the controller")
+            .also(link.span, format!("this link sets {what}"))
+            .help("an OpenFlow port forwards by the controller's rules alone: drop those settings from the link, or leave the port out of `openflow.ports`"),
+        );
+    }
 }
 
 /// E0266 for each LAG end whose members were named only in part (one pass over the LAGs).

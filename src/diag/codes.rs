@@ -257,6 +257,11 @@ codes! {
     OPENFLOW_LAG = "E0266" "openflow-lag" Error
         "`openflow.ports` names some members of a LAG but not the others. A LAG is forwarded as \
          one port: name all its members or none.";
+    OPENFLOW_PORT_CONFIG = "E0267" "openflow-port-config" Error
+        "`openflow.ports` names a port whose link sets what only the switch's own forwarding \
+         uses: an L2/L3 `mode`, VLANs, an address or a circuit VLAN. An OpenFlow port forwards \
+         by the controller's rules alone, so those settings would be dropped from the config. \
+         Remove them from the link, or leave the port out of `openflow.ports`.";
     // ---- lowering: device configs -------------------------------------------------------
     VENDOR_UNSUPPORTED = "E0301" "vendor-unsupported" Error
         "The spec asks a switch for something its OS cannot do, or that democ's vendor data \
