@@ -236,8 +236,9 @@ codes! {
     INBAND_OPENFLOW = "E0252" "inband-openflow" Error
         "With `show.management.controller_via: inband` the control channel rides data ports. A \
          port under OpenFlow forwards nothing until the controller has installed flows, so every \
-         port from the switch to the controller's own port must be legacy-forwarded (a link with \
-         an explicit `mode:`, an address, a circuit VLAN or a LAG on a hybrid switch). The error \
+         port from the switch to the controller's own port must be legacy-forwarded (left out of \
+         a hybrid switch's `openflow.ports`, or by default a link with an explicit `mode:`, an \
+         address, a circuit VLAN or a LAG). The error \
          names the first OpenFlow port on the way; democ also needs the controller to be a \
          declared host's data address to follow the way.";
     MISSING_ROUTE = "E0253" "missing-route" Error
