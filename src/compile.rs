@@ -200,6 +200,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         );
     };
     crate::derive::addressing::assign(&mut model, &mut s.diags);
+    crate::derive::roles::assign(&mut model, &mut s.diags);
     clock.mark("  addresses");
     let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
     clock.mark("  topology");

@@ -25,7 +25,11 @@ fn rows(plan: &Plan) -> (Vec<[String; 7]>, Vec<[String; 5]>) {
                 ),
                 g(f.demand_gbps),
                 g(f.predicted_gbps),
-                format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9)),
+                if f.needs_rules.is_empty() {
+                    format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9))
+                } else {
+                    "needs rules".to_owned()
+                },
                 format!("{:.3}", f.rtt_ms),
                 format!("{:?}: {}", f.bottleneck.kind, f.bottleneck.why)
                     .to_lowercase()
@@ -104,6 +108,9 @@ pub(crate) fn text(plan: &Plan) -> String {
         plan.links.len()
     );
     table(&mut out, FLOW_HEAD, &f);
+    for n in rule_notes(plan) {
+        let _ = writeln!(out, "note: {n}");
+    }
     out.push('\n');
     table(&mut out, LINK_HEAD, &l);
     if !plan.storage.is_empty() {
@@ -111,6 +118,22 @@ pub(crate) fn text(plan: &Plan) -> String {
         table(&mut out, STORAGE_HEAD, &storage_rows(plan));
     }
     out
+}
+
+/// One line per flow forwarded only by OpenFlow rules nobody writes.
+fn rule_notes(plan: &Plan) -> Vec<String> {
+    plan.flows
+        .iter()
+        .filter(|f| !f.needs_rules.is_empty())
+        .map(|f| {
+            let sw: Vec<String> = f.needs_rules.iter().map(|s| format!("`{s}`")).collect();
+            format!(
+                "`{}` is forwarded only by OpenFlow rules on {}; democ writes none, so it moves nothing until the controller installs them",
+                f.name,
+                sw.join(", ")
+            )
+        })
+        .collect()
 }
 
 const STORAGE_HEAD: [&str; 5] = ["host", "drives", "read Gbit/s", "write Gbit/s", "bound"];
@@ -148,6 +171,13 @@ pub(crate) fn markdown(plan: &Plan) -> String {
     out += &md_row(&FLOW_HEAD.map(|_| "---".to_string()));
     for r in &f {
         out += &md_row(r);
+    }
+    let notes = rule_notes(plan);
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes {
+            let _ = writeln!(out, "- {n}");
+        }
     }
     out += "\n## Links\n\n";
     out += &md_row(&LINK_HEAD.map(String::from));

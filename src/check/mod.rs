@@ -2,6 +2,7 @@
 //! and (where it bounds a flow) contributes a limit to the per-flow prediction.
 
 pub(crate) mod bdp;
+pub(crate) mod boundary;
 pub(crate) mod control;
 pub(crate) mod findings;
 pub(crate) mod load;
@@ -66,6 +67,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     openflow::check(&cx, diags);
     control::check(&cx, diags);
     routes::check(&cx, diags);
+    boundary::check(&cx, diags);
     clock.mark("  openflow");
     findings::check(&cx, diags);
     clock.mark("  predict");

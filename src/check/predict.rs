@@ -47,6 +47,9 @@ pub(crate) struct FlowPrediction {
     pub(crate) path: Vec<String>,
     /// What crosses sockets, when something does.
     pub(crate) numa_remote: Option<&'static str>,
+    /// Switches (by name) where this flow is forwarded only by OpenFlow rules, which
+    /// democ does not write: the prediction holds once the controller installs them.
+    pub(crate) needs_rules: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -398,6 +401,9 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
             &mut scratch,
         ));
     }
+    for (f, sw) in flows.iter_mut().zip(super::boundary::rule_bound(cx)) {
+        f.needs_rules = sw;
+    }
     let links = loads
         .used()
         .filter(|(r, _)| matches!(r, Res::Link(..) | Res::Lag(..)))
@@ -724,6 +730,7 @@ fn predict_flow(
         rtt_ms,
         path,
         numa_remote,
+        needs_rules: Vec::new(),
     }
 }
 

@@ -3,4 +3,5 @@
 pub(crate) mod addressing;
 pub(crate) mod mtu;
 pub(crate) mod paths;
+pub(crate) mod roles;
 pub(crate) mod topology;

@@ -236,8 +236,9 @@ codes! {
     INBAND_OPENFLOW = "E0252" "inband-openflow" Error
         "With `show.management.controller_via: inband` the control channel rides data ports. A \
          port under OpenFlow forwards nothing until the controller has installed flows, so every \
-         port from the switch to the controller's own port must be legacy-forwarded (a link with \
-         an explicit `mode:`, an address, a circuit VLAN or a LAG on a hybrid switch). The error \
+         port from the switch to the controller's own port must be legacy-forwarded (left out of \
+         a hybrid switch's `openflow.ports`, or by default a link with an explicit `mode:`, an \
+         address, a circuit VLAN or a LAG). The error \
          names the first OpenFlow port on the way; democ also needs the controller to be a \
          declared host's data address to follow the way.";
     MISSING_ROUTE = "E0253" "missing-route" Error
@@ -247,6 +248,21 @@ codes! {
          prefix BGP learns along the declared sessions. Both directions are checked (TCP and \
          RDMA need the return path too); the error names the switch that would drop the packets. \
          A connected topology is not enough: routers forward only what their tables hold.";
+    OPENFLOW_BOUNDARY = "E0265" "openflow-boundary" Error
+        "A flow's path enters a switch on an OpenFlow port and leaves it on a legacy port (or the \
+         reverse), and the switch's OS cannot pass packets between the controller's ports and its \
+         own L2/L3 forwarding (Dell FTOS 9: the SDN Deployment Guide's exceptions say legacy \
+         switching and routing cannot be enabled on OpenFlow ports; each OS's ability is data in \
+         templates/<vendor>/vendor.yaml, `openflow.boundary`). Make the ports on the path \
+         consistently OpenFlow (`openflow.ports` in hybrid mode) or consistently legacy.";
+    OPENFLOW_LAG = "E0266" "openflow-lag" Error
+        "`openflow.ports` names some members of a LAG but not the others. A LAG is forwarded as \
+         one port: name all its members or none.";
+    OPENFLOW_PORT_CONFIG = "E0267" "openflow-port-config" Error
+        "`openflow.ports` names a port whose link sets what only the switch's own forwarding \
+         uses: an L2/L3 `mode`, VLANs, an address or a circuit VLAN. An OpenFlow port forwards \
+         by the controller's rules alone, so those settings would be dropped from the config. \
+         Remove them from the link, or leave the port out of `openflow.ports`.";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

@@ -14,6 +14,27 @@ pub(crate) enum Mode {
     Trunk,
 }
 
+/// Who forwards what a port receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    /// Only the OpenFlow controller's rules (`openflow.ports`, or every cabled port in
+    /// pure and OVS mode).
+    Openflow,
+    /// The switch's own VLAN-aware L2/L3 forwarding.
+    Legacy,
+}
+
+impl Role {
+    pub(crate) fn of(openflow: bool) -> Role {
+        if openflow {
+            Role::Openflow
+        } else {
+            Role::Legacy
+        }
+    }
+}
+
 /// LACP behaviour of a port-channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -137,8 +158,10 @@ pub(crate) struct Interface {
     #[serde(flatten)]
     pub(crate) switching: Switching,
     pub(crate) lag: Option<LagMember>,
-    /// Under the OpenFlow controller.
-    pub(crate) openflow: bool,
+    /// Who forwards this port (a LAG member: its LAG's role).
+    pub(crate) role: Role,
+    /// The switch's own LLDP runs here (not on OpenFlow ports where the OS forbids it).
+    pub(crate) lldp: bool,
     /// Priority flow control on `qos.pfc_priority`.
     pub(crate) pfc: bool,
     /// ECN marking on the lossless queue.
@@ -161,7 +184,7 @@ pub(crate) struct PortChannel {
     pub(crate) mtu: Option<Mtu>,
     #[serde(flatten)]
     pub(crate) switching: Switching,
-    pub(crate) openflow: bool,
+    pub(crate) role: Role,
     pub(crate) pfc: bool,
     pub(crate) ecn: bool,
     pub(crate) peer: Option<String>,

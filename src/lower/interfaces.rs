@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 use super::qos::Rdma;
 use super::{Lx, l2, naming, text};
 use crate::ir::interface::{
-    FlowControl, Interface, InterfaceCli, Lacp, LagMember, Peer, Switching,
+    FlowControl, Interface, InterfaceCli, Lacp, LagMember, Peer, Role, Switching,
 };
+use crate::lower::vendor::OfForbid;
 use crate::resolve::model::{End, LinkKind, NodeId, Port};
 use crate::source::Span;
 use crate::spec::link::Lacp as SpecLacp;
@@ -174,6 +175,9 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         && link.is_some_and(|l| l.media == Some(crate::spec::link::Media::Dac))
         && ovs_flags_dac(lx);
     let (fec, fec_cli) = if enabled { fec(lx, p) } else { (None, None) };
+    // The lossless class where the OS allows DCB (FTOS: not on OpenFlow ports; qos
+    // reports what RDMA loses).
+    let dcb = rdma && !(openflow && super::openflow::forbids(lx, OfForbid::Dcb));
     Interface {
         name,
         port: p.name.clone(),
@@ -193,9 +197,10 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         }),
         switching,
         lag,
-        openflow,
-        pfc: rdma && lx.f.qos.pfc,
-        ecn: rdma && lx.f.qos.ecn,
+        role: Role::of(openflow),
+        lldp: !(openflow && super::openflow::forbids(lx, OfForbid::Lldp)),
+        pfc: dcb && lx.f.qos.pfc,
+        ecn: dcb && lx.f.qos.ecn,
         peer: peer.map(|e| Peer {
             device: lx.m.node_name(e.node).to_owned(),
             port: lx.m.port(e).name.clone(),

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use super::interfaces::{description, lacp};
 use super::qos::Rdma;
 use super::{Lx, l2, naming};
-use crate::ir::interface::{Interface, PortChannel, Switching};
+use crate::ir::interface::{Interface, PortChannel, Role, Switching};
+use crate::lower::vendor::OfForbid;
 
 pub(crate) fn lower(
     lx: &mut Lx,
@@ -32,6 +33,8 @@ pub(crate) fn lower(
         } else {
             l2::switching(lx, &lx.m.links[first], mine, other)
         };
+        let dcb =
+            rdma.lags.contains(&g) && !(openflow && super::openflow::forbids(lx, OfForbid::Dcb));
         let members = ends
             .iter()
             .filter_map(|(_, (m, _))| interfaces.get(m.port))
@@ -45,9 +48,9 @@ pub(crate) fn lower(
             description: description(lx, port, Some(other)),
             mtu: super::mtu::port(lx, port, mine.port, switching.ipv4.is_some()),
             switching,
-            openflow,
-            pfc: rdma.lags.contains(&g) && lx.f.qos.pfc,
-            ecn: rdma.lags.contains(&g) && lx.f.qos.ecn,
+            role: Role::of(openflow),
+            pfc: dcb && lx.f.qos.pfc,
+            ecn: dcb && lx.f.qos.ecn,
             peer: Some(lx.m.node_name(other.node).to_owned()),
         });
     }

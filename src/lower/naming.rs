@@ -179,6 +179,7 @@ mod tests {
             link: None,
             address: None,
             native,
+            openflow: false,
         }
     }
 

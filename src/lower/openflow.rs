@@ -1,19 +1,18 @@
-//! OpenFlow: which ports the controller manages, and the switch's OpenFlow section.
-//! Hybrid: cabled ports whose link has no explicit L2/L3 mode, no address, no circuit
-//! VLAN and no LAG (DTN ports and plain inter-switch links); the rest keep normal
-//! forwarding. Pure and OVS: every cabled port (LAGs become OpenFlow LAG ports).
+//! OpenFlow: which ports the controller manages (their roles come from `derive::roles`),
+//! and the switch's OpenFlow section. Pure and OVS: LAGs become OpenFlow LAG ports.
 
 use std::collections::BTreeSet;
 
 use super::Lx;
 use crate::diag::{Diagnostic, codes};
-use crate::ir::interface::{Interface, Lacp, PortChannel};
+use crate::ir::interface::{Interface, Lacp, PortChannel, Role};
 use crate::ir::openflow::{Controller, Mode, OfLag, Openflow};
-use crate::lower::vendor::DpidRule;
-use crate::resolve::model::{End, LinkKind, Model, NodeId, SwitchId};
+use crate::lower::vendor::{DpidRule, OfForbid};
+use crate::resolve::model::{End, Model, NodeId, SwitchId};
 use crate::spec::switch::OfMode;
 
-/// Port indices under the controller.
+/// Port indices under the controller (roles come from `derive::roles`); reports a routed
+/// port on a switch whose ports all belong to the controller.
 pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
     let s = lx.switch();
     let Some(of) = &s.openflow else {
@@ -22,25 +21,18 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
     let mut out = BTreeSet::new();
     let mut routed = Vec::new();
     for (i, p) in s.ports.iter().enumerate() {
-        let Some(l) = p.link else { continue };
-        let link = &lx.m.links[l];
-        if !under_openflow(lx.m, lx.sw, i) {
+        if !p.openflow {
             continue;
         }
         out.insert(i);
-        match of.mode {
-            OfMode::Pure | OfMode::Ovs => {
-                if p.address.is_some() {
-                    routed.push((
-                        link.span,
-                        lx.m.end_name(End {
-                            node: NodeId::Switch(lx.sw),
-                            port: i,
-                        }),
-                    ));
-                }
-            }
-            OfMode::Hybrid | OfMode::Off => {}
+        if let (Some(l), true, Some(_)) = (p.link, of.mode != OfMode::Hybrid, p.address) {
+            routed.push((
+                lx.m.links[l].span,
+                lx.m.end_name(End {
+                    node: NodeId::Switch(lx.sw),
+                    port: i,
+                }),
+            ));
         }
     }
     let mode = of.mode.as_str();
@@ -55,25 +47,16 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
     out
 }
 
-/// Whether a cabled port of switch `s` is under the controller (forwards nothing until
-/// the controller installs flows). Hybrid: the port's link has no explicit L2/L3 mode, no
-/// address, no circuit VLAN and no LAG; pure and OVS: every cabled port.
+/// Whether a port of switch `s` is under the controller (forwards nothing until the
+/// controller installs flows): the role `derive::roles` gave it, the one answer the
+/// checks, the lowering and the IR share.
 pub(crate) fn under_openflow(m: &Model, s: SwitchId, port: usize) -> bool {
-    let Some(of) = &m.switches[s].openflow else {
-        return false;
-    };
-    let p = &m.switches[s].ports[port];
-    let Some(link) = p.link.map(|l| &m.links[l]) else {
-        return false;
-    };
-    match of.mode {
-        OfMode::Pure | OfMode::Ovs => true,
-        OfMode::Off => false,
-        OfMode::Hybrid => {
-            let circuit = matches!(link.kind, LinkKind::Wan(_)) && link.vlan.is_some();
-            link.mode.is_none() && p.address.is_none() && !circuit && link.lag.is_none()
-        }
-    }
+    m.switches[s].ports.get(port).is_some_and(|p| p.openflow)
+}
+
+/// The OS forbids this feature on OpenFlow ports.
+pub(crate) fn forbids(lx: &Lx, f: OfForbid) -> bool {
+    lx.f.openflow.as_ref().is_some_and(|c| c.forbids(f))
 }
 
 fn mode(m: OfMode) -> Mode {
@@ -197,12 +180,12 @@ pub(crate) fn lower(
         .map(mac);
     let ports = interfaces
         .iter()
-        .filter(|i| i.openflow && i.lag.is_none())
+        .filter(|i| i.role == Role::Openflow && i.lag.is_none())
         .map(|i| i.name.clone())
         .collect();
     let of_lags: Vec<OfLag> = lags
         .iter()
-        .filter(|c| c.openflow)
+        .filter(|c| c.role == Role::Openflow)
         .map(|c| OfLag {
             name: c.name.clone(),
             members: c.members.clone(),

@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 use super::Lx;
 use crate::derive::paths::Routes;
 use crate::derive::paths::Via;
-use crate::ir::interface::{Interface, PortChannel};
+use crate::ir::interface::{Interface, PortChannel, Role};
 use crate::ir::qos::Qos;
+use crate::lower::vendor::OfForbid;
 use crate::resolve::model::{LagId, Model, NodeId};
 use crate::source::Span;
 use crate::spec::flow::Protocol;
@@ -51,6 +52,15 @@ pub(crate) fn rdma_by_switch(m: &Model, routes: &Routes) -> Vec<Rdma> {
     out
 }
 
+/// `a`, `b`, `c` and 7 more.
+fn few(names: &[&str]) -> String {
+    let shown: Vec<String> = names.iter().take(3).map(|n| format!("`{n}`")).collect();
+    match names.len().saturating_sub(3) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
 /// The QoS section, and a warning where the OS lacks the syntax.
 pub(crate) fn lower(
     lx: &mut Lx,
@@ -81,17 +91,53 @@ pub(crate) fn lower(
         .platform
         .as_ref()
         .and_then(|name| lx.f.platforms.get(name));
-    // Interfaces are built one per port, in port order.
-    let names = rdma
+    // Interfaces are built one per port, in port order. OpenFlow ports where the OS
+    // forbids DCB get none (interfaces and lags left pfc/ecn off): say what RDMA loses.
+    let no_dcb = super::openflow::forbids(lx, OfForbid::Dcb);
+    let crossed: Vec<&Interface> = rdma
         .ports
         .iter()
         .filter_map(|&i| interfaces.get(i))
-        .map(|i| i.name.clone());
+        .collect();
     let ids: BTreeSet<u16> = rdma.lags.iter().map(|&g| lx.m.lags[g].id).collect();
-    let pcs = lags
+    let crossed_lags: Vec<&PortChannel> = lags.iter().filter(|c| ids.contains(&c.id)).collect();
+    let lost: Vec<&str> = crossed
         .iter()
-        .filter(|c| ids.contains(&c.id))
+        .filter(|i| i.role == Role::Openflow && i.lag.is_none())
+        .map(|i| i.name.as_str())
+        .chain(
+            crossed_lags
+                .iter()
+                .filter(|c| c.role == Role::Openflow)
+                .map(|c| c.name.as_str()),
+        )
+        .collect();
+    let of_span = lx.switch().openflow.as_ref().map_or(span, |o| o.span);
+    if no_dcb && !lost.is_empty() {
+        lx.manual(
+            "qos-openflow",
+            of_span,
+            format!(
+                "RDMA crosses OpenFlow port(s) {} of `{name}`, where `{os}` allows no DCB: RoCE is not lossless there",
+                few(&lost)
+            ),
+            format!("make those ports legacy (leave them out of `openflow.ports` on `{name}`), or run RoCE where the path keeps PFC"),
+        );
+    }
+    let keep = |r: Role| !(no_dcb && r == Role::Openflow);
+    let names = crossed
+        .iter()
+        .filter(|i| keep(i.role))
+        .map(|i| i.name.clone());
+    let pcs = crossed_lags
+        .iter()
+        .filter(|c| keep(c.role))
         .map(|c| c.name.clone());
+    let interfaces: Vec<String> = names.chain(pcs).collect();
+    if interfaces.is_empty() {
+        // Every RDMA port here is one the OS keeps DCB off: nothing to configure.
+        return None;
+    }
     Some(Qos {
         pfc_priority: p,
         lossless_map: (0..8).map(|i| u8::from(i == p)).collect(),
@@ -103,6 +149,6 @@ pub(crate) fn lower(
             .and_then(|p| p.ecn_queue.clone())
             .or_else(|| caps.ecn_queue.clone()),
         ecn_max_mark_probability: platform.and_then(|p| p.ecn_max_mark_probability),
-        interfaces: names.chain(pcs).collect(),
+        interfaces,
     })
 }

@@ -291,9 +291,43 @@ pub(crate) struct OfCaps {
     /// hybrid switch is NORMAL rather than drop.
     #[serde(default)]
     pub(crate) normal: bool,
+    /// What OpenFlow ports may share with the switch's own forwarding.
+    pub(crate) boundary: OfBoundary,
     /// OVS mode renders this template instead.
     #[serde(default)]
     pub(crate) ovs: Option<OvsOutput>,
+}
+
+/// The OS's line between OpenFlow ports and legacy (switch-forwarded) ports, from its
+/// manual (cited beside the data in vendor.yaml).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OfBoundary {
+    /// A packet entering on an OpenFlow port can leave on a legacy port, and the reverse.
+    pub(crate) bridges_legacy: bool,
+    /// A packet no rule matches on an OpenFlow port falls to the normal L2/L3 pipeline, so
+    /// the port forwards before the controller writes anything (Onyx hybrid).
+    pub(crate) forwards_without_rules: bool,
+    /// Features never configured on an OpenFlow port.
+    pub(crate) forbids: Vec<OfForbid>,
+}
+
+/// A feature an OS does not allow on OpenFlow ports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum OfForbid {
+    /// DCB: PFC and ECN (the lossless class).
+    Dcb,
+    /// The switch's own LLDP.
+    Lldp,
+    /// Port-channel members in the OpenFlow instance (the port-channel joins instead).
+    LagMembers,
+}
+
+impl OfCaps {
+    pub(crate) fn forbids(&self, f: OfForbid) -> bool {
+        self.boundary.forbids.contains(&f)
+    }
 }
 
 #[derive(Debug, Deserialize)]

@@ -147,6 +147,7 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 link: None,
                 address: None,
                 native: None,
+                openflow: false,
             });
         }
         for (pname, addr) in nic.addresses.iter().flatten() {

@@ -111,6 +111,9 @@ pub(crate) struct Port {
     /// The OS's own (unit, number) where the catalog says it differs from the canonical
     /// name; a breakout subport `:k` is number + k - 1 on such an OS.
     pub(crate) native: Option<(u32, u32)>,
+    /// Switch ports: forwarded by the OpenFlow controller's rules, not by the switch's own
+    /// L2/L3 (set by `derive::roles`).
+    pub(crate) openflow: bool,
 }
 
 #[derive(Debug)]
@@ -120,6 +123,9 @@ pub(crate) struct OpenflowCfg {
     pub(crate) controller: Option<Controller>,
     pub(crate) version: String,
     pub(crate) dpid: Option<String>,
+    /// Hybrid mode's explicit `ports:` (canonical names, ranges expanded), each with the
+    /// span of the entry that named it; None: the default rule.
+    pub(crate) ports: Option<Vec<(String, Span)>>,
     pub(crate) span: Span,
 }
 

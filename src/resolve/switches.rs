@@ -94,6 +94,7 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
                 link: None,
                 address: None,
                 native,
+                openflow: false,
             };
             out.push((port, &g.value));
         }
@@ -361,8 +362,72 @@ fn openflow(
         controller,
         version: version.value,
         dpid: of.dpid.as_ref().map(|d| d.value.to_lowercase()),
+        ports: of_ports(rx, of, mode),
         span: of.mode.span,
     })
+}
+
+/// Hybrid mode's `ports:`, ranges expanded; names are checked against the model's ports
+/// once those exist ([`check_of_ports`]).
+fn of_ports(
+    rx: &mut Rx,
+    of: &crate::spec::switch::SwitchOpenflow,
+    mode: OfMode,
+) -> Option<Vec<(String, crate::source::Span)>> {
+    let list = of.ports.as_ref()?;
+    if mode != OfMode::Hybrid {
+        let span = list.first().map_or(of.mode.span, |p| p.span);
+        rx.diags.push(
+            Diagnostic::new(
+                codes::INVALID_VALUE,
+                span,
+                format!(
+                    "`ports:` chooses OpenFlow ports in `hybrid` mode; `{}` puts every cabled port under the controller",
+                    mode.as_str()
+                ),
+            )
+            .label("not used in this mode")
+            .help("drop `ports:`, or set `mode: hybrid` to keep the other ports legacy"),
+        );
+        return None;
+    }
+    let mut out = Vec::new();
+    for p in list {
+        match crate::spec::name::parse_pattern(&p.value, true) {
+            Ok(pat) => out.extend(pat.expand().into_iter().map(|n| (n, p.span))),
+            Err((msg, help)) => rx.diags.push(
+                Diagnostic::new(codes::INVALID_VALUE, p.span, msg)
+                    .label("in this port name")
+                    .help(if help.is_empty() {
+                        "write a catalog port name (`1/17`) or a range (`1/[21-30]`)".to_owned()
+                    } else {
+                        help
+                    }),
+            ),
+        }
+    }
+    Some(out)
+}
+
+/// Every name in `openflow.ports` is a port of the model (or a breakout parent).
+fn check_of_ports(rx: &mut Rx, sw: &Sp<String>, model: &str, of: &OpenflowCfg, ports: &[Port]) {
+    let Some(list) = &of.ports else { return };
+    for (name, span) in list {
+        let known = ports
+            .iter()
+            .any(|p| p.name == *name || p.parent.as_deref() == Some(name.as_str()));
+        if !known {
+            rx.diags.push(
+                Diagnostic::new(
+                    codes::UNKNOWN_PORT,
+                    *span,
+                    format!("switch `{}` ({model}) has no port `{name}`", sw.value),
+                )
+                .label("named as an OpenFlow port")
+                .help(suggest(name, ports.iter().map(|p| p.name.as_str()))),
+            );
+        }
+    }
 }
 
 pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
@@ -379,6 +444,9 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let os = os_of(rx, s, model);
         let openflow = openflow(rx, m, s, model, os);
         let ports = ports(rx, name, model, s);
+        if let Some(of) = &openflow {
+            check_of_ports(rx, name, &s.model.value, of, &ports);
+        }
         let port_index = ports
             .iter()
             .enumerate()

@@ -66,6 +66,11 @@ spec_struct! {
         version: Option<Sp<String>> = opt,
         /// Datapath id, 16 hex digits; derived from the switch's position when absent.
         dpid: Option<Sp<String>> = opt,
+        /// Hybrid mode: the ports under the controller (`1/1`, `1/[21-30]`; a breakout
+        /// parent covers its subports); every other port is legacy (VLAN-aware L2/L3).
+        /// Absent: the cabled ports whose link has no L2/L3 mode, address, circuit VLAN
+        /// or LAG. Pure and OVS modes put every cabled port under the controller.
+        ports: Option<Vec<Sp<String>>> = opt,
     }
 }
 

@@ -18,6 +18,7 @@ use crate::derive::paths::{Hop, PairRoute, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::{FxMap, FxSet};
 use crate::ir::Switch;
+use crate::ir::interface::Role;
 use crate::ir::openflow::Mode;
 use crate::ir::rules::{
     Actions, Direction, EtherType, FLOW_PRIORITY, Match, Meter, Miss, OfPort, Output, Rule, Ruleset,
@@ -182,13 +183,13 @@ fn table(
         }
     };
     for (i, intf) in sw.interfaces.iter().enumerate() {
-        if intf.openflow && intf.lag.is_none() {
+        if intf.role == Role::Openflow && intf.lag.is_none() {
             let n = map.port(&intf.port);
             clash(n, &intf.name, diags);
             t.ports.insert(i, n);
         }
     }
-    for c in sw.port_channels.iter().filter(|c| c.openflow) {
+    for c in sw.port_channels.iter().filter(|c| c.role == Role::Openflow) {
         let n = map.lag(c.id);
         clash(n, &c.name, diags);
         t.lags.insert(c.id, n);
