@@ -215,13 +215,8 @@ fn a_wan_frame_below_the_hosts_mtu_fails_the_path_mtu_probe() {
         }
         for i in v["interfaces"].as_array_mut().into_iter().flatten() {
             if i["port"] == "1/32" {
-                i["mtu"] = 1500.into();
-                if i.get("ip_mtu").is_some() {
-                    i["ip_mtu"] = 1500.into();
-                }
-                if i.get("frame_size").is_some() {
-                    i["frame_size"] = 1518.into();
-                }
+                i["mtu"]["ip"] = 1500.into();
+                i["mtu"]["frame"] = 1518.into();
             }
         }
     };

@@ -29,7 +29,8 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
                     src_address: address(m, pr.src, pr.hops.first()),
                     dst_address: address(m, pr.dst, pr.hops.last()),
                     mtu: m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value),
-                    rtt_ms: pr.rtt_ms(),
+                    // Microseconds are all a twin or a reader needs (and no float noise).
+                    rtt_ms: (pr.rtt_ms() * 1000.0).round() / 1000.0,
                     path: pr
                         .hops
                         .windows(2)

@@ -51,11 +51,7 @@ pub(crate) struct Interface {
     pub(crate) port: String,
     #[serde(default = "yes")]
     pub(crate) enabled: bool,
-    pub(crate) mtu: Option<u32>,
-    /// IP MTU, where the IR states it apart from the frame size.
-    pub(crate) ip_mtu: Option<u32>,
-    /// L2 frame size (Ethernet header, tags and FCS included), where the IR states it.
-    pub(crate) frame_size: Option<u32>,
+    pub(crate) mtu: Option<Mtu>,
     pub(crate) mode: Option<Mode>,
     pub(crate) access_vlan: Option<u16>,
     #[serde(default)]
@@ -73,6 +69,13 @@ pub(crate) struct Interface {
 
 fn yes() -> bool {
     true
+}
+
+/// A port's MTU: the largest IP packet it carries (what a veth's MTU means) and its
+/// layer-2 frame.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub(crate) struct Mtu {
+    pub(crate) ip: u32,
 }
 
 #[derive(Debug, Deserialize)]
@@ -113,8 +116,7 @@ pub(crate) struct Vlan {
 #[derive(Debug, Deserialize)]
 pub(crate) struct VlanL3 {
     pub(crate) ipv4: Ipv4,
-    pub(crate) mtu: Option<u32>,
-    pub(crate) ip_mtu: Option<u32>,
+    pub(crate) mtu: Option<Mtu>,
 }
 
 #[derive(Debug, Deserialize)]

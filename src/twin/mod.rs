@@ -78,6 +78,33 @@ fn run_step(st: &Step) -> Result<(), String> {
     }
 }
 
+/// Runs groups of steps on a few threads (each group in order); the first error.
+fn run_side_by_side(groups: &[Vec<Step>]) -> Result<(), String> {
+    let threads = std::thread::available_parallelism()
+        .map_or(2, usize::from)
+        .clamp(2, 8);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || -> Result<(), String> {
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(g) = groups.get(k) else {
+                return Ok(());
+            };
+            g.iter().try_for_each(run_step)?;
+        }
+    };
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a bring-up thread panicked".into()))
+            })
+            .collect::<Result<Vec<()>, String>>()
+            .map(|_| ())
+    })
+}
+
 /// `twin up`. Ok(message) or Err(message, exit code).
 pub(crate) fn up(build: &Path, state: Option<&Path>) -> Result<String, (String, i32)> {
     let t0 = Instant::now();
@@ -151,6 +178,9 @@ pub(crate) fn up(build: &Path, state: Option<&Path>) -> Result<String, (String, 
         if let Err(e) = run_step(st) {
             return Err(fail(&rec, e));
         }
+    }
+    if let Err(e) = run_side_by_side(&plan.switches) {
+        return Err(fail(&rec, e));
     }
     let exe = std::env::current_exe().map_err(|e| (e.to_string(), 2))?;
     for (k, (ns, addr, port)) in plan.controllers.iter().enumerate() {

@@ -59,8 +59,10 @@ pub(crate) fn switch_dirs(state: &Path, name: &str) -> Dirs {
 /// Everything `up` does, in order.
 pub(crate) struct Plan {
     pub(crate) namespaces: Vec<String>,
-    /// Steps with the namespace they run in.
+    /// Steps with the namespace they run in: links, DTNs, management.
     pub(crate) steps: Vec<Step>,
+    /// Each switch's own steps (independent of each other: run side by side).
+    pub(crate) switches: Vec<Vec<Step>>,
     pub(crate) pidfiles: Vec<PathBuf>,
     /// What the twin could not build, and why (printed; the tests then fail where it matters).
     pub(crate) notes: Vec<String>,
@@ -87,6 +89,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
     let mut p = Plan {
         namespaces: Vec::new(),
         steps: Vec::new(),
+        switches: Vec::new(),
         pidfiles: Vec::new(),
         notes: Vec::new(),
         controllers: Vec::new(),
@@ -197,9 +200,12 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
         }
         p.pidfiles.extend(d.pidfiles());
         let ns = n.switch(sname);
-        for st in switch::steps(sw, &d, rules.as_deref(), &n.pathspace(sname)) {
-            p.steps.push(in_ns(st, &ns));
-        }
+        p.switches.push(
+            switch::steps(sw, &d, rules.as_deref(), &n.pathspace(sname))
+                .into_iter()
+                .map(|st| in_ns(st, &ns))
+                .collect(),
+        );
     }
     p
 }

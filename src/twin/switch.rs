@@ -39,13 +39,10 @@ pub(crate) fn ports(sw: &Switch) -> BTreeMap<&str, (String, &Interface)> {
         .collect()
 }
 
-/// The IP MTU a port lets through: the IR's IP MTU, else what its frame size leaves
-/// after the Ethernet header and FCS, else its `mtu`, else Ethernet's 1500.
+/// The IP MTU a port lets through (a veth's MTU; the kernel lets a VLAN tag ride on
+/// top, as the port's frame size does): the IR's, else Ethernet's 1500.
 pub(crate) fn ip_mtu(i: &Interface) -> u32 {
-    i.ip_mtu
-        .or(i.frame_size.map(|f| f.saturating_sub(18)))
-        .or(i.mtu)
-        .unwrap_or(1500)
+    i.mtu.map_or(1500, |m| m.ip)
 }
 
 /// Private folders of one switch's daemons.
@@ -306,7 +303,7 @@ fn l2_bridge(
     for v in &sw.vlans {
         let Some(l3) = &v.l3 else { continue };
         let name = format!("vlan{}", v.id);
-        let mtu = l3.ip_mtu.or(l3.mtu).unwrap_or(1500);
+        let mtu = l3.mtu.map_or(1500, |m| m.ip);
         s.push(Step::Run(
             vsctl(d)
                 .arg("add-port")
