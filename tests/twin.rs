@@ -250,11 +250,14 @@ fn a_wan_frame_below_the_hosts_mtu_fails_the_path_mtu_probe() {
 
 #[test]
 fn an_unreachable_controller_fails_the_control_rows() {
-    let Some((code, r)) = scenario(
-        |s| s.replace("192.168.16.250:6653", "10.99.0.1:6653"),
-        same,
-        as_built,
-    ) else {
+    // democ refuses a controller its switches cannot reach (E0251), so the sabotage is
+    // of the built IR: sw1 points at an address off the management network.
+    let off_network = |sw: &str, v: &mut serde_json::Value| {
+        if sw == "sw1" {
+            v["openflow"]["controller"]["address"] = "10.99.0.1".into();
+        }
+    };
+    let Some((code, r)) = scenario(same, same, off_network) else {
         return;
     };
     let (flows, control) = rows(&r);
