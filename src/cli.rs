@@ -11,6 +11,7 @@ use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
 mod out;
+mod twin;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,6 +34,9 @@ enum Command {
     Ir(out::IrArgs),
     /// Build every switch config, its IR and a manifest into a folder.
     Build(out::BuildArgs),
+    /// Run the built show here: namespaces, Open vSwitch, FRR; test every flow.
+    #[command(subcommand)]
+    Twin(twin::TwinCmd),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -255,6 +259,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Plan(c) => plan(&c),
         Command::Ir(a) => out::ir(&a),
         Command::Build(a) => out::build(&a),
+        Command::Twin(t) => twin::run(&t),
         Command::Explain { code } => explain(&code),
         Command::Synth {
             shape,

@@ -30,7 +30,7 @@ pub(crate) fn files(
     s: &Session,
     main_dir: &str,
 ) -> Result<Vec<OutFile>, String> {
-    let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() + 2);
+    let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 3);
     // Below a few hundred devices a thread costs more than it saves.
     let threads = |n: usize| match n {
         0..256 => 1,
@@ -42,6 +42,11 @@ pub(crate) fn files(
         out.extend(part?);
     }
     out.extend(crate::rulesets::files(lab));
+    out.push(OutFile {
+        // In a folder of its own: a switch may be named `flows`.
+        path: "ir/flows/flows.json".into(),
+        bytes: ir::to_json(&lab.flows).into_bytes(),
+    });
     out.push(OutFile {
         path: lab.containerlab.file.clone(),
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
@@ -133,10 +138,16 @@ fn render_switches(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<Ou
 /// Each DTN's script.
 fn render_hosts(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
     in_runs(&lab.hosts, threads, |h| {
-        Ok(vec![OutFile {
-            path: h.script_file.clone(),
-            bytes: r.host(h, &lab.show)?.into_bytes(),
-        }])
+        Ok(vec![
+            OutFile {
+                path: h.script_file.clone(),
+                bytes: r.host(h, &lab.show)?.into_bytes(),
+            },
+            OutFile {
+                path: format!("ir/hosts/{}.json", h.name),
+                bytes: ir::to_json(h).into_bytes(),
+            },
+        ])
     })
 }
 

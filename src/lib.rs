@@ -27,6 +27,7 @@ pub(crate) mod spec;
 pub mod synth;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub(crate) mod twin;
 pub(crate) mod write;
 pub(crate) mod yaml;
 

@@ -4,6 +4,7 @@
 //! it. Everything is ordered: vectors are sorted, maps are BTreeMaps, so the JSON is
 //! byte-identical from run to run.
 
+pub(crate) mod flow;
 pub(crate) mod host;
 pub(crate) mod interface;
 pub(crate) mod lab;
@@ -28,6 +29,8 @@ pub(crate) struct Lab {
     pub(crate) switches: Vec<Switch>,
     /// DTNs sorted by name: host settings and test transfers.
     pub(crate) hosts: Vec<host::Host>,
+    /// Declared flows in the show's order: pairs, addresses, planned paths, cookies.
+    pub(crate) flows: Vec<flow::Flow>,
     /// `lab/<show>.clab.yml`.
     pub(crate) containerlab: lab::Containerlab,
     /// The management network and the control channel's path.

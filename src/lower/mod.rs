@@ -6,6 +6,7 @@
 mod breakout;
 mod containerlab;
 mod dpid;
+mod flows;
 mod hosts;
 mod interfaces;
 mod l2;
@@ -192,6 +193,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         // Filled by `hosts` for `democ ir` and `democ build --hosts`: DTNs hold no
         // diagnostics, so `check` need not pay for them.
         hosts: Vec::new(),
+        flows: flows::lower(front),
         containerlab,
     })
 }

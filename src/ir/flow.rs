@@ -1,0 +1,50 @@
+//! Per declared flow: its pairs, their addresses and the path democ planned for each,
+//! with the OpenFlow cookie that marks the flow's rules. What `democ twin test` proves
+//! a running network follows (`ir/flows/flows.json`).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Flow {
+    pub(crate) name: String,
+    /// `tcp`, `udp`, `rdma`.
+    pub(crate) protocol: String,
+    /// The cookie every OpenFlow rule of this flow carries (`0x` and 16 hex digits).
+    #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
+    pub(crate) cookie: String,
+    /// One per pair, and per reverse pair when the flow is bidirectional.
+    pub(crate) pairs: Vec<Pair>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Pair {
+    pub(crate) src: String,
+    pub(crate) dst: String,
+    /// The source port's address (no prefix length); absent when the port has none.
+    pub(crate) src_address: Option<String>,
+    pub(crate) dst_address: Option<String>,
+    /// The smaller of the two hosts' IP MTUs: what a path-MTU probe must get through.
+    pub(crate) mtu: u32,
+    /// Round-trip time of the planned path, milliseconds.
+    pub(crate) rtt_ms: f64,
+    /// Switches in order of travel, with the ports the pair enters and leaves by.
+    pub(crate) path: Vec<Hop>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Hop {
+    pub(crate) switch: String,
+    /// Canonical port (`1/1`), or `lag<id>` for a port-channel.
+    pub(crate) in_port: String,
+    pub(crate) out_port: String,
+}
+
+/// The cookie of the flow at `index` in the show's order: index + 1, so no flow has
+/// cookie 0 (the cookie of rules nobody marked).
+pub(crate) fn cookie(index: usize) -> String {
+    format!("0x{:016x}", index as u64 + 1)
+}

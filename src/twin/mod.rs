@@ -1,0 +1,306 @@
+//! `democ twin up | test | down BUILD_DIR`: the show running on this machine (Linux,
+//! root) from its build folder's IR: network namespaces, Open vSwitch (userspace
+//! datapath), FRR, veth pairs. See README "The twin".
+
+mod cmd;
+pub(crate) mod controller;
+mod ir;
+mod net;
+mod report;
+mod state;
+mod switch;
+mod test;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use cmd::Cmd;
+use state::Created;
+use switch::Step;
+
+/// Where a twin keeps its daemons' folders and its record.
+pub(crate) fn state_dir(build: &Path, state: Option<&Path>) -> PathBuf {
+    state.map_or_else(|| build.join("twin").join("state"), Path::to_path_buf)
+}
+
+/// Why the twin cannot run here, if it cannot (not root, no netns, a tool missing).
+pub(crate) fn unavailable() -> Option<String> {
+    let uid = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(1).map(str::to_owned))
+        });
+    if uid.as_deref() != Some("0") {
+        return Some("the twin needs root (network namespaces, veth pairs)".into());
+    }
+    for tool in [
+        "ip",
+        "ovs-vsctl",
+        "ovs-vswitchd",
+        "ovsdb-server",
+        "ovs-ofctl",
+        "iperf3",
+        "ping",
+        "ethtool",
+        "traceroute",
+    ] {
+        let found = ["/usr/bin", "/usr/sbin", "/bin", "/sbin"]
+            .iter()
+            .any(|d| Path::new(d).join(tool).exists());
+        if !found {
+            return Some(format!(
+                "`{tool}` is not installed (apt-get install openvswitch-switch frr iperf3 iproute2 iputils-ping ethtool traceroute)"
+            ));
+        }
+    }
+    if !Path::new("/usr/lib/frr/bgpd").exists() {
+        return Some("FRR is not installed (apt-get install frr)".into());
+    }
+    let probe = "democ-probe-netns";
+    if Cmd::new(&["ip", "netns", "add", probe]).run().is_err() {
+        return Some("network namespaces cannot be created here".into());
+    }
+    let _ = Cmd::new(&["ip", "netns", "del", probe]).run();
+    None
+}
+
+fn run_step(st: &Step) -> Result<(), String> {
+    match st {
+        Step::Run(c) => c.run().map(|_| ()),
+        Step::Write { path, text } => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            crate::write::file(path, text.as_bytes())
+        }
+    }
+}
+
+/// Runs groups of steps on a few threads (each group in order); the first error.
+fn run_side_by_side(groups: &[Vec<Step>]) -> Result<(), String> {
+    let threads = std::thread::available_parallelism()
+        .map_or(2, usize::from)
+        .clamp(2, 8);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || -> Result<(), String> {
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(g) = groups.get(k) else {
+                return Ok(());
+            };
+            g.iter().try_for_each(run_step)?;
+        }
+    };
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a bring-up thread panicked".into()))
+            })
+            .collect::<Result<Vec<()>, String>>()
+            .map(|_| ())
+    })
+}
+
+/// `twin up`. Ok(message) or Err(message, exit code).
+pub(crate) fn up(build: &Path, state: Option<&Path>) -> Result<String, (String, i32)> {
+    let t0 = Instant::now();
+    let b = ir::Build::read(build).map_err(|e| (e, 2))?;
+    let names = net::Names::new(&b.show);
+    let state = state_dir(build, state);
+    if let Some(c) = Created::load(&state).map_err(|e| (e, 2))? {
+        return Ok(format!(
+            "twin `{}` is already up (state {}); `democ twin down` first to rebuild it",
+            c.id,
+            state.display()
+        ));
+    }
+    let plan = net::plan(&b, &names, &state, &build.join("openflow"));
+    let existing = state::namespaces();
+    if let Some(ns) = plan.namespaces.iter().find(|n| existing.contains(n)) {
+        return Err((
+            format!(
+                "network namespace `{ns}` exists but no twin record says democ made it: remove it (`ip netns del {ns}`) if it is a leftover"
+            ),
+            2,
+        ));
+    }
+    // Unix socket paths are limited to 107 bytes.
+    let longest = b
+        .switches
+        .keys()
+        .map(|s| {
+            net::switch_dirs(&state, s)
+                .run
+                .join("ovs-vswitchd.ctl")
+                .as_os_str()
+                .len()
+        })
+        .max()
+        .unwrap_or(0);
+    if longest > 100 {
+        return Err((
+            format!(
+                "state folder {} is too deep for the daemons' sockets: pass a shorter `--state`",
+                state.display()
+            ),
+            2,
+        ));
+    }
+    std::fs::create_dir_all(&state).map_err(|e| (format!("{}: {e}", state.display()), 2))?;
+    for note in &plan.notes {
+        eprintln!("twin: note: {note}");
+    }
+    let mut rec = Created {
+        id: names.id.clone(),
+        namespaces: Vec::new(),
+        pidfiles: plan.pidfiles.clone(),
+    };
+    let fail = |rec: &Created, e: String| {
+        let _ = rec.save(&state);
+        let _ = down_record(rec, &state);
+        (
+            format!("twin up failed, everything it made is removed again: {e}"),
+            2,
+        )
+    };
+    for ns in &plan.namespaces {
+        if let Err(e) = Cmd::new(&["ip", "netns", "add", ns]).run() {
+            return Err(fail(&rec, e));
+        }
+        rec.namespaces.push(ns.clone());
+    }
+    rec.save(&state).map_err(|e| (e, 2))?;
+    for st in &plan.steps {
+        if let Err(e) = run_step(st) {
+            return Err(fail(&rec, e));
+        }
+    }
+    if let Err(e) = run_side_by_side(&plan.switches) {
+        return Err(fail(&rec, e));
+    }
+    let exe = std::env::current_exe().map_err(|e| (e.to_string(), 2))?;
+    for (k, (ns, addr, port)) in plan.controllers.iter().enumerate() {
+        let pidfile = state.join(format!("controller-{k}.pid"));
+        rec.pidfiles.push(pidfile.clone());
+        rec.save(&state).map_err(|e| (e, 2))?;
+        let c = Cmd::new(&["setsid", "-f", "ip", "netns", "exec", ns])
+            .arg(exe.display().to_string())
+            .arg("twin")
+            .arg("controller")
+            .arg(format!("{addr}:{port}"))
+            .arg("--pidfile")
+            .arg(pidfile.display().to_string());
+        if let Err(e) = c.run_detached() {
+            return Err(fail(&rec, e));
+        }
+        let t = Instant::now();
+        while state::live_pid(&pidfile).is_none() && t.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    rec.save(&state).map_err(|e| (e, 2))?;
+    Ok(format!(
+        "twin `{}` is up: {} switches, {} DTNs, {} namespaces in {:.1} s (state {})",
+        names.id,
+        b.switches.len(),
+        b.hosts.len(),
+        rec.namespaces.len(),
+        t0.elapsed().as_secs_f64(),
+        state.display()
+    ))
+}
+
+/// Stops the daemons and deletes the namespaces of a record, then the record.
+fn down_record(rec: &Created, state: &Path) -> Result<(), String> {
+    let mut pids = Vec::new();
+    for f in &rec.pidfiles {
+        if let Some(pid) = state::live_pid(f) {
+            let _ = Cmd::new(&["kill", &pid.to_string()]).run();
+            pids.push(pid);
+        }
+    }
+    let t = Instant::now();
+    while pids
+        .iter()
+        .any(|p| Path::new(&format!("/proc/{p}")).exists())
+        && t.elapsed() < Duration::from_secs(5)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for p in pids
+        .iter()
+        .filter(|p| Path::new(&format!("/proc/{p}")).exists())
+    {
+        let _ = Cmd::new(&["kill", "-9", &p.to_string()]).run();
+    }
+    let existing = state::namespaces();
+    let mut errors = Vec::new();
+    for ns in rec.namespaces.iter().rev().filter(|n| existing.contains(n)) {
+        if let Err(e) = Cmd::new(&["ip", "netns", "del", ns]).run() {
+            errors.push(e);
+        }
+    }
+    // FRR makes a folder per pathspace under /var/run/frr.
+    for ns in &rec.namespaces {
+        if let Some(sw) = ns.strip_prefix(&format!("{}-s-", rec.id)) {
+            let _ = std::fs::remove_dir(Path::new("/var/run/frr").join(format!("{}-{sw}", rec.id)));
+        }
+    }
+    let _ = std::fs::remove_dir_all(state.join("switches"));
+    for f in &rec.pidfiles {
+        let _ = std::fs::remove_file(f);
+    }
+    let _ = std::fs::remove_file(state::file(state));
+    let _ = std::fs::remove_dir(state);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
+}
+
+pub(crate) fn down(build: &Path, state: Option<&Path>) -> Result<String, (String, i32)> {
+    let t0 = Instant::now();
+    let state = state_dir(build, state);
+    match Created::load(&state).map_err(|e| (e, 2))? {
+        None => Ok(format!("no twin is up (no record in {})", state.display())),
+        Some(rec) => {
+            down_record(&rec, &state).map_err(|e| (e, 2))?;
+            Ok(format!(
+                "twin `{}` is down: {} namespaces and {} daemons removed in {:.1} s",
+                rec.id,
+                rec.namespaces.len(),
+                rec.pidfiles.len(),
+                t0.elapsed().as_secs_f64()
+            ))
+        }
+    }
+}
+
+/// `twin script BUILD SWITCH`: the switch's emulation steps as a shell script.
+pub(crate) fn script(
+    build: &Path,
+    state: Option<&Path>,
+    name: &str,
+) -> Result<String, (String, i32)> {
+    let b = ir::Build::read(build).map_err(|e| (e, 2))?;
+    let names = net::Names::new(&b.show);
+    let Some(sw) = b.switches.get(name) else {
+        return Err((format!("no switch `{name}` in {}", build.display()), 2));
+    };
+    let state = state_dir(build, state);
+    let rules = build.join("openflow").join(format!("{name}.flows"));
+    let steps = switch::steps(
+        sw,
+        &net::switch_dirs(&state, name),
+        rules.is_file().then_some(rules.as_path()),
+        &names.pathspace(name),
+    );
+    Ok(switch::script(sw, &steps))
+}
+
+pub(crate) use test::test;

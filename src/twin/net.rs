@@ -1,0 +1,388 @@
+//! The whole show as namespaces: one per switch (its ports, OVS, FRR), one per DTN, the
+//! management LAN, and the controller. Links are veth pairs created straight into the
+//! two namespaces they join, so nothing of the twin lives in the root namespace.
+
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+use std::path::{Path, PathBuf};
+
+use super::cmd::Cmd;
+use super::ir::{Build, Host};
+use super::switch::{self, Dirs, Step};
+
+/// Names of one twin: everything starts with its show id.
+pub(crate) struct Names {
+    pub(crate) id: String,
+}
+
+impl Names {
+    /// A short show id: the show name's letters and digits, at most 8 of them.
+    pub(crate) fn new(show: &str) -> Names {
+        let mut id: String = show
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(8)
+            .collect::<String>()
+            .to_lowercase();
+        if id.is_empty() {
+            id = "twin".into();
+        }
+        Names { id }
+    }
+    pub(crate) fn switch(&self, name: &str) -> String {
+        format!("{}-s-{name}", self.id)
+    }
+    pub(crate) fn host(&self, name: &str) -> String {
+        format!("{}-h-{name}", self.id)
+    }
+    pub(crate) fn mgmt(&self) -> String {
+        format!("{}-mgmt", self.id)
+    }
+    pub(crate) fn controller(&self) -> String {
+        format!("{}-ctl", self.id)
+    }
+    /// FRR's pathspace for a switch.
+    pub(crate) fn pathspace(&self, name: &str) -> String {
+        format!("{}-{name}", self.id)
+    }
+}
+
+/// A host's local interface name for its port at `index`.
+pub(crate) fn host_port(index: usize) -> String {
+    format!("eth{index}")
+}
+
+pub(crate) fn switch_dirs(state: &Path, name: &str) -> Dirs {
+    Dirs::under(&state.join("switches").join(name))
+}
+
+/// Everything `up` does, in order.
+pub(crate) struct Plan {
+    pub(crate) namespaces: Vec<String>,
+    /// Steps with the namespace they run in: links, DTNs, management.
+    pub(crate) steps: Vec<Step>,
+    /// Each switch's own steps (independent of each other: run side by side).
+    pub(crate) switches: Vec<Vec<Step>>,
+    pub(crate) pidfiles: Vec<PathBuf>,
+    /// What the twin could not build, and why (printed; the tests then fail where it matters).
+    pub(crate) notes: Vec<String>,
+    /// Where each test controller runs.
+    pub(crate) controllers: Vec<(String, String, u16)>,
+}
+
+fn in_ns(step: Step, ns: &str) -> Step {
+    match step {
+        Step::Run(c) => Step::Run(c.in_ns(ns)),
+        w => w,
+    }
+}
+
+fn host_ports(h: &Host) -> BTreeMap<&str, (String, &super::ir::HostInterface)> {
+    h.interfaces
+        .iter()
+        .enumerate()
+        .map(|(k, i)| (i.port.as_str(), (host_port(k), i)))
+        .collect()
+}
+
+pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> Plan {
+    let mut p = Plan {
+        namespaces: Vec::new(),
+        steps: Vec::new(),
+        switches: Vec::new(),
+        pidfiles: Vec::new(),
+        notes: Vec::new(),
+        controllers: Vec::new(),
+    };
+    for s in b.switches.keys() {
+        p.namespaces.push(n.switch(s));
+    }
+    for h in b.hosts.keys() {
+        p.namespaces.push(n.host(h));
+    }
+    p.namespaces.push(n.mgmt());
+    p.namespaces.push(n.controller());
+    let run = |p: &mut Plan, c: Cmd| p.steps.push(Step::Run(c));
+    // Links: each switch port to its peer, created once (from the switch side for
+    // hosts, from the smaller (switch, port) between switches).
+    for (sname, sw) in &b.switches {
+        for (port, (local, i)) in switch::ports(sw) {
+            let Some(peer) = &i.peer else { continue };
+            let mtu = switch::ip_mtu(i);
+            let (peer_ns, peer_local, peer_mtu) = if let Some(h) = b.hosts.get(&peer.device) {
+                let hp = host_ports(h);
+                let Some((pl, hi)) = hp.get(peer.port.as_str()) else {
+                    p.notes.push(format!(
+                        "`{sname}` {port}: host `{}` has no port `{}`",
+                        peer.device, peer.port
+                    ));
+                    continue;
+                };
+                (n.host(&h.name), pl.clone(), hi.mtu)
+            } else if let Some(ps) = b.switches.get(&peer.device) {
+                if (peer.device.as_str(), peer.port.as_str()) < (sname.as_str(), port) {
+                    continue;
+                }
+                let pp = switch::ports(ps);
+                let Some((pl, pi)) = pp.get(peer.port.as_str()) else {
+                    p.notes.push(format!(
+                        "`{sname}` {port}: `{}` port `{}` is not cabled back",
+                        peer.device, peer.port
+                    ));
+                    continue;
+                };
+                (n.switch(&ps.hostname), pl.clone(), switch::ip_mtu(pi))
+            } else {
+                p.notes.push(format!(
+                    "`{sname}` {port}: peer `{}` is not in the build",
+                    peer.device
+                ));
+                continue;
+            };
+            run(
+                &mut p,
+                Cmd::new(&["ip", "link", "add", &local, "netns", &n.switch(sname)])
+                    .arg("mtu")
+                    .arg(mtu.to_string())
+                    .arg("type")
+                    .arg("veth")
+                    .arg("peer")
+                    .arg("name")
+                    .arg(peer_local)
+                    .arg("netns")
+                    .arg(peer_ns)
+                    .arg("mtu")
+                    .arg(peer_mtu.to_string()),
+            );
+        }
+    }
+    // DTNs: what the host script sets (addresses, MTU, routes), checksum offload off.
+    for h in b.hosts.values() {
+        let ns = n.host(&h.name);
+        run(
+            &mut p,
+            Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&ns),
+        );
+        for (local, i) in host_ports(h).values() {
+            if let Some(a) = &i.address {
+                run(
+                    &mut p,
+                    Cmd::new(&["ip", "addr", "add", a, "dev", local]).in_ns(&ns),
+                );
+            }
+            run(
+                &mut p,
+                Cmd::new(&["ip", "link", "set", local, "mtu"])
+                    .arg(i.mtu.to_string())
+                    .arg("up")
+                    .in_ns(&ns),
+            );
+            run(
+                &mut p,
+                Cmd::new(&["ethtool", "-K", local, "tx", "off"]).in_ns(&ns),
+            );
+        }
+        for r in &h.routes {
+            run(
+                &mut p,
+                Cmd::new(&["ip", "route", "replace", &r.prefix, "via", &r.next_hop]).in_ns(&ns),
+            );
+        }
+    }
+    management(b, n, &mut p);
+    // Switches last: their daemons see every port already there.
+    for (sname, sw) in &b.switches {
+        let d = switch_dirs(state, sname);
+        let rules = openflow_dir.join(format!("{sname}.flows"));
+        let rules = rules.is_file().then_some(rules);
+        if sw.openflow.is_some() && rules.is_none() {
+            p.notes.push(format!("`{sname}`: no openflow/{sname}.flows in the build: its OpenFlow ports forward nothing"));
+        }
+        p.pidfiles.extend(d.pidfiles());
+        let ns = n.switch(sname);
+        p.switches.push(
+            switch::steps(sw, &d, rules.as_deref(), &n.pathspace(sname))
+                .into_iter()
+                .map(|st| in_ns(st, &ns))
+                .collect(),
+        );
+    }
+    p
+}
+
+/// The management LAN (a Linux bridge in its own namespace, with the gateway address
+/// when the IR gives one) with every switch's management port on it, and the
+/// controller's namespace holding the controller's address.
+fn management(b: &Build, n: &Names, p: &mut Plan) {
+    let mg = n.mgmt();
+    let run = |p: &mut Plan, c: Cmd| p.steps.push(Step::Run(c));
+    run(p, Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&mg));
+    run(
+        p,
+        Cmd::new(&["ip", "link", "add", "br0", "type", "bridge"]).in_ns(&mg),
+    );
+    run(p, Cmd::new(&["ip", "link", "set", "br0", "up"]).in_ns(&mg));
+    run(
+        p,
+        Cmd::new(&["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]).in_ns(&mg),
+    );
+    let mut gateways: Vec<String> = Vec::new();
+    let mut subnets: Vec<String> = Vec::new();
+    for (k, (sname, sw)) in b.switches.iter().enumerate() {
+        let Some(m) = &sw.management else { continue };
+        let ns = n.switch(sname);
+        let side = format!("m{k}");
+        run(
+            p,
+            Cmd::new(&[
+                "ip", "link", "add", "mgmt0", "netns", &ns, "type", "veth", "peer", "name", &side,
+                "netns", &mg,
+            ]),
+        );
+        run(
+            p,
+            Cmd::new(&["ip", "link", "set", &side, "master", "br0", "up"]).in_ns(&mg),
+        );
+        run(
+            p,
+            Cmd::new(&["ip", "addr", "add", &m.address.cidr, "dev", "mgmt0"]).in_ns(&ns),
+        );
+        run(
+            p,
+            Cmd::new(&["ip", "link", "set", "mgmt0", "up"]).in_ns(&ns),
+        );
+        if let Some(of) = &sw.openflow
+            && let Some(gw) = &m.gateway
+        {
+            // The management route to the controller (the switch's management VRF route).
+            run(
+                p,
+                Cmd::new(&[
+                    "ip",
+                    "route",
+                    "replace",
+                    &format!("{}/32", of.controller.address),
+                    "via",
+                    gw,
+                    "dev",
+                    "mgmt0",
+                ])
+                .in_ns(&ns),
+            );
+            let len = m.address.cidr.rsplit_once('/').map_or("24", |(_, l)| l);
+            let g = format!("{gw}/{len}");
+            if !gateways.contains(&g) {
+                gateways.push(g);
+            }
+        }
+        if let Some(net) = network(&m.address.cidr)
+            && !subnets.contains(&net)
+        {
+            subnets.push(net);
+        }
+    }
+    for g in &gateways {
+        run(
+            p,
+            Cmd::new(&["ip", "addr", "add", g, "dev", "br0"]).in_ns(&mg),
+        );
+    }
+    // The controller(s) the switches name, on the management LAN.
+    let mut ctls: Vec<(String, u16)> = b
+        .switches
+        .values()
+        .filter_map(|s| s.openflow.as_ref())
+        .map(|o| (o.controller.address.clone(), o.controller.port))
+        .collect();
+    ctls.sort();
+    ctls.dedup();
+    let ct = n.controller();
+    run(p, Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&ct));
+    if ctls.is_empty() {
+        return;
+    }
+    run(
+        p,
+        Cmd::new(&[
+            "ip", "link", "add", "c0", "netns", &ct, "type", "veth", "peer", "name", "ctl",
+            "netns", &mg,
+        ]),
+    );
+    run(
+        p,
+        Cmd::new(&["ip", "link", "set", "ctl", "master", "br0", "up"]).in_ns(&mg),
+    );
+    run(p, Cmd::new(&["ip", "link", "set", "c0", "up"]).in_ns(&ct));
+    for (addr, port) in &ctls {
+        // On the management subnet when it is in one; else a host address of its own,
+        // reached only through the gateway.
+        let inside = subnets.iter().find(|s| contains(s, addr));
+        let cidr = inside.map_or(format!("{addr}/32"), |s| {
+            format!("{addr}/{}", s.rsplit_once('/').map_or("32", |x| x.1))
+        });
+        run(
+            p,
+            Cmd::new(&["ip", "addr", "add", &cidr, "dev", "c0"]).in_ns(&ct),
+        );
+        p.controllers.push((ct.clone(), addr.clone(), *port));
+        // A DTN that holds the controller's address runs it too (an in-band controller).
+        for h in b.hosts.values() {
+            if h.interfaces.iter().any(|i| {
+                i.address.as_deref().and_then(|a| a.split('/').next()) == Some(addr.as_str())
+            }) {
+                p.controllers.push((n.host(&h.name), addr.clone(), *port));
+            }
+        }
+    }
+    for s in &subnets {
+        run(
+            p,
+            Cmd::new(&["ip", "route", "replace", s, "dev", "c0"]).in_ns(&ct),
+        );
+    }
+    for g in &gateways {
+        let gw = g.split('/').next().unwrap_or_default();
+        run(
+            p,
+            Cmd::new(&["ip", "route", "replace", "default", "via", gw, "dev", "c0"]).in_ns(&ct),
+        );
+        for (addr, _) in &ctls {
+            run(
+                p,
+                Cmd::new(&[
+                    "ip",
+                    "route",
+                    "replace",
+                    &format!("{addr}/32"),
+                    "dev",
+                    "br0",
+                ])
+                .in_ns(&mg),
+            );
+        }
+    }
+}
+
+fn parse(cidr: &str) -> Option<(u32, u8)> {
+    let (a, l) = cidr.split_once('/').unwrap_or((cidr, "32"));
+    let a: Ipv4Addr = a.parse().ok()?;
+    let l: u8 = l.parse().ok().filter(|l| *l <= 32)?;
+    Some((u32::from(a), l))
+}
+
+fn mask(l: u8) -> u32 {
+    if l == 0 { 0 } else { u32::MAX << (32 - l) }
+}
+
+/// `10.0.0.0/24` for `10.0.0.7/24`.
+pub(crate) fn network(cidr: &str) -> Option<String> {
+    let (a, l) = parse(cidr)?;
+    Some(format!("{}/{l}", Ipv4Addr::from(a & mask(l))))
+}
+
+pub(crate) fn contains(net: &str, addr: &str) -> bool {
+    match (parse(net), parse(addr)) {
+        (Some((n, l)), Some((a, _))) => a & mask(l) == n & mask(l),
+        _ => false,
+    }
+}

@@ -1,0 +1,511 @@
+//! One switch emulated from its IR, inside a network namespace that holds its ports:
+//! an Open vSwitch (userspace datapath) with two bridges, `l2` for the legacy ports
+//! (VLAN-aware NORMAL forwarding, LAGs as bonds, SVIs as internal ports) and `of` for
+//! the OpenFlow ports (only the switch's ruleset forwards: `fail_mode=secure`); the
+//! kernel routes between routed ports and SVIs, with the IR's static routes, and FRR's
+//! zebra and bgpd run the IR's BGP. The steps are data: the twin runs them in the
+//! switch's namespace, and `democ twin script` prints them as a script a container can
+//! run (one implementation for both).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::cmd::Cmd;
+use super::ir::{Bgp, Interface, Lacp, Mode, Switch};
+
+/// One step of bringing a switch up.
+#[derive(Debug, Clone)]
+pub(crate) enum Step {
+    Run(Cmd),
+    /// Write a file (configs the daemons read).
+    Write {
+        path: PathBuf,
+        text: String,
+    },
+}
+
+/// The local (in-namespace) name of the switch's interface at `index` in its IR.
+pub(crate) fn port_name(index: usize) -> String {
+    format!("p{index}")
+}
+
+/// The switch's cabled, enabled interfaces by canonical port, with their local names.
+pub(crate) fn ports(sw: &Switch) -> BTreeMap<&str, (String, &Interface)> {
+    sw.interfaces
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.enabled && i.peer.is_some())
+        .map(|(k, i)| (i.port.as_str(), (port_name(k), i)))
+        .collect()
+}
+
+/// The IP MTU a port lets through (a veth's MTU; the kernel lets a VLAN tag ride on
+/// top, as the port's frame size does): the IR's, else Ethernet's 1500.
+pub(crate) fn ip_mtu(i: &Interface) -> u32 {
+    i.mtu.map_or(1500, |m| m.ip)
+}
+
+/// Private folders of one switch's daemons.
+pub(crate) struct Dirs {
+    pub(crate) run: PathBuf,
+    pub(crate) db: PathBuf,
+    pub(crate) log: PathBuf,
+    pub(crate) frr: PathBuf,
+}
+
+impl Dirs {
+    pub(crate) fn under(root: &Path) -> Dirs {
+        Dirs {
+            run: root.join("run"),
+            db: root.join("db"),
+            log: root.join("log"),
+            frr: root.join("frr"),
+        }
+    }
+
+    pub(crate) fn env(&self) -> Vec<(String, String)> {
+        vec![
+            ("OVS_RUNDIR".into(), self.run.display().to_string()),
+            ("OVS_DBDIR".into(), self.db.display().to_string()),
+            ("OVS_LOGDIR".into(), self.log.display().to_string()),
+        ]
+    }
+
+    pub(crate) fn db_sock(&self) -> String {
+        format!("unix:{}", self.run.join("db.sock").display())
+    }
+
+    /// Pidfiles of every daemon this switch may start, in the order to stop them.
+    pub(crate) fn pidfiles(&self) -> Vec<PathBuf> {
+        vec![
+            self.frr.join("bgpd.pid"),
+            self.frr.join("zebra.pid"),
+            self.run.join("ovs-vswitchd.pid"),
+            self.run.join("ovsdb-server.pid"),
+        ]
+    }
+}
+
+/// `ovs-vsctl` against this switch's database.
+pub(crate) fn vsctl(d: &Dirs) -> Cmd {
+    Cmd::new(&["ovs-vsctl", "--timeout=10"]).arg(format!("--db={}", d.db_sock()))
+}
+
+/// `ovs-ofctl -O OpenFlow13` with this switch's run folder.
+pub(crate) fn ofctl(d: &Dirs) -> Cmd {
+    Cmd::new(&["ovs-ofctl", "-O", "OpenFlow13"]).with_env(&d.env())
+}
+
+fn path(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// A switch's steps. `ruleset`: its `openflow/<switch>.flows`, when the build has one
+/// (without it, the OpenFlow ports forward nothing, as on a switch no controller
+/// programmed).
+pub(crate) fn steps(sw: &Switch, d: &Dirs, ruleset: Option<&Path>, pathspace: &str) -> Vec<Step> {
+    let mut s = Vec::new();
+    let run = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c));
+    run(&mut s, Cmd::new(&["ip", "link", "set", "lo", "up"]));
+    run(
+        &mut s,
+        Cmd::new(&["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]),
+    );
+    let ports = ports(sw);
+    let by_name: BTreeMap<&str, &str> = ports
+        .values()
+        .map(|(local, i)| (i.name.as_str(), local.as_str()))
+        .collect();
+    for (local, i) in ports.values() {
+        run(
+            &mut s,
+            Cmd::new(&["ip", "link", "set", local, "mtu"])
+                .arg(ip_mtu(i).to_string())
+                .arg("up"),
+        );
+        // The userspace datapath drops TCP whose checksum the sender left to offload.
+        run(&mut s, Cmd::new(&["ethtool", "-K", local, "tx", "off"]));
+    }
+    let bridged_l2 = ports.values().any(|(_, i)| {
+        !i.openflow && (i.lag.is_some() || matches!(i.mode, Some(Mode::Access | Mode::Trunk)))
+    }) || sw.vlans.iter().any(|v| v.l3.is_some());
+    let of = sw.openflow.is_some() && ports.values().any(|(_, i)| i.openflow);
+    if bridged_l2 || of {
+        ovs_daemons(&mut s, d);
+    }
+    if bridged_l2 {
+        l2_bridge(&mut s, sw, d, &ports, &by_name);
+    }
+    if of {
+        of_bridge(&mut s, sw, d, &ports, &by_name, ruleset);
+    }
+    for (local, i) in ports.values() {
+        if let (Some(Mode::Routed) | None, Some(ip), None) = (i.mode, &i.ipv4, &i.lag) {
+            run(
+                &mut s,
+                Cmd::new(&["ip", "addr", "add", &ip.cidr, "dev", local]),
+            );
+        }
+    }
+    for r in &sw.static_routes {
+        run(
+            &mut s,
+            Cmd::new(&["ip", "route", "replace", &r.prefix, "via", &r.next_hop]),
+        );
+    }
+    if let Some(bgp) = &sw.bgp {
+        frr(&mut s, sw, bgp, d, pathspace);
+    }
+    s
+}
+
+fn ovs_daemons(s: &mut Vec<Step>, d: &Dirs) {
+    let env = d.env();
+    let run = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c.with_env(&env)));
+    run(
+        s,
+        Cmd::new(&["mkdir", "-p", &path(&d.run), &path(&d.db), &path(&d.log)]),
+    );
+    run(
+        s,
+        Cmd::new(&["ovsdb-tool", "create", &path(&d.db.join("conf.db"))])
+            .arg("/usr/share/openvswitch/vswitch.ovsschema"),
+    );
+    run(
+        s,
+        Cmd::new(&["ovsdb-server", &path(&d.db.join("conf.db"))])
+            .arg(format!("--remote=punix:{}", path(&d.run.join("db.sock"))))
+            .arg(format!(
+                "--pidfile={}",
+                path(&d.run.join("ovsdb-server.pid"))
+            ))
+            .arg(format!(
+                "--unixctl={}",
+                path(&d.run.join("ovsdb-server.ctl"))
+            ))
+            .arg(format!(
+                "--log-file={}",
+                path(&d.log.join("ovsdb-server.log"))
+            ))
+            .arg("--detach"),
+    );
+    run(s, vsctl(d).arg("--no-wait").arg("init"));
+    run(
+        s,
+        Cmd::new(&["ovs-vswitchd", &d.db_sock()])
+            .arg(format!(
+                "--pidfile={}",
+                path(&d.run.join("ovs-vswitchd.pid"))
+            ))
+            .arg(format!(
+                "--unixctl={}",
+                path(&d.run.join("ovs-vswitchd.ctl"))
+            ))
+            .arg(format!(
+                "--log-file={}",
+                path(&d.log.join("ovs-vswitchd.log"))
+            ))
+            .arg("--detach"),
+    );
+}
+
+/// `tag`, `trunks` and `vlan_mode` for an access or trunk port.
+fn vlan_args(
+    mode: Option<Mode>,
+    access: Option<u16>,
+    trunks: &[u16],
+    native: Option<u16>,
+) -> Vec<String> {
+    let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+    match mode {
+        Some(Mode::Access) => access.map_or(Vec::new(), |v| vec![format!("tag={v}")]),
+        Some(Mode::Trunk) => {
+            let mut a = vec![format!("trunks={}", list(trunks))];
+            match native {
+                Some(n) => a.extend([format!("tag={n}"), "vlan_mode=native-untagged".into()]),
+                None => a.push("vlan_mode=trunk".into()),
+            }
+            a
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn lacp_args(lacp: Lacp) -> Vec<String> {
+    let l = match lacp {
+        Lacp::Active => "active",
+        Lacp::Passive => "passive",
+        Lacp::Static => "off",
+    };
+    vec![format!("lacp={l}"), "bond_mode=balance-slb".into()]
+}
+
+fn add_bridge(s: &mut Vec<Step>, d: &Dirs, name: &str, extra: &[String]) {
+    let mut c = vsctl(d)
+        .arg("add-br")
+        .arg(name)
+        .arg("--")
+        .arg("set")
+        .arg("bridge")
+        .arg(name)
+        .arg("datapath_type=netdev");
+    for e in extra {
+        c = c.arg(e.clone());
+    }
+    s.push(Step::Run(c));
+}
+
+fn l2_bridge(
+    s: &mut Vec<Step>,
+    sw: &Switch,
+    d: &Dirs,
+    ports: &BTreeMap<&str, (String, &Interface)>,
+    by_name: &BTreeMap<&str, &str>,
+) {
+    add_bridge(s, d, "l2", &["fail_mode=standalone".into()]);
+    for (local, i) in ports.values() {
+        if i.openflow || i.lag.is_some() || !matches!(i.mode, Some(Mode::Access | Mode::Trunk)) {
+            continue;
+        }
+        let mut c = vsctl(d).arg("add-port").arg("l2").arg(local.clone());
+        for a in vlan_args(i.mode, i.access_vlan, &i.trunk_vlans, i.native_vlan) {
+            c = c.arg(a);
+        }
+        s.push(Step::Run(c));
+    }
+    for pc in sw.port_channels.iter().filter(|p| !p.openflow) {
+        let members: Vec<&str> = pc
+            .members
+            .iter()
+            .filter_map(|m| by_name.get(m.as_str()).copied())
+            .collect();
+        if members.is_empty() || !matches!(pc.mode, Some(Mode::Access | Mode::Trunk)) {
+            continue;
+        }
+        let name = format!("lag{}", pc.id);
+        let mut c = vsctl(d)
+            .arg(if members.len() > 1 {
+                "add-bond"
+            } else {
+                "add-port"
+            })
+            .arg("l2")
+            .arg(name);
+        c.argv.extend(members.iter().map(|m| (*m).to_owned()));
+        for a in vlan_args(pc.mode, pc.access_vlan, &pc.trunk_vlans, pc.native_vlan) {
+            c = c.arg(a);
+        }
+        if members.len() > 1 {
+            c.argv.extend(lacp_args(pc.lacp));
+        }
+        s.push(Step::Run(c));
+    }
+    for v in &sw.vlans {
+        let Some(l3) = &v.l3 else { continue };
+        let name = format!("vlan{}", v.id);
+        let mtu = l3.mtu.map_or(1500, |m| m.ip);
+        s.push(Step::Run(
+            vsctl(d)
+                .arg("add-port")
+                .arg("l2")
+                .arg(name.clone())
+                .arg(format!("tag={}", v.id))
+                .arg("--")
+                .arg("set")
+                .arg("interface")
+                .arg(name.clone())
+                .arg("type=internal")
+                .arg(format!("mtu_request={mtu}")),
+        ));
+        s.push(Step::Run(Cmd::new(&[
+            "ip",
+            "addr",
+            "add",
+            &l3.ipv4.cidr,
+            "dev",
+            &name,
+        ])));
+        s.push(Step::Run(Cmd::new(&["ip", "link", "set", &name, "up"])));
+    }
+}
+
+/// The OpenFlow port number of the interface at local name `p<k>`: the IR's, else k + 1.
+fn of_port(local: &str, i: &Interface) -> u32 {
+    i.openflow_port.unwrap_or_else(|| {
+        local
+            .trim_start_matches('p')
+            .parse::<u32>()
+            .map_or(0, |k| k + 1)
+    })
+}
+
+fn of_bridge(
+    s: &mut Vec<Step>,
+    sw: &Switch,
+    d: &Dirs,
+    ports: &BTreeMap<&str, (String, &Interface)>,
+    by_name: &BTreeMap<&str, &str>,
+    ruleset: Option<&Path>,
+) {
+    let Some(of) = &sw.openflow else { return };
+    let mut extra = vec![
+        "fail_mode=secure".to_owned(),
+        "protocols=OpenFlow10,OpenFlow13".into(),
+        // No hidden in-band rules: only the ruleset forwards on this bridge.
+        "other-config:disable-in-band=true".into(),
+    ];
+    if let Some(dpid) = &of.datapath_id {
+        extra.push(format!("other-config:datapath-id={dpid}"));
+    }
+    add_bridge(s, d, "of", &extra);
+    for (local, i) in ports.values() {
+        if !i.openflow || i.lag.is_some() {
+            continue;
+        }
+        s.push(Step::Run(
+            vsctl(d)
+                .arg("add-port")
+                .arg("of")
+                .arg(local.clone())
+                .arg("--")
+                .arg("set")
+                .arg("interface")
+                .arg(local.clone())
+                .arg(format!("ofport_request={}", of_port(local, i))),
+        ));
+    }
+    for pc in sw.port_channels.iter().filter(|p| p.openflow) {
+        let members: Vec<&str> = pc
+            .members
+            .iter()
+            .filter_map(|m| by_name.get(m.as_str()).copied())
+            .collect();
+        if members.len() < 2 {
+            continue;
+        }
+        let mut c = vsctl(d)
+            .arg("add-bond")
+            .arg("of")
+            .arg(format!("lag{}", pc.id));
+        c.argv.extend(members.iter().map(|m| (*m).to_owned()));
+        c.argv.extend(lacp_args(pc.lacp));
+        s.push(Step::Run(c));
+    }
+    // The controller first: OVS flushes a bridge's flows when it gains its first one.
+    s.push(Step::Run(
+        vsctl(d)
+            .arg("set-controller")
+            .arg("of")
+            .arg(format!(
+                "tcp:{}:{}",
+                of.controller.address, of.controller.port
+            ))
+            .arg("--")
+            .arg("set")
+            .arg("controller")
+            .arg("of")
+            .arg("connection-mode=out-of-band")
+            .arg("max_backoff=1000"),
+    ));
+    // Nothing but the ruleset: the bridge's default NORMAL rule goes first.
+    s.push(Step::Run(ofctl(d).arg("del-flows").arg("of")));
+    if let Some(r) = ruleset {
+        s.push(Step::Run(
+            ofctl(d).arg("replace-flows").arg("of").arg(path(r)),
+        ));
+    }
+}
+
+/// FRR's configuration for the IR's BGP: sessions, and the prefixes the IR says to
+/// originate (none in the IR: none here, as on the switch).
+pub(crate) fn frr_conf(sw: &Switch, bgp: &Bgp) -> String {
+    let mut t = format!(
+        "frr defaults traditional\nhostname {}\nlog file {}\n!\nrouter bgp {}\n bgp router-id {}\n no bgp ebgp-requires-policy\n",
+        sw.hostname, "bgpd.log", bgp.asn, bgp.router_id
+    );
+    for n in &bgp.neighbors {
+        t.push_str(&format!(
+            " neighbor {} remote-as {}\n",
+            n.address, n.remote_as
+        ));
+        t.push_str(&format!(" neighbor {} timers connect 1\n", n.address));
+    }
+    let mut networks: Vec<&String> = bgp
+        .networks
+        .iter()
+        .chain(bgp.neighbors.iter().flat_map(|n| &n.networks))
+        .collect();
+    networks.sort();
+    networks.dedup();
+    if !networks.is_empty() {
+        t.push_str(" address-family ipv4 unicast\n");
+        for n in networks {
+            t.push_str(&format!("  network {n}\n"));
+        }
+        t.push_str(" exit-address-family\n");
+    }
+    t.push_str("!\n");
+    t
+}
+
+fn frr(s: &mut Vec<Step>, sw: &Switch, bgp: &Bgp, d: &Dirs, pathspace: &str) {
+    let dir = path(&d.frr);
+    s.push(Step::Run(Cmd::new(&["mkdir", "-p", &dir])));
+    s.push(Step::Write {
+        path: d.frr.join("frr.conf"),
+        text: frr_conf(sw, bgp).replace(
+            "log file bgpd.log",
+            &format!("log file {}", path(&d.frr.join("bgpd.log"))),
+        ),
+    });
+    s.push(Step::Run(Cmd::new(&["chown", "-R", "frr:frr", &dir])));
+    let daemon = |name: &str, conf: &str| {
+        Cmd::new(&[
+            format!("/usr/lib/frr/{name}").as_str(),
+            "-d",
+            "-N",
+            pathspace,
+        ])
+        .arg("-i")
+        .arg(path(&d.frr.join(format!("{name}.pid"))))
+        .arg("-z")
+        .arg(path(&d.frr.join("zserv.api")))
+        .arg("--vty_socket")
+        .arg(dir.clone())
+        .arg("-u")
+        .arg("frr")
+        .arg("-g")
+        .arg("frr")
+        .arg("-f")
+        .arg(conf.to_owned())
+    };
+    s.push(Step::Run(daemon("zebra", "/dev/null")));
+    s.push(Step::Run(daemon("bgpd", &path(&d.frr.join("frr.conf")))));
+}
+
+/// The steps as a shell script (for a container that holds the switch's ports).
+pub(crate) fn script(sw: &Switch, steps: &[Step]) -> String {
+    let mut t = format!(
+        "#!/bin/sh\n# {}: the switch emulated from its IR (democ twin). Ports, by local name:\n",
+        sw.hostname
+    );
+    for (local, i) in ports(sw).values() {
+        t.push_str(&format!("#   {local} = {} ({})\n", i.name, i.port));
+    }
+    t.push_str("set -eu\n");
+    for st in steps {
+        match st {
+            Step::Run(c) => {
+                t.push_str(&c.shell());
+                t.push('\n');
+            }
+            Step::Write { path, text } => {
+                t.push_str(&format!(
+                    "cat > {} <<'DEMOC_EOF'\n{text}DEMOC_EOF\n",
+                    super::cmd::quote(&path.display().to_string())
+                ));
+            }
+        }
+    }
+    t
+}

@@ -1,0 +1,400 @@
+//! `twin test`: every declared flow's pairs pinged, path-MTU probed and sent a short TCP
+//! iperf3, the flow's cookie counters checked against its planned OpenFlow switches and
+//! its routed hops against a traceroute; one row per OpenFlow switch for the control
+//! channel. Prints a table as it goes, writes `twin/report.json`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::cmd::Cmd;
+use super::ir::{Build, Flow, Pair, Switch};
+use super::net::{self, Names};
+use super::report::{ControlRow, FlowRow, Report};
+use super::state::Created;
+use super::switch;
+
+/// Packets per cookie on one OpenFlow switch (`ovs-ofctl dump-flows`).
+fn cookie_packets(state: &Path, sw: &str) -> BTreeMap<u64, u64> {
+    let d = net::switch_dirs(state, sw);
+    let mut out = BTreeMap::new();
+    let Ok(text) = switch::ofctl(&d).arg("dump-flows").arg("of").run() else {
+        return out;
+    };
+    for line in text.lines() {
+        let field = |key: &str| {
+            line.split([',', ' '])
+                .find_map(|f| f.trim().strip_prefix(key))
+                .map(str::to_owned)
+        };
+        let cookie = field("cookie=0x").and_then(|c| u64::from_str_radix(&c, 16).ok());
+        let packets = field("n_packets=").and_then(|p| p.parse::<u64>().ok());
+        if let (Some(c), Some(p)) = (cookie, packets) {
+            *out.entry(c).or_insert(0) += p;
+        }
+    }
+    out
+}
+
+fn of_switches(b: &Build) -> Vec<&str> {
+    b.switches
+        .values()
+        .filter(|s| s.openflow.is_some())
+        .map(|s| s.hostname.as_str())
+        .collect()
+}
+
+/// Every switch address (ports, SVIs) -> the switch.
+fn address_owner(b: &Build) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for s in b.switches.values() {
+        let ips = s
+            .interfaces
+            .iter()
+            .filter_map(|i| i.ipv4.as_ref())
+            .chain(
+                s.vlans
+                    .iter()
+                    .filter_map(|v| v.l3.as_ref().map(|l| &l.ipv4)),
+            )
+            .chain(s.port_channels.iter().filter_map(|p| p.ipv4.as_ref()));
+        for ip in ips {
+            m.insert(ip.address.clone(), s.hostname.clone());
+        }
+    }
+    m
+}
+
+/// Whether a switch routes a packet that enters it on `port`: the port is routed, or
+/// its VLAN has an SVI.
+fn routes_at(sw: &Switch, port: &str) -> bool {
+    let Some(i) = sw.interfaces.iter().find(|i| i.port == port) else {
+        return false;
+    };
+    if i.ipv4.is_some() {
+        return true;
+    }
+    let svi = |v: u16| sw.vlans.iter().any(|x| x.id == v && x.l3.is_some());
+    i.access_vlan.is_some_and(svi) || i.trunk_vlans.iter().any(|v| svi(*v))
+}
+
+/// Runs `pair`'s probes; fills everything but `path`.
+fn probe(
+    b: &Build,
+    n: &Names,
+    flow: &Flow,
+    pair: &Pair,
+    owners: &BTreeMap<String, String>,
+    port: u16,
+) -> FlowRow {
+    let mut row = FlowRow {
+        flow: flow.name.clone(),
+        src: pair.src.clone(),
+        dst: pair.dst.clone(),
+        protocol: flow.protocol.clone(),
+        ping: false,
+        pmtu: false,
+        mtu: pair.mtu,
+        tcp_gbps: None,
+        path: false,
+        routed_hops: false,
+        passed: false,
+        detail: Vec::new(),
+    };
+    let Some(dst) = pair.dst_address.clone() else {
+        row.detail.push("the destination has no address".into());
+        return row;
+    };
+    let src_ns = n.host(&pair.src);
+    let dst_ns = n.host(&pair.dst);
+    let ping = |extra: &[&str]| {
+        let mut c = Cmd::new(&["ping", "-n", "-q", "-c", "3", "-i", "0.2", "-W", "1"]);
+        c.argv.extend(extra.iter().map(|s| (*s).to_owned()));
+        c.arg(dst.clone()).in_ns(&src_ns).try_run().0
+    };
+    row.ping = ping(&[]);
+    if !row.ping {
+        row.detail.push("ping: no reply".into());
+    }
+    let size = pair.mtu.saturating_sub(28).to_string();
+    row.pmtu = ping(&["-M", "do", "-s", &size]);
+    if !row.pmtu {
+        row.detail.push(format!(
+            "path MTU: a {}-byte packet with DF set got no reply",
+            pair.mtu
+        ));
+    }
+    if flow.protocol == "rdma" {
+        row.detail
+            .push("rdma flow tested as TCP on the same path (no RDMA NICs in the twin)".into());
+    }
+    if row.ping {
+        let p = port.to_string();
+        let server =
+            Cmd::new(&["timeout", "15", "iperf3", "-s", "-1", "-p", &p, "-B", &dst]).in_ns(&dst_ns);
+        let handle = std::thread::spawn(move || server.try_run());
+        std::thread::sleep(Duration::from_millis(300));
+        let client = Cmd::new(&[
+            "timeout", "10", "iperf3", "-J", "-t", "1", "-c", &dst, "-p", &p,
+        ])
+        .in_ns(&src_ns);
+        let (ok, out) = client.try_run();
+        let _ = handle.join();
+        row.tcp_gbps = ok
+            .then(|| serde_json::from_str::<serde_json::Value>(&out).ok())
+            .flatten()
+            .and_then(|v| v["end"]["sum_received"]["bits_per_second"].as_f64())
+            .map(|bps| (bps / 1e8).round() / 10.0);
+        if row.tcp_gbps.is_none() {
+            row.detail.push("iperf3: no TCP transfer".into());
+        }
+        // Routed hops: the switches that route it, in order, as the plan says.
+        let want: Vec<&str> = pair
+            .path
+            .iter()
+            .filter(|h| {
+                b.switches
+                    .get(&h.switch)
+                    .is_some_and(|s| routes_at(s, &h.in_port))
+            })
+            .map(|h| h.switch.as_str())
+            .collect();
+        let max = (pair.path.len() + 2).to_string();
+        let (_, out) = Cmd::new(&["traceroute", "-n", "-q", "1", "-w", "1", "-m", &max, &dst])
+            .in_ns(&src_ns)
+            .try_run();
+        let seen: Vec<String> = out
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().nth(1).map(str::to_owned))
+            .filter(|ip| *ip != dst)
+            .map(|ip| owners.get(&ip).cloned().unwrap_or(ip))
+            .collect();
+        row.routed_hops = seen.iter().map(String::as_str).eq(want.iter().copied());
+        if !row.routed_hops {
+            row.detail.push(format!(
+                "routed hops: planned [{}], traceroute saw [{}]",
+                want.join(", "),
+                seen.join(", ")
+            ));
+        }
+    }
+    row
+}
+
+fn control_rows(b: &Build, state: &Path) -> Vec<ControlRow> {
+    let mut rows = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(8);
+    for s in b.switches.values() {
+        let Some(of) = &s.openflow else { continue };
+        let d = net::switch_dirs(state, &s.hostname);
+        let connected = loop {
+            let (_, out) = switch::vsctl(&d)
+                .arg("get")
+                .arg("controller")
+                .arg("of")
+                .arg("is_connected")
+                .try_run();
+            if out.trim() == "true" {
+                break true;
+            }
+            if Instant::now() > deadline {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        };
+        rows.push(ControlRow {
+            switch: s.hostname.clone(),
+            controller: format!("{}:{}", of.controller.address, of.controller.port),
+            connected,
+        });
+    }
+    rows
+}
+
+/// Waits (at most 30 s) until every BGP session of the twin is established.
+fn wait_bgp(b: &Build, state: &Path, n: &Names) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut down = Vec::new();
+    for s in b.switches.values().filter(|s| s.bgp.is_some()) {
+        let d = net::switch_dirs(state, &s.hostname);
+        loop {
+            let (_, out) = Cmd::new(&[
+                "vtysh",
+                "-N",
+                &n.pathspace(&s.hostname),
+                "--vty_socket",
+                &d.frr.display().to_string(),
+                "-c",
+                "show bgp summary json",
+            ])
+            .in_ns(&n.switch(&s.hostname))
+            .try_run();
+            let want = s.bgp.as_ref().map_or(0, |g| g.neighbors.len());
+            let up = out.matches("\"state\":\"Established\"").count()
+                + out.matches("\"state\": \"Established\"").count();
+            if up >= want {
+                break;
+            }
+            if Instant::now() > deadline {
+                down.push(format!(
+                    "`{}`: {} of {want} BGP sessions established after 30 s",
+                    s.hostname, up
+                ));
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+    down
+}
+
+fn yes(b: bool) -> &'static str {
+    if b { "ok" } else { "FAIL" }
+}
+
+/// `twin test`: Ok((summary, every row passed)).
+pub(crate) fn test(
+    build: &Path,
+    state_arg: Option<&Path>,
+) -> Result<(String, bool), (String, i32)> {
+    let t0 = Instant::now();
+    let b = Build::read(build).map_err(|e| (e, 2))?;
+    let n = Names::new(&b.show);
+    let st = super::state_dir(build, state_arg);
+    if Created::load(&st).map_err(|e| (e, 2))?.is_none() {
+        return Err((
+            format!(
+                "no twin is up for {} (run `democ twin up` first)",
+                build.display()
+            ),
+            2,
+        ));
+    }
+    let mut notes = wait_bgp(&b, &st, &n);
+    for note in &notes {
+        eprintln!("twin: {note}");
+    }
+    println!(
+        "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  result",
+        "kind", "flow / switch", "pair / controller", "ping", "pmtu", "tcp", "path", "routed"
+    );
+    let control = control_rows(&b, &st);
+    for c in &control {
+        println!(
+            "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  {}",
+            "control",
+            c.switch,
+            c.controller,
+            "",
+            "",
+            "",
+            "",
+            "",
+            if c.connected {
+                "pass"
+            } else {
+                "FAIL: not connected"
+            }
+        );
+    }
+    let owners = address_owner(&b);
+    let ofs = of_switches(&b);
+    let mut rows = Vec::new();
+    for flow in &b.flows {
+        let cookie = u64::from_str_radix(flow.cookie.trim_start_matches("0x"), 16).unwrap_or(0);
+        let before: BTreeMap<&str, u64> = ofs
+            .iter()
+            .map(|s| {
+                (
+                    *s,
+                    cookie_packets(&st, s).get(&cookie).copied().unwrap_or(0),
+                )
+            })
+            .collect();
+        // A flow's pairs run side by side (they share the flow's cookie); flows one
+        // after another, so each flow's counters move only with its own packets.
+        let mut flow_rows: Vec<FlowRow> = std::thread::scope(|sc| {
+            let hs: Vec<_> = flow
+                .pairs
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let (b, n, owners) = (&b, &n, &owners);
+                    sc.spawn(move || probe(b, n, flow, p, owners, 5201 + (k % 1000) as u16))
+                })
+                .collect();
+            hs.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        let rose: BTreeSet<&str> = ofs
+            .iter()
+            .filter(|s| cookie_packets(&st, s).get(&cookie).copied().unwrap_or(0) > before[*s])
+            .copied()
+            .collect();
+        let planned: BTreeSet<&str> = flow
+            .pairs
+            .iter()
+            .flat_map(|p| &p.path)
+            .map(|h| h.switch.as_str())
+            .filter(|s| ofs.contains(s))
+            .collect();
+        let path_ok = rose == planned;
+        for r in &mut flow_rows {
+            r.path = path_ok;
+            if !path_ok {
+                let list = |s: &BTreeSet<&str>| s.iter().copied().collect::<Vec<_>>().join(", ");
+                r.detail.push(format!(
+                    "cookie {}: counters rose on [{}], the plan's OpenFlow switches are [{}]",
+                    flow.cookie,
+                    list(&rose),
+                    list(&planned)
+                ));
+            }
+            r.passed = r.ping && r.pmtu && r.tcp_gbps.is_some() && r.path && r.routed_hops;
+            println!(
+                "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  {}",
+                "flow",
+                r.flow,
+                format!("{} -> {}", r.src, r.dst),
+                yes(r.ping),
+                yes(r.pmtu),
+                r.tcp_gbps.map_or("FAIL".into(), |g| format!("{g}G")),
+                yes(r.path),
+                yes(r.routed_hops),
+                if r.passed {
+                    "pass".to_owned()
+                } else {
+                    format!("FAIL: {}", r.detail.join("; "))
+                }
+            );
+        }
+        rows.extend(flow_rows);
+    }
+    if b.flows.is_empty() {
+        notes.push("the show declares no flows".into());
+    }
+    let passed = rows.iter().all(|r| r.passed) && control.iter().all(|c| c.connected);
+    let failed =
+        rows.iter().filter(|r| !r.passed).count() + control.iter().filter(|c| !c.connected).count();
+    let report = Report {
+        show: b.show.clone(),
+        passed,
+        flows: rows,
+        control,
+        notes,
+    };
+    let dir = build.join("twin");
+    std::fs::create_dir_all(&dir).map_err(|e| (format!("{}: {e}", dir.display()), 2))?;
+    let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+    crate::write::file(&dir.join("report.json"), text.as_bytes()).map_err(|e| (e, 2))?;
+    let total = report.flows.len() + report.control.len();
+    Ok((
+        format!(
+            "twin test: {} of {total} rows passed in {:.1} s ({})",
+            total - failed,
+            t0.elapsed().as_secs_f64(),
+            dir.join("report.json").display()
+        ),
+        passed,
+    ))
+}
