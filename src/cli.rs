@@ -170,7 +170,7 @@ fn check(c: &Common) -> i32 {
                     let m = &l.front.model;
                     eprintln!(
                         "ok: {} ({}, {}, {}, {})",
-                        m.settings.name,
+                        crate::escape::line(&m.settings.name),
                         plural(m.switches.len(), "switch"),
                         plural(m.hosts.len(), "host"),
                         plural(m.links.len(), "link"),
@@ -200,14 +200,16 @@ fn plan(c: &Common) -> i32 {
                 Format::Json => crate::plan::json(&p),
                 Format::Markdown => crate::plan::markdown(&p),
             };
-            print!("{out}");
+            // Titles, venues and names are spec text: never raw to a terminal.
+            print!("{}", crate::escape::lines(&out));
             code
         }
     }
 }
 
 fn usage(message: &str) -> i32 {
-    eprintln!("error: {message}");
+    // Messages name paths and spec text.
+    eprintln!("error: {}", crate::escape::line(message));
     2
 }
 
@@ -241,7 +243,7 @@ fn catalog(dir: Option<PathBuf>) -> i32 {
     }
     let mut db = crate::catalog::Db::default();
     cats.into_iter().for_each(|c| db.absorb(c));
-    print!("{}", crate::catalog::listing(&db));
+    print!("{}", crate::escape::lines(&crate::catalog::listing(&db)));
     0
 }
 

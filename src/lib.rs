@@ -13,6 +13,7 @@ pub(crate) mod compile;
 pub(crate) mod derive;
 pub mod diag;
 pub(crate) mod emit;
+pub(crate) mod escape;
 pub(crate) mod fxhash;
 pub(crate) mod ir;
 pub(crate) mod lower;

@@ -94,15 +94,17 @@ fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]
 
 pub(crate) fn text(plan: &Plan) -> String {
     let (f, l) = rows(plan);
+    use crate::escape::line;
+    // Spec text on one line: a newline in a title must not start a line of its own.
     let venue = if plan.venue.is_empty() {
         String::new()
     } else {
-        format!(", {}", plan.venue)
+        format!(", {}", line(&plan.venue))
     };
     let mut out = format!(
         "show {} ({}{venue}): {} sites, {} flows, {} loaded link directions\n\n",
-        plan.show,
-        plan.title,
+        line(&plan.show),
+        line(&plan.title),
         plan.sites.len(),
         plan.flows.len(),
         plan.links.len()
@@ -158,7 +160,7 @@ fn md_row(cells: &[String]) -> String {
         "| {} |\n",
         cells
             .iter()
-            .map(|c| c.replace('|', "\\|"))
+            .map(|c| crate::escape::markdown(c))
             .collect::<Vec<_>>()
             .join(" | ")
     )
@@ -166,7 +168,11 @@ fn md_row(cells: &[String]) -> String {
 
 pub(crate) fn markdown(plan: &Plan) -> String {
     let (f, l) = rows(plan);
-    let mut out = format!("# Plan for `{}`\n\n## Flows\n\n", plan.show);
+    // Spec text is escaped, not put in a code span: a backtick in it would close the span.
+    let mut out = format!(
+        "# Plan for {}\n\n## Flows\n\n",
+        crate::escape::markdown(&plan.show)
+    );
     out += &md_row(&FLOW_HEAD.map(String::from));
     out += &md_row(&FLOW_HEAD.map(|_| "---".to_string()));
     for r in &f {

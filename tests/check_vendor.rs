@@ -8,13 +8,7 @@ mod support;
 
 fn expect(name: &str, code: i32, codes: &[&str]) {
     let spec = format!("tests/fixtures/render/bad/{name}.yaml");
-    // The bad specs share the fixtures' catalog, one folder up.
-    let o = support::democ(&[
-        "ir",
-        &spec,
-        "--allow-include-outside",
-        "tests/fixtures/render",
-    ]);
+    let o = support::democ(&["ir", &spec]);
     let text = support::stderr(&o);
     assert_eq!(o.status.code(), Some(code), "exit code of {name}:\n{text}");
     for c in codes {

@@ -13,9 +13,16 @@ use std::time::{Duration, Instant};
 struct Run {
     code: i32,
     stderr: String,
+    stdout: String,
     /// Peak resident memory, in megabytes.
     peak_mb: u64,
+    /// Processor time (user and system).
+    cpu: Duration,
 }
+
+/// How much slower an unoptimized binary is than a release one, about: bounds on time
+/// are for the release build.
+const SLOWER: u32 = if cfg!(debug_assertions) { 10 } else { 1 };
 
 /// Runs democ in `dir` with `args`; kills it and fails the test past `deadline`.
 fn democ_in(dir: &Path, args: &[&str], deadline: Duration) -> Run {
@@ -27,13 +34,15 @@ fn democ_in(dir: &Path, args: &[&str], deadline: Duration) -> Run {
         .args(args)
         .env_remove("NO_COLOR")
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("democ runs");
     let pid = i32::try_from(child.id()).expect("pid");
     // Read the pipes on threads so a large output cannot block the child.
+    let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap_or_default());
     let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap_or_default());
     let (status, usage) = loop {
         let mut status = 0;
@@ -59,18 +68,33 @@ fn democ_in(dir: &Path, args: &[&str], deadline: Duration) -> Run {
     let run = Run {
         code,
         stderr: err.join().unwrap_or_default(),
+        stdout: out.join().unwrap_or_default(),
         peak_mb: u64::try_from(usage.ru_maxrss).unwrap_or(0) / 1024,
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
     };
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     assert!(run.peak_mb < 300, "{args:?} used {} MB", run.peak_mb);
     run
 }
 
-/// `democ check main.yaml --color never` in `dir`, within a second.
+fn time(t: libc::timeval) -> Duration {
+    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
+    let micros = u64::try_from(t.tv_usec).unwrap_or(0);
+    Duration::from_secs(secs) + Duration::from_micros(micros)
+}
+
+/// `democ check main.yaml --color never` in `dir`: a second of processor time at most
+/// (in a release build), and never a hang (the deadline leaves room for a busy machine).
 fn check(dir: &Path, extra: &[&str]) -> Run {
     let mut args = vec!["check", "main.yaml", "--color", "never"];
     args.extend_from_slice(extra);
-    democ_in(dir, &args, Duration::from_secs(1))
+    let run = democ_in(dir, &args, Duration::from_secs(30));
+    assert!(
+        run.cpu < Duration::from_secs(1) * SLOWER,
+        "took {:?}",
+        run.cpu
+    );
+    run
 }
 
 fn mkfifo(path: &Path) -> bool {
@@ -170,7 +194,7 @@ fn a_template_override_that_is_dev_zero_is_refused_fast() {
     let run = democ_in(
         dir.path(),
         &["build", "main.yaml", "-o", "out", "--templates", "t"],
-        Duration::from_secs(1),
+        Duration::from_secs(30),
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
@@ -272,4 +296,130 @@ fn includes_inside_the_folder_still_work() {
     );
     let run = check(&show, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+// ---- floods ------------------------------------------------------------------------
+
+#[test]
+fn a_hundred_thousand_errors_on_one_line_are_fast_and_capped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let keys: Vec<String> = (0..100_000).map(|i| format!("k{i}: 1")).collect();
+    write(
+        dir.path(),
+        "main.yaml",
+        &format!("show: {{ name: x, {} }}\n", keys.join(", ")),
+    );
+    let run = check(dir.path(), &[]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stderr.matches("error[E0005]").count(), 100);
+    assert!(
+        run.stderr
+            .contains("... and 99900 more in `main.yaml` (`--format json` lists every diagnostic)")
+            && run
+                .stderr
+                .ends_with("failed: 100000 errors and 0 warnings\n"),
+        "{}",
+        &run.stderr[run.stderr.len().saturating_sub(500)..]
+    );
+    assert!(run.stderr.len() < 100_000, "{} bytes", run.stderr.len());
+}
+
+#[test]
+fn five_million_values_are_refused_at_the_limit_in_little_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let values = "0, ".repeat(5_000_000);
+    write(
+        dir.path(),
+        "main.yaml",
+        &format!("show: {{ name: x }}\nsites: [{values}0]\n"),
+    );
+    let run = check(dir.path(), &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("error[E0009]: the show has more than 4000000 YAML values")
+            && run.stderr.contains("main.yaml:2:"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.peak_mb < 150, "{} MB", run.peak_mb);
+}
+
+// ---- terminal hygiene --------------------------------------------------------------
+
+/// A show name that tries to set the window title, clear the screen and start lines.
+const HOSTILE_NAME: &str =
+    "show:\n  name: \"x\\e]0;pwned\\a\\e[2J\\r\\n# Injected\\n\"\n  title: \"t\\e[31m\"\n";
+
+fn assert_clean(text: &str) {
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\r'),
+        "{text:?}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("# Injected")),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn control_characters_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "main.yaml", HOSTILE_NAME);
+    let run = check(dir.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_clean(&run.stderr);
+    assert!(
+        run.stderr.starts_with("ok: x\u{241b}]0;pwned"),
+        "{:?}",
+        run.stderr
+    );
+    for format in ["text", "markdown"] {
+        let run = democ_in(
+            dir.path(),
+            &["plan", "main.yaml", "--format", format],
+            Duration::from_secs(30),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_clean(&run.stdout);
+    }
+    // Colour on: democ's own escape sequences, none of the spec's.
+    write(
+        dir.path(),
+        "main.yaml",
+        "show: { name: x\u{1b}]0;pwned\u{7}, venu: 1 }\n",
+    );
+    let run = democ_in(
+        dir.path(),
+        &["check", "main.yaml", "--color", "always"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("\u{1b}]") && !run.stderr.contains('\u{7}'),
+        "{:?}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_show_name_cannot_inject_markdown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(
+        dir.path(),
+        "main.yaml",
+        "show: { name: \"x` [link](http://e) <b>\" }\n",
+    );
+    let run = democ_in(
+        dir.path(),
+        &["plan", "main.yaml", "--format", "markdown"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("# Plan for x\\` \\[link\\](http://e) \\<b\\>\n"),
+        "{}",
+        run.stdout
+    );
 }

@@ -5,16 +5,19 @@ use codespan_reporting::files::{self, Files};
 use codespan_reporting::term::{self, termcolor};
 use serde::Serialize;
 
+use std::borrow::Cow;
+
 use super::{Diagnostic, Severity};
+use crate::escape;
 use crate::source::{FileId, Sources};
 
 impl<'a> Files<'a> for Sources {
     type FileId = FileId;
-    type Name = &'a str;
+    type Name = Cow<'a, str>;
     type Source = &'a str;
 
-    fn name(&'a self, id: FileId) -> Result<&'a str, files::Error> {
-        Ok(&self.get(id).name)
+    fn name(&'a self, id: FileId) -> Result<Cow<'a, str>, files::Error> {
+        Ok(escape::line(&self.get(id).name))
     }
     fn source(&'a self, id: FileId) -> Result<&'a str, files::Error> {
         Ok(&self.get(id).text)
@@ -54,18 +57,24 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
     };
     let mut labels = vec![
         cs::Label::primary(d.primary.span.file, d.primary.span.range())
-            .with_message(&d.primary.message),
+            .with_message(escape::line(&d.primary.message)),
     ];
-    labels.extend(
-        d.secondary
+    labels.extend(d.secondary.iter().map(|l| {
+        cs::Label::secondary(l.span.file, l.span.range()).with_message(escape::line(&l.message))
+    }));
+    let mut notes: Vec<String> = d
+        .help
+        .iter()
+        .map(|h| format!("help: {}", escape::lines(h)))
+        .collect();
+    notes.extend(
+        d.notes
             .iter()
-            .map(|l| cs::Label::secondary(l.span.file, l.span.range()).with_message(&l.message)),
+            .map(|n| format!("note: {}", escape::lines(n))),
     );
-    let mut notes: Vec<String> = d.help.iter().map(|h| format!("help: {h}")).collect();
-    notes.extend(d.notes.iter().map(|n| format!("note: {n}")));
     cs::Diagnostic::new(severity)
         .with_code(d.code.id)
-        .with_message(&d.message)
+        .with_message(escape::line(&d.message))
         .with_labels(labels)
         .with_notes(notes)
 }
@@ -75,6 +84,9 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
 const MAX_LINE: usize = 160;
 /// Characters kept before the first label of a cropped line.
 const CONTEXT: usize = 40;
+/// Diagnostics rendered per file; the rest are counted in one closing line. A hostile or
+/// generated file can have hundreds of thousands; nobody reads past the first screens.
+const MAX_PER_FILE: usize = 100;
 
 /// The byte window of a long line to show: from a little before the first label start.
 fn window(line: &str, starts: &[usize]) -> (usize, usize) {
@@ -90,8 +102,9 @@ fn window(line: &str, starts: &[usize]) -> (usize, usize) {
     (ws, we)
 }
 
-/// Sources with long lines cropped, for rendering one diagnostic. Line numbers are those
-/// of the real files; columns are too (`shift` adds the characters cut off the front).
+/// Sources with long lines cropped and control characters made visible, for rendering
+/// one diagnostic. Line numbers are those of the real files; columns are too (`shift`
+/// adds the characters cut off the front).
 struct Cropped {
     files: Sources,
     shift: std::collections::BTreeMap<(FileId, usize), usize>,
@@ -99,10 +112,10 @@ struct Cropped {
 
 impl<'a> Files<'a> for Cropped {
     type FileId = FileId;
-    type Name = &'a str;
+    type Name = Cow<'a, str>;
     type Source = &'a str;
 
-    fn name(&'a self, id: FileId) -> Result<&'a str, files::Error> {
+    fn name(&'a self, id: FileId) -> Result<Cow<'a, str>, files::Error> {
         self.files.name(id)
     }
     fn source(&'a self, id: FileId) -> Result<&'a str, files::Error> {
@@ -133,41 +146,64 @@ impl<'a> Files<'a> for Cropped {
     }
 }
 
-/// For a diagnostic with a label on a line longer than `MAX_LINE`, a copy of the sources
-/// in which each labelled line is cropped to a window (`…` marks the cut) and the other
-/// lines are blank, and the diagnostic with its spans moved into the windows. None when
-/// every labelled line is short.
+/// A labelled line: where it starts, its text (no line break), the label starts in it.
+type Line<'a> = (usize, &'a str, Vec<usize>);
+
+/// The line a byte offset is on, without its line break: (start, text).
+fn line_at(file: &crate::source::SourceFile, offset: usize) -> (usize, usize, &str) {
+    let index = file.line_index(offset);
+    let range = file.line_range(index).unwrap_or(offset..offset);
+    let text = file.text[range.clone()].trim_end_matches(['\n', '\r']);
+    (index, range.start, text)
+}
+
+/// Every label cut to the line it starts on: only those lines are ever shown (a label
+/// spanning lines would show others, whatever their length).
+fn one_line(sources: &Sources, d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    for l in std::iter::once(&mut d.primary).chain(&mut d.secondary) {
+        let file = sources.get(l.span.file);
+        let start = (l.span.start as usize).min(file.text.len());
+        let (_, ls, text) = line_at(file, start);
+        let end = (l.span.end as usize).clamp(start, ls + text.len().max(start - ls));
+        l.span = crate::source::Span::new(l.span.file, start, end);
+    }
+    d
+}
+
+/// For a diagnostic with a label on a line longer than `MAX_LINE` or holding control
+/// characters, a copy of the sources in which each labelled line is cropped to a window
+/// (`…` marks the cut) with its control characters made visible, and the other lines are
+/// blank; and the diagnostic with its spans moved into the windows. None when every
+/// labelled line is short and clean. Costs the labelled lines, not the files.
 fn cropped(sources: &Sources, d: &Diagnostic) -> Option<(Cropped, Diagnostic)> {
     use std::collections::BTreeMap;
     let labels: Vec<&super::Label> = std::iter::once(&d.primary).chain(&d.secondary).collect();
     // (file, line index) -> (line start, line text, label starts within the line)
-    let mut lines: BTreeMap<(FileId, usize), (usize, &str, Vec<usize>)> = BTreeMap::new();
+    let mut lines: BTreeMap<(FileId, usize), Line> = BTreeMap::new();
     for l in &labels {
         let file = sources.get(l.span.file);
         let start = (l.span.start as usize).min(file.text.len());
-        let line = file.line_col(start).0;
-        let ls = file.offset_of(line, 1);
-        let le = file.text[ls..]
-            .find('\n')
-            .map_or(file.text.len(), |i| ls + i);
-        let text = file.text[ls..le].trim_end_matches('\r');
+        let (index, ls, text) = line_at(file, start);
         lines
-            .entry((l.span.file, line))
+            .entry((l.span.file, index))
             .or_insert((ls, text, Vec::new()))
             .2
             .push(start - ls);
     }
-    if lines.values().all(|(_, text, _)| text.len() <= MAX_LINE) {
+    let plain =
+        |text: &str| text.len() <= MAX_LINE && matches!(escape::line(text), Cow::Borrowed(_));
+    if lines.values().all(|(_, text, _)| plain(text)) {
         return None;
     }
     // Build each file's text line by line; remember where each kept window starts.
-    let mut texts: BTreeMap<FileId, String> = BTreeMap::new();
-    let mut placed: BTreeMap<(FileId, usize), (usize, usize, usize, usize)> = BTreeMap::new();
+    let mut texts: BTreeMap<FileId, (String, usize)> = BTreeMap::new();
+    let mut placed: BTreeMap<(FileId, usize), (usize, usize, usize)> = BTreeMap::new();
     let mut shift = BTreeMap::new();
-    for (&(file, line), (_, text, starts)) in &lines {
-        let out = texts.entry(file).or_default();
-        let have = out.matches('\n').count() + 1;
-        out.extend(std::iter::repeat_n('\n', line.saturating_sub(have)));
+    for (&(file, index), (ls, text, starts)) in &lines {
+        let (out, row) = texts.entry(file).or_default();
+        out.extend(std::iter::repeat_n('\n', index - *row));
+        *row = index;
         let (ws, we) = if text.len() > MAX_LINE {
             window(text, starts)
         } else {
@@ -175,35 +211,38 @@ fn cropped(sources: &Sources, d: &Diagnostic) -> Option<(Cropped, Diagnostic)> {
         };
         if ws > 0 {
             out.push('…');
-            shift.insert((file, line - 1), text[..ws].chars().count() - 1);
+            let cut = sources.get(file).line_col(ls + ws).1 - 1;
+            shift.insert((file, index), cut - 1);
         }
-        placed.insert((file, line), (out.len(), ws, we, text.len()));
-        out.push_str(&text[ws..we]);
+        placed.insert((file, index), (out.len(), ws, we));
+        out.push_str(&escape::line(&text[ws..we]));
         if we < text.len() {
             out.push('…');
         }
     }
     let mut view = Sources::default();
     for (id, f) in sources.files() {
-        view.add(f.name.clone(), texts.remove(&id).unwrap_or_default());
+        view.add(f.name.clone(), texts.remove(&id).unwrap_or_default().0);
     }
     let mut moved = d.clone();
     for l in std::iter::once(&mut moved.primary).chain(&mut moved.secondary) {
         let file = sources.get(l.span.file);
         let start = (l.span.start as usize).min(file.text.len());
-        let line = file.line_col(start).0;
-        let Some(&(at, ws, we, _)) = placed.get(&(l.span.file, line)) else {
+        let (index, ls, text) = line_at(file, start);
+        let Some(&(at, ws, we)) = placed.get(&(l.span.file, index)) else {
             continue;
         };
-        let ls = file.offset_of(line, 1);
         let s = (start - ls).clamp(ws, we);
         let e = (l.span.end as usize).saturating_sub(ls).clamp(s, we);
-        l.span = crate::source::Span::new(l.span.file, at + s - ws, at + e - ws);
+        // Escaping keeps one character for one, but not one byte for one.
+        let shown = |to: usize| at + escape::line(&text[ws..to]).len();
+        l.span = crate::source::Span::new(l.span.file, shown(s), shown(e));
     }
     Some((Cropped { files: view, shift }, moved))
 }
 
 /// Renders diagnostics as the human-readable report (no colour: stable for snapshots).
+/// At most `MAX_PER_FILE` diagnostics per file are shown; a last line counts the rest.
 pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
     let config = term::Config::default();
     let mut out: Vec<u8> = Vec::new();
@@ -213,11 +252,19 @@ pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
         } else {
             Box::new(termcolor::NoColor::new(&mut out))
         };
+        let mut shown: std::collections::BTreeMap<FileId, (usize, usize)> = Default::default();
         for d in diags {
+            let (count, hidden) = shown.entry(d.primary.span.file).or_default();
+            if *count == MAX_PER_FILE {
+                *hidden += 1;
+                continue;
+            }
+            *count += 1;
+            let d = one_line(sources, d);
             // A render failure means a span is outside its file: a bug, but never a panic.
-            let done = match cropped(sources, d) {
+            let done = match cropped(sources, &d) {
                 Some((view, d)) => term::emit(&mut writer, &config, &view, &to_codespan(&d)),
-                None => term::emit(&mut writer, &config, sources, &to_codespan(d)),
+                None => term::emit(&mut writer, &config, sources, &to_codespan(&d)),
             };
             if done.is_err() {
                 let _ = writeln!(
@@ -225,9 +272,16 @@ pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
                     "{}[{}]: {}",
                     sev_word(d.severity),
                     d.code.id,
-                    d.message
+                    escape::line(&d.message)
                 );
             }
+        }
+        for (file, (_, hidden)) in shown.into_iter().filter(|(_, (_, h))| *h > 0) {
+            let _ = writeln!(
+                writer,
+                "... and {hidden} more in `{}` (`--format json` lists every diagnostic)\n",
+                escape::line(&sources.get(file).name)
+            );
         }
     }
     String::from_utf8_lossy(&out).into_owned()

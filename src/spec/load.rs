@@ -64,6 +64,14 @@ fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
 
 /// Decodes bytes to text: UTF-8 (BOM stripped); anything else is an error.
 fn decode_text(bytes: &[u8]) -> Result<String, (usize, String, String)> {
+    // UTF-32 first: its little-endian mark starts with UTF-16's.
+    if bytes.starts_with(&[0xFF, 0xFE, 0, 0]) || bytes.starts_with(&[0, 0, 0xFE, 0xFF]) {
+        return Err((
+            0,
+            "the file is UTF-32 (it starts with a UTF-32 byte-order mark), not UTF-8".into(),
+            "save the file as UTF-8".into(),
+        ));
+    }
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return Err((
             0,
@@ -154,6 +162,24 @@ fn token_at(text: &str, start: usize) -> usize {
     start + rest[..len].trim_end().len()
 }
 
+/// YAML's limit on a key written without `?`; the parser stops looking for its `:` there.
+const MAX_KEY_CHARS: usize = 1024;
+
+/// The length in characters of an over-long key on the line of `at`: from the line's
+/// first non-blank character to the first `:` at or after `at`.
+fn long_key(text: &str, at: usize) -> Option<usize> {
+    let at = at.min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = text.get(line_start..line_end)?;
+    let colon = line.get(at - line_start..)?.find(':')? + (at - line_start);
+    // In a flow mapping the key starts after its `{` or `,`; in a sequence after `- `.
+    let key = line[..colon].rsplit(['{', ',', '[']).next().unwrap_or("");
+    let key = key.trim_start().trim_start_matches("- ");
+    let chars = key.chars().count();
+    (chars > MAX_KEY_CHARS).then_some(chars)
+}
+
 /// Turns a YAML-level error into a located diagnostic.
 fn yaml_error(
     sources: &Sources,
@@ -195,6 +221,12 @@ fn yaml_error(
         limit_help = "write the values out, or use fewer aliases (`*name`) of large anchors";
     }
     let breach = breach.is_some() || replay || recursion;
+    if let Some(key) = long_key(&f.text, span.start as usize) {
+        // The parser only says that it found no `:` where it gave up looking.
+        message = format!(
+            "a key is longer than {MAX_KEY_CHARS} characters ({key}), the most YAML allows"
+        );
+    }
     let lower = message.to_lowercase();
     if lower.contains("duplicate mapping key") {
         // Underline the whole key, not its first character.
@@ -227,6 +259,11 @@ fn yaml_error(
         (
             codes::YAML_SYNTAX,
             "indent with spaces; YAML does not allow tabs for indentation",
+        )
+    } else if lower.starts_with("a key is longer") {
+        (
+            codes::YAML_SYNTAX,
+            "shorten the key: field names are short, and names at most 63 characters",
         )
     } else {
         (
@@ -333,9 +370,19 @@ impl<'a> Loader<'a> {
         let text = &self.sources.get(id).text;
         // The fast path takes plain documents; anything it is unsure of (and every
         // error) goes through serde-saphyr, which reports it.
-        let parsed = match crate::yaml::fast::parse(text, id, self.limits.max_depth, left) {
-            Some(n) => Ok(n),
-            None => parse_tree(text, id, yaml_options(&self.limits, left)),
+        let parsed = match crate::yaml::fast::parse_or_limit(text, id, self.limits.max_depth, left)
+        {
+            Ok(Some(n)) => Ok(n),
+            Ok(None) => parse_tree(text, id, yaml_options(&self.limits, left)),
+            Err(at) => {
+                let breach = BudgetBreach::Nodes { nodes: left + 1 };
+                let (message, help) = budget_message(&breach, &self.limits);
+                let d = Diagnostic::new(codes::LIMIT, Span::new(id, at, at + 1), message)
+                    .label("limit reached here")
+                    .help(help);
+                self.diags.push(d);
+                return None;
+            }
         };
         if let Ok(n) = &parsed {
             self.nodes_read = self.nodes_read.saturating_add(n.count());

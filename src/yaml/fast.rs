@@ -18,32 +18,40 @@ use crate::source::{FileId, Span};
 
 /// Builds the tree, or None when the document needs the full path.
 pub(crate) fn parse(text: &str, file: FileId, max_depth: usize, max_nodes: usize) -> Option<Node> {
+    parse_or_limit(text, file, max_depth, max_nodes)
+        .ok()
+        .flatten()
+}
+
+/// As [`parse`], but Err(byte offset) when the document reached `max_nodes` values there:
+/// it is then refused at once, not read a second time by the full path to find that out.
+/// The fast path counts no more values than the full path does, so the full path would
+/// have refused it too.
+pub(crate) fn parse_or_limit(
+    text: &str,
+    file: FileId,
+    max_depth: usize,
+    max_nodes: usize,
+) -> Result<Option<Node>, usize> {
     if !subset_bytes(text.as_bytes()) {
-        return None;
+        return Ok(None);
     }
-    let mut r = Reader {
-        text,
-        b: text.as_bytes(),
-        pos: 0,
-        line_start: 0,
-        file,
-        nodes: 0,
-        max_nodes,
-        max_depth,
-    };
-    match r.next_line()? {
-        // An empty document: where its null sits is the full path's to say.
-        Line::End => None,
-        Line::At(col) => {
-            let (node, line) = match r.peek() {
-                Some(b'[' | b'{') => {
-                    let n = r.inline(Ctx::Flow, 0)?;
-                    (n, r.end_line()?)
-                }
-                _ => r.block(col, 0)?,
-            };
-            (line == Line::End).then_some(node)
+    // Every value takes a byte at least: only a text longer than the limit can reach it.
+    // Such a text is first read without keeping anything, so that a hostile one is
+    // refused without building millions of values (hundreds of megabytes) first.
+    if text.len() > max_nodes {
+        let mut dry = Reader::new(text, file, max_depth, max_nodes);
+        dry.dry = true;
+        dry.document();
+        if let Some(at) = dry.breach {
+            return Err(at);
         }
+    }
+    let mut r = Reader::new(text, file, max_depth, max_nodes);
+    let tree = r.document();
+    match r.breach {
+        Some(at) => Err(at),
+        None => Ok(tree),
     }
 }
 
@@ -96,12 +104,56 @@ struct Reader<'a> {
     nodes: usize,
     max_nodes: usize,
     max_depth: usize,
+    /// Where the values limit was reached.
+    breach: Option<usize>,
+    /// Counting only: collections keep no entries (so duplicate keys go unseen).
+    dry: bool,
 }
 
 /// YAML's limit on the length of an implicit key.
 const MAX_KEY_BYTES: usize = 1024;
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(text: &'a str, file: FileId, max_depth: usize, max_nodes: usize) -> Reader<'a> {
+        Reader {
+            text,
+            b: text.as_bytes(),
+            pos: 0,
+            line_start: 0,
+            file,
+            nodes: 0,
+            max_nodes,
+            max_depth,
+            breach: None,
+            dry: false,
+        }
+    }
+
+    /// The whole document.
+    fn document(&mut self) -> Option<Node> {
+        match self.next_line()? {
+            // An empty document: where its null sits is the full path's to say.
+            Line::End => None,
+            Line::At(col) => {
+                let (node, line) = match self.peek() {
+                    Some(b'[' | b'{') => {
+                        let n = self.inline(Ctx::Flow, 0)?;
+                        (n, self.end_line()?)
+                    }
+                    _ => self.block(col, 0)?,
+                };
+                (line == Line::End).then_some(node)
+            }
+        }
+    }
+
+    /// Keeps a collection's entry, unless only counting.
+    fn keep<T>(&self, items: &mut Vec<T>, item: T) {
+        if !self.dry {
+            items.push(item);
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -136,10 +188,14 @@ impl Reader<'_> {
         Span::new(self.file, start, end)
     }
 
-    /// One more node, within the limit.
+    /// One more node, within the limit (where it was reached is remembered).
     fn count(&mut self) -> Option<()> {
         self.nodes += 1;
-        (self.nodes <= self.max_nodes).then_some(())
+        if self.nodes > self.max_nodes {
+            self.breach.get_or_insert(self.pos);
+            return None;
+        }
+        Some(())
     }
 
     /// One level deeper, within the limit.
@@ -202,7 +258,7 @@ impl Reader<'_> {
         loop {
             let key = self.key(Ctx::Block)?;
             let (value, line) = self.value(col, depth)?;
-            entries.push((key, value));
+            self.keep(&mut entries, (key, value));
             match line {
                 Line::At(m) if m == col => {}
                 Line::At(m) if m > col => return None,
@@ -250,13 +306,14 @@ impl Reader<'_> {
         // Where YAML parsers place an indentless sequence: its first entry's content.
         let mut span = self.span(self.pos, self.pos);
         let mut items = Vec::new();
+        let mut first = true;
         loop {
             let dash = self.pos + 1;
             self.pos = dash;
             self.skip_spaces();
             let (item, line) = match self.peek() {
                 None | Some(b'\n' | b'#') => {
-                    if indentless && items.is_empty() {
+                    if indentless && first {
                         return None;
                     }
                     match self.back(dash).end_line()? {
@@ -266,7 +323,7 @@ impl Reader<'_> {
                 }
                 Some(_) if self.dash() => return None,
                 Some(_) => {
-                    if indentless && items.is_empty() {
+                    if indentless && first {
                         span = self.span(self.pos, self.pos);
                     }
                     if self.key_ahead() {
@@ -278,7 +335,8 @@ impl Reader<'_> {
                     }
                 }
             };
-            items.push(item);
+            self.keep(&mut items, item);
+            first = false;
             match line {
                 Line::At(m) if m == col && self.dash() => {}
                 Line::At(m) if m == col && indentless => return Some((seq(items, span), line)),
@@ -434,7 +492,8 @@ impl Reader<'_> {
             return Some(seq(items, span));
         }
         loop {
-            items.push(self.inline(Ctx::Flow, depth)?);
+            let item = self.inline(Ctx::Flow, depth)?;
+            self.keep(&mut items, item);
             self.skip_spaces();
             if self.flow_next(b']')? {
                 return Some(seq(items, span));
@@ -456,7 +515,7 @@ impl Reader<'_> {
                     return None;
                 }
                 let value = self.inline(Ctx::Flow, depth)?;
-                entries.push((key, value));
+                self.keep(&mut entries, (key, value));
                 self.skip_spaces();
                 if self.flow_next(b'}')? {
                     break;
