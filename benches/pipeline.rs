@@ -152,8 +152,9 @@ fn lower_render(c: &mut Criterion, sizes: &[Size]) {
             b.iter(|| {
                 let files = api::lower_render(black_box(checked), &templates, &name)
                     .expect("lowers and renders");
-                // A config and an IR file per switch, the lab topology, the manifest.
-                assert_eq!(files.len(), 2 * s.switches + 2);
+                // A config and an IR file per switch, the flows' IR (ir/flows/flows.json),
+                // the lab topology, the manifest (synth shows have no OpenFlow rulesets).
+                assert_eq!(files.len(), 2 * s.switches + 3);
                 files
             });
         });

@@ -121,6 +121,8 @@ fn load_all(ovs: &Ovs, out: &Path, tag: &str) -> usize {
     let mut names: Vec<PathBuf> = std::fs::read_dir(out.join("ir"))
         .expect("ir folder")
         .map(|e| e.expect("entry").path())
+        // Switch IR files only: ir/flows/ and ir/hosts/ are folders of other IR.
+        .filter(|p| p.is_file())
         .collect();
     names.sort();
     for (k, path) in names.iter().enumerate() {

@@ -60,11 +60,35 @@ pub(crate) struct Interface {
     pub(crate) ipv4: Option<Ipv4>,
     /// Membership in a port-channel (the channel lists its members).
     pub(crate) lag: Option<serde::de::IgnoredAny>,
+    /// Who forwards the port: the controller's rules or the switch's own L2/L3.
     #[serde(default)]
-    pub(crate) openflow: bool,
+    pub(crate) role: Role,
     /// The OpenFlow port number, where the IR states it.
     pub(crate) openflow_port: Option<u32>,
     pub(crate) peer: Option<Peer>,
+}
+
+/// A port's role in the IR (`openflow` or `legacy`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Role {
+    Openflow,
+    #[default]
+    Legacy,
+}
+
+impl Interface {
+    /// Forwarded by the switch's OpenFlow rules only.
+    pub(crate) fn openflow(&self) -> bool {
+        self.role == Role::Openflow
+    }
+}
+
+impl PortChannel {
+    /// Forwarded by the switch's OpenFlow rules only.
+    pub(crate) fn openflow(&self) -> bool {
+        self.role == Role::Openflow
+    }
 }
 
 fn yes() -> bool {
@@ -104,7 +128,7 @@ pub(crate) struct PortChannel {
     pub(crate) native_vlan: Option<u16>,
     pub(crate) ipv4: Option<Ipv4>,
     #[serde(default)]
-    pub(crate) openflow: bool,
+    pub(crate) role: Role,
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +173,16 @@ pub(crate) struct BgpNeighbor {
 pub(crate) struct Openflow {
     pub(crate) controller: Controller,
     pub(crate) datapath_id: Option<String>,
+    /// Each OpenFlow port's number from the model's port map: the numbers the
+    /// ruleset's `in_port` and `output` use.
+    #[serde(default)]
+    pub(crate) port_numbers: Vec<OfPortNumber>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct OfPortNumber {
+    pub(crate) interface: String,
+    pub(crate) number: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]

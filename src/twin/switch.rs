@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::cmd::Cmd;
-use super::ir::{Bgp, Interface, Lacp, Mode, Switch};
+use super::ir::{Bgp, Interface, Lacp, Mode, Openflow, Switch};
 
 /// One step of bringing a switch up.
 #[derive(Debug, Clone)]
@@ -127,9 +127,9 @@ pub(crate) fn steps(sw: &Switch, d: &Dirs, ruleset: Option<&Path>, pathspace: &s
         run(&mut s, Cmd::new(&["ethtool", "-K", local, "tx", "off"]));
     }
     let bridged_l2 = ports.values().any(|(_, i)| {
-        !i.openflow && (i.lag.is_some() || matches!(i.mode, Some(Mode::Access | Mode::Trunk)))
+        !i.openflow() && (i.lag.is_some() || matches!(i.mode, Some(Mode::Access | Mode::Trunk)))
     }) || sw.vlans.iter().any(|v| v.l3.is_some());
-    let of = sw.openflow.is_some() && ports.values().any(|(_, i)| i.openflow);
+    let of = sw.openflow.is_some() && ports.values().any(|(_, i)| i.openflow());
     if bridged_l2 || of {
         ovs_daemons(&mut s, d);
     }
@@ -264,7 +264,7 @@ fn l2_bridge(
 ) {
     add_bridge(s, d, "l2", &["fail_mode=standalone".into()]);
     for (local, i) in ports.values() {
-        if i.openflow || i.lag.is_some() || !matches!(i.mode, Some(Mode::Access | Mode::Trunk)) {
+        if i.openflow() || i.lag.is_some() || !matches!(i.mode, Some(Mode::Access | Mode::Trunk)) {
             continue;
         }
         let mut c = vsctl(d).arg("add-port").arg("l2").arg(local.clone());
@@ -273,7 +273,7 @@ fn l2_bridge(
         }
         s.push(Step::Run(c));
     }
-    for pc in sw.port_channels.iter().filter(|p| !p.openflow) {
+    for pc in sw.port_channels.iter().filter(|p| !p.openflow()) {
         let members: Vec<&str> = pc
             .members
             .iter()
@@ -329,9 +329,16 @@ fn l2_bridge(
     }
 }
 
-/// The OpenFlow port number of the interface at local name `p<k>`: the IR's, else k + 1.
-fn of_port(local: &str, i: &Interface) -> u32 {
-    i.openflow_port.unwrap_or_else(|| {
+/// The OpenFlow port number of the interface at local name `p<k>`: the ruleset's port
+/// map in the IR (so `in_port` and `output` in `openflow/<switch>.flows` name this
+/// port), else the interface's own, else k + 1.
+fn of_port(local: &str, i: &Interface, of: &Openflow) -> u32 {
+    let mapped = of
+        .port_numbers
+        .iter()
+        .find(|p| p.interface == i.name)
+        .map(|p| p.number);
+    mapped.or(i.openflow_port).unwrap_or_else(|| {
         local
             .trim_start_matches('p')
             .parse::<u32>()
@@ -359,7 +366,7 @@ fn of_bridge(
     }
     add_bridge(s, d, "of", &extra);
     for (local, i) in ports.values() {
-        if !i.openflow || i.lag.is_some() {
+        if !i.openflow() || i.lag.is_some() {
             continue;
         }
         s.push(Step::Run(
@@ -371,10 +378,10 @@ fn of_bridge(
                 .arg("set")
                 .arg("interface")
                 .arg(local.clone())
-                .arg(format!("ofport_request={}", of_port(local, i))),
+                .arg(format!("ofport_request={}", of_port(local, i, of))),
         ));
     }
-    for pc in sw.port_channels.iter().filter(|p| p.openflow) {
+    for pc in sw.port_channels.iter().filter(|p| p.openflow()) {
         let members: Vec<&str> = pc
             .members
             .iter()
