@@ -173,16 +173,6 @@ pub(crate) struct BgpNeighbor {
 pub(crate) struct Openflow {
     pub(crate) controller: Controller,
     pub(crate) datapath_id: Option<String>,
-    /// Each OpenFlow port's number from the model's port map: the numbers the
-    /// ruleset's `in_port` and `output` use.
-    #[serde(default)]
-    pub(crate) port_numbers: Vec<OfPortNumber>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub(crate) struct OfPortNumber {
-    pub(crate) interface: String,
-    pub(crate) number: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]

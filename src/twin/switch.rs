@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::cmd::Cmd;
-use super::ir::{Bgp, Interface, Lacp, Mode, Openflow, Switch};
+use super::ir::{Bgp, Interface, Lacp, Mode, Switch};
 
 /// One step of bringing a switch up.
 #[derive(Debug, Clone)]
@@ -329,16 +329,9 @@ fn l2_bridge(
     }
 }
 
-/// The OpenFlow port number of the interface at local name `p<k>`: the ruleset's port
-/// map in the IR (so `in_port` and `output` in `openflow/<switch>.flows` name this
-/// port), else the interface's own, else k + 1.
-fn of_port(local: &str, i: &Interface, of: &Openflow) -> u32 {
-    let mapped = of
-        .port_numbers
-        .iter()
-        .find(|p| p.interface == i.name)
-        .map(|p| p.number);
-    mapped.or(i.openflow_port).unwrap_or_else(|| {
+/// The OpenFlow port number of the interface at local name `p<k>`: the IR's, else k + 1.
+fn of_port(local: &str, i: &Interface) -> u32 {
+    i.openflow_port.unwrap_or_else(|| {
         local
             .trim_start_matches('p')
             .parse::<u32>()
@@ -378,7 +371,7 @@ fn of_bridge(
                 .arg("set")
                 .arg("interface")
                 .arg(local.clone())
-                .arg(format!("ofport_request={}", of_port(local, i, of))),
+                .arg(format!("ofport_request={}", of_port(local, i))),
         ));
     }
     for pc in sw.port_channels.iter().filter(|p| p.openflow()) {
