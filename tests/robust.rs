@@ -471,3 +471,24 @@ fn regression_a_spec_without_show_is_reported_in_it() {
     );
     assert_eq!(democ::check_bytes(b"sites:\n  lab: { kind: lab }\n"), 1);
 }
+
+#[test]
+fn regression_a_cable_refused_for_its_speed_frees_its_ports() {
+    // Found by the `check` fuzz target (hostile dictionary): a cable whose ends disagree
+    // on speed kept its ports claimed for a link that was never added, and the next cable
+    // on one of those ports indexed past the end of the links (a panic).
+    let text = "show:\n  name: x\n  addressing: { dtn: 10.4.4.0/24 }\n\
+                sites:\n  lab: { kind: booth }\n\
+                switches:\n  z: { site: lab, model: dell-z9100-on, os: ftos9 }\n\
+                hosts:\n  d-[1-2]:\n    site: lab\n    chassis: supermicro-4028gr-tr2\n\
+                \x20   cpu: xeon-e5-2697-v3\n\
+                \x20   nics:\n      - { model: mellanox-cx4-100g, slot: \"1\", ports: [p0] }\n\
+                \x20     - { model: mellanox-cx5-100g, slot: \"7\", ports: [p3] }\n\
+                links:\n\
+                \x20 - { a: \"d-1:p0\", b: \"z:1/1\", media: dac }\n\
+                \x20 - { a: \"d-2:p3\", b: \"z:1/7\", media: dac, speed: 40G }\n\
+                \x20 - { a: \"d-2:p3\", b: \"z:1/8\", media: dac }\n";
+    let (code, stderr) = check_text(text.as_bytes());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -198,6 +198,13 @@ fn claim(rx: &mut Rx, m: &mut Model, a: End, b: End, id: usize, at: Ends) -> boo
     ok
 }
 
+/// Undoes `claim` for a cable that is not added after all (its speeds disagree): its
+/// ports must not point at a link id that the next cable takes, or that never exists.
+fn release(m: &mut Model, a: End, b: End) {
+    m.port_mut(a).link = None;
+    m.port_mut(b).link = None;
+}
+
 struct Bundle {
     pairs: Vec<(End, End)>,
 }
@@ -280,6 +287,7 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 continue;
             }
             let Some(speed) = agree(rx, m, a, bb, l.speed.as_ref(), l.a.span) else {
+                release(m, a, bb);
                 continue;
             };
             m.port_mut(a).speed = speed;
@@ -395,6 +403,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             let want =
                 client_rate.map(|r| Sp::new(r, w.client.as_ref().map_or(w.span, |c| c.span)));
             let Some(speed) = agree(rx, m, a, bb, want.as_ref(), w.a.span) else {
+                release(m, a, bb);
                 continue;
             };
             m.port_mut(a).speed = speed;
