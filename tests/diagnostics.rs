@@ -116,6 +116,7 @@ specs! {
     bad e0113_unsupported_os => "tests/bad/E0113-unsupported-os.yaml",
     bad e0114_out_of_range => "tests/bad/E0114-out-of-range.yaml",
     bad e0115_shell_name_clash => "tests/bad/E0115-shell-name-clash.yaml",
+    bad e0116_port_channel_id => "tests/bad/E0116-port-channel-id.yaml",
     // ---- feasibility ----
     bad e0201_no_path => "tests/bad/E0201-no-path.yaml",
     bad e0210_optical_budget => "tests/bad/E0210-optical-budget.yaml",
@@ -126,6 +127,8 @@ specs! {
     bad e0220_otn_client => "tests/bad/E0220-otn-client.yaml",
     bad e0225_path_mtu => "tests/bad/E0225-path-mtu.yaml",
     bad e0226_frame_mtu => "tests/bad/E0226-frame-mtu.yaml",
+    bad e0227_cable_reach => "tests/bad/E0227-cable-reach.yaml",
+    bad e0228_server_ports => "tests/bad/E0228-server-ports.yaml",
     bad e0237_openflow_controller => "tests/bad/E0237-openflow-controller.yaml",
     bad e0265_openflow_boundary => "tests/bad/E0265-openflow-boundary.yaml",
     bad e0266_openflow_lag => "tests/bad/E0266-openflow-lag.yaml",

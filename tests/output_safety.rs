@@ -2,6 +2,7 @@
 //! (nor anything through a symlink), and leaves no debris when interrupted, killed or
 //! raced: the hardening issue's reproducers for the output folder.
 
+mod common;
 #[path = "fixtures/render/support.rs"]
 mod support;
 
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{FIXTURE, build, democ, mtimes, stderr, tree};
+use support::{FIXTURE, build, mtimes, stderr, tree};
 
 fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -21,8 +22,22 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-fn build_into(out: &Path) -> std::process::Output {
-    democ(&[
+/// `democ ARGS` as support::democ runs it, bounded as issue 14 asks
+/// (common::democ_bounded: no hang, a second of processor time in a release build,
+/// under 300 MB, no panic).
+fn bounded(args: &[&str]) -> common::Run {
+    let mut all = args.to_vec();
+    all.extend([
+        "--color",
+        "never",
+        "--allow-include-outside",
+        support::FIXTURES,
+    ]);
+    common::democ_bounded(None, &all)
+}
+
+fn build_into(out: &Path) -> common::Run {
+    bounded(&[
         "build",
         FIXTURE,
         "-o",
@@ -51,11 +66,11 @@ fn a_folder_with_someone_elses_manifest_is_refused_and_kept() {
     std::fs::write(ext.join("icons/16.png"), "png").expect("write");
     let before = tree(&ext);
     let o = build_into(&ext);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.code, 2, "{}", o.stderr.clone());
     assert!(
-        stderr(&o).contains("is not a democ build manifest"),
+        o.stderr.clone().contains("is not a democ build manifest"),
         "{}",
-        stderr(&o)
+        o.stderr.clone()
     );
     assert!(tree(&ext) == before, "the extension's files changed");
 }
@@ -71,8 +86,8 @@ fn files_a_user_put_in_the_output_are_refused_and_kept() {
     std::fs::write(out.join("switches/my-extra.cfg"), "mine").expect("write");
     let before = (tree(&out), mtimes(&out));
     let o = build_into(&out);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let err = stderr(&o);
+    assert_eq!(o.code, 2, "{}", o.stderr.clone());
+    let err = o.stderr.clone();
     assert!(
         err.contains("/out/.git/`"),
         "names the first foreign entry: {err}"
@@ -86,8 +101,12 @@ fn files_a_user_put_in_the_output_are_refused_and_kept() {
     std::fs::remove_dir_all(out.join(".git")).expect("rm");
     std::fs::remove_file(out.join("switches/my-extra.cfg")).expect("rm");
     let o = build_into(&out);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("/out/NOTES.md`"), "{}", stderr(&o));
+    assert_eq!(o.code, 2, "{}", o.stderr.clone());
+    assert!(
+        o.stderr.clone().contains("/out/NOTES.md`"),
+        "{}",
+        o.stderr.clone()
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("NOTES.md")).expect("kept"),
         "my notes"
@@ -103,17 +122,17 @@ fn a_spec_or_include_inside_the_output_is_refused_before_writing() {
     // The main spec inside the output folder.
     let spec = copy_fixture(&out.join("src"));
     let before = (tree(&out), mtimes(&out));
-    let o = democ(&[
+    let o = bounded(&[
         "build",
         spec.to_str().expect("utf-8"),
         "-o",
         out.to_str().expect("utf-8"),
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.code, 2, "{}", o.stderr.clone());
     assert!(
-        stderr(&o).contains("is inside the output folder"),
+        o.stderr.clone().contains("is inside the output folder"),
         "{}",
-        stderr(&o)
+        o.stderr.clone()
     );
     assert!(
         (tree(&out), mtimes(&out)) == before,
@@ -132,14 +151,14 @@ fn a_spec_or_include_inside_the_output_is_refused_before_writing() {
     )
     .expect("write");
     let before = (tree(&out), mtimes(&out));
-    let o = democ(&[
+    let o = bounded(&[
         "build",
         spec.to_str().expect("utf-8"),
         "-o",
         out.to_str().expect("utf-8"),
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let err = stderr(&o);
+    assert_eq!(o.code, 2, "{}", o.stderr.clone());
+    let err = o.stderr.clone();
     assert!(
         err.contains("the spec file `") && err.contains("catalog.yaml` is inside"),
         "{err}"
@@ -150,24 +169,11 @@ fn a_spec_or_include_inside_the_output_is_refused_before_writing() {
     );
 }
 
-/// Runs `democ` with a deadline: a rebuild that reads through a symlink to /dev/zero
-/// never ends (it reached 2.3 GB), so the test fails instead of hanging.
-fn within(secs: u64, args: &[&str]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("democ runs");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            panic!("democ {args:?} took over {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+/// Runs `democ` bounded as issue 14 asks (common::democ_bounded): a rebuild that read
+/// through a symlink to /dev/zero never ended (it reached 2.3 GB), so the test fails on a
+/// hang, on more than a second of processor time (release build) or on 300 MB.
+fn within(args: &[&str]) -> common::Run {
+    common::democ_bounded(None, args)
 }
 
 #[test]
@@ -197,8 +203,8 @@ fn a_rebuild_reads_nothing_through_a_symlink() {
     let lab = out.join("lab/mini.clab.yml");
     std::fs::remove_file(&lab).expect("rm");
     std::os::unix::fs::symlink(&fifo, &lab).expect("symlink");
-    let o = within(20, &["build", FIXTURE, "-o", outs, "--hosts"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = within(&["build", FIXTURE, "-o", outs, "--hosts"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
         tree(&out) == expected,
         "the symlinks were replaced by the build's files"
@@ -212,9 +218,9 @@ fn a_rebuild_reads_nothing_through_a_symlink() {
     let manifest = out.join("manifest.json");
     std::fs::remove_file(&manifest).expect("rm");
     std::os::unix::fs::symlink("/dev/zero", &manifest).expect("symlink");
-    let o = within(20, &["build", FIXTURE, "-o", outs, "--hosts"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    let o = within(&["build", FIXTURE, "-o", outs, "--hosts"]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("not a regular file"), "{}", o.stderr);
 }
 
 #[test]
@@ -309,16 +315,16 @@ fn a_second_build_into_the_same_folder_is_refused_while_one_runs() {
     build(FIXTURE, &out);
     let (child, _) = stalled_build(&out);
     let o = build_into(&out);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.code, 2, "{}", o.stderr.clone());
     assert!(
-        stderr(&o).contains("another democ build is writing"),
+        o.stderr.clone().contains("another democ build is writing"),
         "{}",
-        stderr(&o)
+        o.stderr.clone()
     );
     signal(&child, "-INT");
     child.wait_with_output().expect("wait");
     let o = build_into(&out);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.code, 0, "{}", o.stderr.clone());
     assert_eq!(names(tmp.path()), ["out"]);
 }
 

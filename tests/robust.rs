@@ -5,7 +5,6 @@
 //! at the end (see fuzz/README.md).
 
 use std::path::Path;
-use std::process::Command;
 
 use proptest::prelude::*;
 
@@ -152,19 +151,18 @@ fn apply(text: &[u8], edits: &[Edit]) -> Vec<u8> {
     out
 }
 
-/// Runs the binary on a file; returns the exit code and standard error.
+mod common;
+
+/// Runs the binary on a file, bounded as issue 14 asks (common::democ_bounded: no hang,
+/// a second of processor time in a release build, under 300 MB, exit 0-2, no panic);
+/// returns the exit code and standard error.
 fn democ_check(path: &Path) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .arg("check")
-        .arg(path)
-        .args(["--color", "never"])
-        .output()
-        .expect("democ runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let path = path.to_str().expect("a UTF-8 path");
+    let run = common::democ_bounded(
+        Some(Path::new(env!("CARGO_MANIFEST_DIR"))),
+        &["check", path, "--color", "never"],
+    );
+    (run.code, run.stderr)
 }
 
 fn assert_survives(path: &Path) {

@@ -38,6 +38,10 @@ pub(crate) const EMBEDDED: &[(&str, &str)] = &[
         "catalog/optics.yaml",
         include_str!("../../catalog/optics.yaml"),
     ),
+    (
+        "catalog/cables.yaml",
+        include_str!("../../catalog/cables.yaml"),
+    ),
 ];
 
 /// Models by name, each with the span of its name (for "defined here" labels).
@@ -90,6 +94,7 @@ pub struct Db {
     pub(crate) chassis: Table<ChassisModel>,
     pub(crate) drives: Table<DriveModel>,
     pub(crate) optics: Table<OpticModel>,
+    pub(crate) cables: Table<CableModel>,
     pub(crate) pcie: Table<PcieGen>,
     pub(crate) pcie_switches: Table<PcieSwitchChip>,
     pub(crate) otn: Table<OtnSignal>,
@@ -104,6 +109,7 @@ impl Db {
         self.chassis.absorb(c.chassis);
         self.drives.absorb(c.drives);
         self.optics.absorb(c.optics);
+        self.cables.absorb(c.cables);
         self.pcie.absorb(c.pcie);
         self.pcie_switches.absorb(c.pcie_switches);
         self.otn.absorb(c.otn);
@@ -175,6 +181,15 @@ fn embedded() -> Option<&'static [Catalog]> {
         .as_deref()
 }
 
+/// Each model's name and title, sorted by name.
+fn titles<T>(table: &Table<T>, title: impl Fn(&T) -> &str) -> Vec<(String, String)> {
+    table
+        .sorted()
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), title(v).to_owned()))
+        .collect()
+}
+
 /// A plain-text listing of the catalog, one model per line.
 pub(crate) fn listing(db: &Db) -> String {
     use std::fmt::Write as _;
@@ -185,53 +200,12 @@ pub(crate) fn listing(db: &Db) -> String {
             let _ = writeln!(out, "  {k:<28} {v}");
         }
     };
-    section(
-        "switches",
-        db.switches
-            .sorted()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.title.clone()))
-            .collect(),
-    );
-    section(
-        "nics",
-        db.nics
-            .sorted()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.title.clone()))
-            .collect(),
-    );
-    section(
-        "cpus",
-        db.cpus
-            .sorted()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.title.clone()))
-            .collect(),
-    );
-    section(
-        "chassis",
-        db.chassis
-            .sorted()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.title.clone()))
-            .collect(),
-    );
-    section(
-        "drives",
-        db.drives
-            .sorted()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.title.clone()))
-            .collect(),
-    );
-    section(
-        "optics",
-        db.optics
-            .sorted()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.title.clone()))
-            .collect(),
-    );
+    section("switches", titles(&db.switches, |m| &m.title));
+    section("nics", titles(&db.nics, |m| &m.title));
+    section("cpus", titles(&db.cpus, |m| &m.title));
+    section("chassis", titles(&db.chassis, |m| &m.title));
+    section("drives", titles(&db.drives, |m| &m.title));
+    section("optics", titles(&db.optics, |m| &m.title));
+    section("cables", titles(&db.cables, |m| &m.title));
     out
 }

@@ -28,6 +28,7 @@ spec_struct! {
         chassis: Option<Named<ChassisModel>> = opt,
         drives: Option<Named<DriveModel>> = opt,
         optics: Option<Named<OpticModel>> = opt,
+        cables: Option<Named<CableModel>> = opt,
         pcie: Option<Named<PcieGen>> = opt,
         pcie_switches: Option<Named<PcieSwitchChip>> = opt,
         otn: Option<Named<OtnSignal>> = opt,
@@ -250,6 +251,25 @@ spec_struct! {
         needs_fec: Option<bool> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A cable medium, by its `media:` keyword (`dac`, `aoc`), and how long a cable of it
+    /// may be at each speed.
+    pub struct CableModel ("cable model") {
+        title: String = req,
+        reach: Vec<CableReach> = req,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// The longest cable of a medium at one port speed.
+    pub struct CableReach ("cable reach") {
+        rate: Sp<Rate> = req,
+        max_m: f64 = req in MAGNITUDE,
     }
 }
 

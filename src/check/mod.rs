@@ -3,8 +3,10 @@
 
 pub(crate) mod bdp;
 pub(crate) mod boundary;
+pub(crate) mod cables;
 pub(crate) mod control;
 pub(crate) mod findings;
+pub(crate) mod lag_ids;
 pub(crate) mod load;
 pub(crate) mod mtu;
 pub(crate) mod openflow;
@@ -15,6 +17,7 @@ pub(crate) mod predict;
 #[cfg(test)]
 mod props;
 pub(crate) mod routes;
+pub(crate) mod server_ports;
 pub(crate) mod storage;
 
 use crate::catalog::Db;
@@ -59,7 +62,10 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     clock.mark("  pcie");
     optics::check(&cx, diags);
     otn::check(&cx, diags);
+    cables::check(&cx, diags);
     clock.mark("  optics");
+    lag_ids::check(&cx, diags);
+    server_ports::check(&cx, diags);
     mtu::check(&cx, diags);
     clock.mark("  mtu");
     bdp::check(&cx, diags);

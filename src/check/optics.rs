@@ -113,12 +113,12 @@ pub(crate) fn compatible(a: &OpticModel, b: &OpticModel) -> bool {
     same_rate(a.rate.value, b.rate.value) && a.fiber == b.fiber && band_key(a) == band_key(b)
 }
 
-fn same_rate(a: Rate, b: Rate) -> bool {
+pub(crate) fn same_rate(a: Rate, b: Rate) -> bool {
     (a.bps() - b.bps()).abs() <= 1e-9 * a.bps().abs().max(b.bps().abs())
 }
 
 /// A number for messages: at most three decimals, no trailing zeros.
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {

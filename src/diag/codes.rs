@@ -116,6 +116,11 @@ codes! {
          and a variable holds only letters, digits and `_`, so `-`, `.`, `/` and `:` become `_`: \
          `p-0` and `p.0` are both `IF_p_0`, and the second port's address would land on the first \
          port's interface. Rename one of the ports.";
+    PORT_CHANNEL_ID = "E0116" "port-channel-id" Error
+        "A LAG's `id` is above the largest port-channel number its switch's OS accepts, so the \
+         switch would reject the configuration line. The maximum is vendor data \
+         (`port_channel_max` in templates/<vendor>/vendor.yaml, from the OS manual: 128 on Dell \
+         OS10 and FTOS 9, 2000 on Arista EOS). Pick a number from 1 to the maximum.";
     // ---- feasibility ----------------------------------------------------------------------
     NO_PATH = "E0201" "no-path" Error
         "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \
@@ -169,6 +174,20 @@ codes! {
          route through it sends, plus 22 bytes of Ethernet header (14), 802.1Q tag (4) and FCS (4). \
          The port MTU comes from the port's override, else `show.defaults.switch_mtu`, else the \
          model's maximum.";
+    CABLE_REACH = "E0227" "cable-reach" Error
+        "A cable is longer than its medium carries at the link's speed. Passive direct-attach \
+         copper (`media: dac`) reaches a few metres (5 m at 25G and 100G, 7 m at 10G and 40G, \
+         3 m at 200G and 400G), an active optical cable (`media: aoc`) about 100 m. The reach \
+         per medium and speed is catalog data (`cables:`, catalog/cables.yaml, with sources). \
+         Use optics and fiber (`media: fiber` with an `optic:`) for longer runs.";
+    SERVER_PORTS = "E0228" "server-ports" Error
+        "A host receives more test pairs than it has TCP ports for their servers. The host \
+         scripts start one test server (iperf3 or ib_write_bw) per routed pair on the receiving \
+         host, on its own port counted up from `first_port` in templates/linux/tuning.yaml \
+         (5201, iperf3's default) to 65535, the last TCP port. democ refuses rather than \
+         spreading the servers onto ports below 5201: those belong to other services, and \
+         tens of thousands of server processes on one host are not a throughput test. Spread \
+         the flows over more receiving hosts.";
     TCP_STREAMS = "W0230" "tcp-streams" Warning
         "A TCP flow pair's bandwidth-delay product (rate x RTT / 8) is larger than the declared \
          streams can hold: each stream's window is capped by the largest Linux socket buffer \

@@ -60,6 +60,13 @@ fn tuning() -> Result<&'static Tuning, String> {
     .map_err(Clone::clone)
 }
 
+/// The port of the first test server on a host (templates/linux/tuning.yaml); each
+/// routed pair into the host takes the next one, up to 65535 (checked by
+/// check::server_ports).
+pub(crate) fn first_server_port() -> Result<u16, String> {
+    tuning().map(|t| t.transfers.first_port)
+}
+
 fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| (*s).to_owned()).collect()
 }
@@ -156,7 +163,9 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
 /// host from `first_port`) and a client on the sending one, pinned to its NIC's node.
 fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host]) {
     let m = cx.m;
-    let mut next_port = vec![t.transfers.first_port; m.hosts.len()];
+    // None once a host's ports are used up (E0228 refuses such a show): never a wrap or
+    // a port given twice.
+    let mut next_port = vec![Some(t.transfers.first_port); m.hosts.len()];
     for (fi, f) in m.flows.iter().enumerate() {
         let routes = &cx.routes.flows[fi];
         let per_stream_gbps = f
@@ -171,8 +180,10 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
         });
         for pr in &routes.pairs {
             let (src, dst) = (pr.src, pr.dst);
-            let port = next_port[dst];
-            next_port[dst] = port.saturating_add(1);
+            let Some(port) = next_port[dst] else {
+                continue;
+            };
+            next_port[dst] = port.checked_add(1);
             // The port a route leaves `src` and enters `dst` by (a bond's first member).
             let end_port = |first| host_ports(m, pr, first).next().map(|(_, p)| p);
             let (Some(sp), Some(dp)) = (end_port(true), end_port(false)) else {

@@ -7,7 +7,7 @@ mod breakout;
 mod containerlab;
 mod dpid;
 mod flows;
-mod hosts;
+pub(crate) mod hosts;
 mod interfaces;
 mod l2;
 mod lags;

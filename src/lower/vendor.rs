@@ -39,6 +39,10 @@ pub(crate) struct Flavour {
     pub(crate) interfaces: Vec<NameRule>,
     /// Port-channel name with `{id}`.
     pub(crate) port_channel: String,
+    /// Largest port-channel number the OS accepts (ids start at 1), from its manual;
+    /// absent where no source gives one (then only the general 1-65535 bound holds).
+    #[serde(default)]
+    pub(crate) port_channel_max: Option<u16>,
     /// Routed VLAN interface name with `{id}`.
     pub(crate) vlan_interface: String,
     pub(crate) management: Option<String>,

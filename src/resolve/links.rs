@@ -262,6 +262,7 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
         let lag = l.lag.as_ref().map(|lag| {
             m.lags.push(Lag {
                 id: lag.id.value,
+                id_span: lag.id.span,
                 lacp: lag
                     .lacp
                     .as_ref()
@@ -304,6 +305,7 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 optic_a: l.optic.clone(),
                 optic_b: l.optic_b.clone().or_else(|| l.optic.clone()),
                 length_km,
+                length_span: l.length_m.as_ref().map(|x| x.span),
                 connectors: l.connectors.as_ref().map_or(2, |c| c.value),
                 splices: l.splices.as_ref().map_or(0, |c| c.value),
                 lag,
@@ -422,6 +424,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 optic_a: w.optic.clone(),
                 optic_b: w.optic.clone(),
                 length_km: length,
+                length_span: None,
                 connectors: w.connectors.as_ref().map_or(2, |c| c.value),
                 splices: w.splices.as_ref().map_or(0, |c| c.value),
                 lag: None,

@@ -203,6 +203,8 @@ pub(crate) struct Link {
     pub(crate) optic_a: Option<Sp<String>>,
     pub(crate) optic_b: Option<Sp<String>>,
     pub(crate) length_km: f64,
+    /// Where a LAN cable's `length_m:` is written.
+    pub(crate) length_span: Option<Span>,
     pub(crate) connectors: u32,
     pub(crate) splices: u32,
     pub(crate) lag: Option<LagId>,
@@ -224,6 +226,8 @@ pub(crate) struct Link {
 #[derive(Debug)]
 pub(crate) struct Lag {
     pub(crate) id: u16,
+    /// Where `id:` is written.
+    pub(crate) id_span: Span,
     pub(crate) lacp: Lacp,
     pub(crate) members: Vec<LinkId>,
     pub(crate) span: Span,

@@ -1,0 +1,56 @@
+//! Port-channel numbers against the OS: a LAG whose `id` is above the largest
+//! port-channel number its switch's OS accepts (`port_channel_max` in
+//! templates/<vendor>/vendor.yaml, from the OS manual) would be a configuration line the
+//! switch rejects (E0116). Id 0 is refused at parse time for every OS (E0114).
+
+use super::Ctx;
+use crate::diag::{Diagnostic, Diags, codes};
+use crate::lower::vendor::vendors;
+use crate::resolve::model::{NodeId, SwitchId};
+
+/// E0116 once per LAG, against the most restrictive OS among its switches.
+pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+    let Ok(vendors) = vendors() else { return };
+    let m = cx.m;
+    for lag in &m.lags {
+        let mut switches: Vec<SwitchId> = lag
+            .members
+            .iter()
+            .flat_map(|&l| [m.links[l].a.node, m.links[l].b.node])
+            .filter_map(|n| match n {
+                NodeId::Switch(s) => Some(s),
+                NodeId::Host(_) => None,
+            })
+            .collect();
+        switches.sort_unstable();
+        switches.dedup();
+        let worst = switches
+            .into_iter()
+            .filter_map(|s| {
+                let sw = &m.switches[s];
+                let (folder, f) = vendors.flavour(&sw.vendor, sw.os.as_str())?;
+                Some((f.port_channel_max?, s, folder, f.title.as_str()))
+            })
+            .filter(|(max, ..)| lag.id > *max)
+            .min_by_key(|(max, s, ..)| (*max, *s));
+        let Some((max, s, folder, title)) = worst else {
+            continue;
+        };
+        let sw = &m.switches[s].name.value;
+        diags.push(
+            Diagnostic::new(
+                codes::PORT_CHANNEL_ID,
+                lag.id_span,
+                format!(
+                    "port-channel {} is above the {max} that {title} on `{sw}` accepts",
+                    lag.id
+                ),
+            )
+            .label(format!("port-channel {}", lag.id))
+            .help(format!(
+                "use a LAG `id` from 1 to {max}: {title} numbers port-channels from 1 to {max} \
+                 (templates/{folder}/vendor.yaml, `port_channel_max`)"
+            )),
+        );
+    }
+}
