@@ -54,7 +54,7 @@ fn tuning() -> Result<&'static Tuning, String> {
             .iter()
             .find(|(p, _)| *p == TUNING)
             .ok_or_else(|| format!("templates/{TUNING} is missing"))?;
-        serde_saphyr::from_str(text.1).map_err(|e| format!("templates/{TUNING}: {e}"))
+        crate::yaml::embedded::from_str(&format!("templates/{TUNING}"), text.1)
     })
     .as_ref()
     .map_err(Clone::clone)
@@ -265,5 +265,18 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             hosts[dst].serve.push(transfer(src, serve));
             hosts[src].send.push(transfer(dst, send));
         }
+    }
+}
+
+#[cfg(test)]
+mod tuning_tests {
+    /// The host tuning data decodes through the fast YAML route (read on every build).
+    #[test]
+    fn tuning_takes_the_fast_route() {
+        let (_, text) = super::EMBEDDED
+            .iter()
+            .find(|(p, _)| *p == super::TUNING)
+            .expect("embedded");
+        assert!(crate::yaml::embedded::quick::<super::Tuning>(text).is_some());
     }
 }

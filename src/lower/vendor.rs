@@ -388,8 +388,7 @@ fn parse() -> Result<Vendors, String> {
         .iter()
         .find(|(p, _)| *p == LAB_NODES)
         .ok_or_else(|| format!("templates/{LAB_NODES} is missing"))?;
-    let lab: LabNodes =
-        serde_saphyr::from_str(lab.1).map_err(|e| format!("templates/{LAB_NODES}: {e}"))?;
+    let lab: LabNodes = crate::yaml::embedded::from_str(&format!("templates/{LAB_NODES}"), lab.1)?;
     let mut out = Vendors {
         by_folder: BTreeMap::new(),
         lab,
@@ -398,8 +397,7 @@ fn parse() -> Result<Vendors, String> {
         let Some(folder) = path.strip_suffix("/vendor.yaml") else {
             continue;
         };
-        let file: VendorFile =
-            serde_saphyr::from_str(text).map_err(|e| format!("templates/{path}: {e}"))?;
+        let file: VendorFile = crate::yaml::embedded::from_str(&format!("templates/{path}"), text)?;
         for (os, fl) in &file.flavours {
             let template = format!("{folder}/{}", fl.template);
             if !EMBEDDED.iter().any(|(p, _)| *p == template) {

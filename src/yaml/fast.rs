@@ -292,11 +292,93 @@ impl<'a> Reader<'a> {
                 // An empty value (null): the full path decides.
                 _ => None,
             },
+            Some(b'>' | b'|') => self.block_scalar(col),
             Some(_) => {
                 let v = self.inline(Ctx::Block, depth)?;
                 Some((v, self.end_line()?))
             }
         }
+    }
+
+    /// A block scalar (`>`, `>-`, `|`, `|-`) as a mapping value whose key sits at
+    /// indentation `col`: the catalog's `source: >-` paragraphs. Only the plain case:
+    /// every content line at one indentation, no blank line before the first, no
+    /// indentation or chomping digit, no `+`; anything else goes to the full path.
+    fn block_scalar(&mut self, col: usize) -> Option<(Node, Line)> {
+        let folded = self.peek()? == b'>';
+        self.pos += 1;
+        let strip = self.peek() == Some(b'-');
+        if strip {
+            self.pos += 1;
+        }
+        // Only spaces, a comment after a space, then the line break.
+        let spaced = self.skip_spaces();
+        match self.peek()? {
+            b'\n' => {}
+            b'#' if spaced => {}
+            _ => return None,
+        }
+        let mut line = self.past_line(self.pos);
+        let indent = |i: usize| self.b[i..].iter().take_while(|&&c| c == b' ').count();
+        let n = indent(line);
+        if n <= col || matches!(self.at(line + n), None | Some(b'\n')) {
+            return None;
+        }
+        // Where YAML parsers place a block scalar: its first content character, to where
+        // the scanner stopped (the next line's content, past trailing blank lines).
+        let first = line + n;
+        let mut stop = self.b.len();
+        let mut value = String::new();
+        // Blank lines seen since the last content line (kept or chomped at the end).
+        let mut blanks = 0usize;
+        let mut end_of_content = line;
+        while line < self.b.len() {
+            let k = indent(line);
+            let eol = self.past_line(line);
+            let content = self.at(line + k).is_some_and(|c| c != b'\n');
+            if !content {
+                // A blank line with more spaces than the indentation carries text.
+                if k > n {
+                    return None;
+                }
+                blanks += 1;
+                line = eol;
+                continue;
+            }
+            if k < n {
+                stop = line + k;
+                break;
+            }
+            if k > n || self.at(line + k) == Some(b'\t') {
+                return None;
+            }
+            let text = self.text.get(line + n..eol)?.trim_end_matches('\n');
+            if !value.is_empty() {
+                if blanks > 0 {
+                    let breaks = if folded { blanks } else { blanks + 1 };
+                    value.extend(std::iter::repeat_n('\n', breaks));
+                } else {
+                    value.push(if folded { ' ' } else { '\n' });
+                }
+            } else if blanks > 0 {
+                return None;
+            }
+            value.push_str(text);
+            blanks = 0;
+            end_of_content = eol;
+            line = eol;
+        }
+        if !strip && self.at(end_of_content.wrapping_sub(1)) == Some(b'\n') {
+            value.push('\n');
+        }
+        self.count()?;
+        let node = Node {
+            kind: Kind::Str(value),
+            span: self.span(first, stop),
+            lexeme: None,
+        };
+        self.pos = line;
+        Some((node, self.next_line()?))
     }
 
     /// A block sequence at indentation `col`, the cursor on its first `-`. An indentless
@@ -407,13 +489,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A quoted scalar on one line, without escapes (`\` or `''`).
+    /// A quoted scalar on one line, without escapes (`\` in double quotes, `''` in single).
     fn quoted(&mut self) -> Option<Node> {
         let start = self.pos;
         let q = self.peek()?;
+        // A backslash escapes in double quotes only; single quotes take it as text.
         let len = self.b[start + 1..]
             .iter()
-            .position(|&c| c == q || c == b'\n' || c == b'\\')?;
+            .position(|&c| c == q || c == b'\n' || (c == b'\\' && q == b'"'))?;
         let close = start + 1 + len;
         if self.at(close) != Some(q) || self.at(close + 1) == Some(q) {
             return None;

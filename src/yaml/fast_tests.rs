@@ -76,7 +76,10 @@ fn ambiguous_scalars_take_the_full_path() {
         "a: !!str 1",
         "a: 1\na: 2",
         "a: .inf",
-        "a: |\n  x\n",
+        "a: |2\n  x\n",
+        "a: >+\n  x\n",
+        "a: >\n\n  x\n",
+        "a: >\n  x\n   y\n",
         "<<: {a: 1}",
         "b: 1\n'<<': {a: 1}",
         "# only a comment",
@@ -93,6 +96,51 @@ fn ambiguous_scalars_take_the_full_path() {
         assert!(parse(t, FileId(0), 64, usize::MAX).is_none(), "{t}");
     }
     assert!(parse("a: [1, -2, 3.5, x, \"y\", true]", FileId(0), 64, usize::MAX).is_some());
+}
+
+/// Block scalars the fast path reads build the full path's tree, spans included;
+/// the rest go to the full path.
+#[test]
+fn block_scalars_agree_with_the_full_path() {
+    let mut taken = 0;
+    for t in [
+        "a: >-\n  one two\n  three\nb: 1\n",
+        "a: >\n  one\n  two\n",
+        "a: |\n  one\n  two\n",
+        "a: |-\n  one\n  two\nb: x\n",
+        "a: >-\n  one\n\n  two\n\n\nb: 1\n",
+        "a: |\n  one\n\n  two\n\n",
+        "a: > # why\n  one # not a comment\n  two\n# a comment\nb: 1\n",
+        "m:\n  s: >-\n    x\n    y\n  t: 2\nn: 3\n",
+        "m:\n  s: >-\n    x\n   # c\n  t: 2\n",
+        "a: >-\n  x\n",
+        "a: >-\n  x",
+        "a: |\n  x\n  \n  y\n",
+        "a: >-\nb: 1\n",
+        "a: >-x\n  y\n",
+        "- a: >-\n    x\n  b: 1\n",
+    ] {
+        if let Some(fast) = parse(t, FileId(0), 64, usize::MAX) {
+            let full = parse_tree(t, FileId(0), serde_saphyr::Options::default())
+                .unwrap_or_else(|e| panic!("{t:?}: the full path refuses it: {e}"));
+            if let Err(e) = same(&fast, &full, "") {
+                panic!("{t:?}: {e}");
+            }
+            taken += 1;
+        }
+    }
+    assert!(taken >= 10, "only {taken} took the fast path");
+}
+
+/// The embedded catalog takes the fast path (a planner's every run reads it).
+#[test]
+fn the_catalog_takes_the_fast_path() {
+    for (name, text) in crate::catalog::EMBEDDED {
+        assert!(
+            parse(text, FileId(0), 64, usize::MAX).is_some(),
+            "{name} should take the fast path"
+        );
+    }
 }
 
 /// The synthetic shows the benchmarks read take the fast path, to the same tree.
@@ -157,6 +205,7 @@ const WORDS: &[&str] = &[
     "'s'",
     "\"a b: c\"",
     "'#'",
+    "'a\\\\b'",
     "é",
     "true",
     "false",

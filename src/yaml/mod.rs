@@ -1,6 +1,7 @@
 //! YAML: the located tree and the typed decoder that walks it.
 pub(crate) mod compare;
 pub(crate) mod decode;
+pub(crate) mod embedded;
 pub(crate) mod fast;
 pub(crate) mod node;
 pub(crate) mod scalar;
