@@ -333,17 +333,13 @@ fn ir_to_a_full_disk_leaves_no_temporary_file() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let path = tmp.path().join("ir.json");
     std::fs::write(&path, "previous").expect("write");
-    let o = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .args(["ir", FIXTURE, "-o", path.to_str().expect("utf-8")])
-        .env("DEMOC_TEST_HOOK", "disk-full")
-        .output()
-        .expect("democ runs");
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("no space left on device"),
-        "{}",
-        stderr(&o)
+    let o = common::democ_bounded_env(
+        None,
+        &["ir", FIXTURE, "-o", path.to_str().expect("utf-8")],
+        &[("DEMOC_TEST_HOOK", "disk-full")],
     );
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("no space left on device"), "{}", o.stderr);
     assert_eq!(names(tmp.path()), ["ir.json"], "a temporary file is left");
     assert_eq!(std::fs::read_to_string(&path).expect("kept"), "previous");
 }

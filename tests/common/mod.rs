@@ -39,11 +39,22 @@ pub const MAX_MB: u64 = 300;
 /// Runs democ with `args` (in `dir` when given); kills it and fails the test past
 /// `deadline`. Asserts no panic, an exit code of 0, 1 or 2, and the memory bound.
 pub fn democ_in(dir: Option<&Path>, args: &[&str], deadline: Duration) -> Run {
+    democ_env(dir, args, &[], deadline)
+}
+
+/// `democ_in` with extra environment variables (the test hooks).
+pub fn democ_env(
+    dir: Option<&Path>,
+    args: &[&str],
+    env: &[(&str, &str)],
+    deadline: Duration,
+) -> Run {
     let start = Instant::now();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_democ"));
     if let Some(dir) = dir {
         cmd.current_dir(dir);
     }
+    cmd.envs(env.iter().copied());
     // Reaped by wait4 below (which also gives its usage), or killed and waited for.
     #[allow(clippy::zombie_processes)]
     let mut child = cmd
@@ -109,7 +120,12 @@ pub fn democ_in(dir: Option<&Path>, args: &[&str], deadline: Duration) -> Run {
 
 /// `democ_in` with the hang deadline, and at most the processor-time budget.
 pub fn democ_bounded(dir: Option<&Path>, args: &[&str]) -> Run {
-    let run = democ_in(dir, args, HANG);
+    democ_bounded_env(dir, args, &[])
+}
+
+/// `democ_bounded` with extra environment variables (the test hooks).
+pub fn democ_bounded_env(dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let run = democ_env(dir, args, env, HANG);
     assert!(
         run.cpu < CPU_BUDGET * SLOWER,
         "democ {args:?} took {:?} of processor time",
