@@ -91,16 +91,25 @@ for n in "${sizes[@]}"; do
     rm -rf "$out"
     d_rss=$(peak_rss_mib "$democ" build "$spec" -o "$out")
 
+    # Paired: the two tools in turns (netlab, democ, netlab, democ, ...), so a slow
+    # stretch of the machine lands on both. 3 turns at every size.
+    echo "== N=$n: paired turns" >&2
+    python3 bench/paired.py --runs 3 --warmup 0 --name-a netlab --name-b democ \
+        --prepare-a "cd '$dir' && $clean_netlab" --prepare-b "rm -rf '$out'" \
+        --json "$work/paired-$n.json" \
+        "cd '$dir' && '$netlab' create -p clab topology.yml" "'$democ' build '$spec' -o '$out'" >&2
+    paired=$(python3 -c 'import json,sys; print("%.0f" % json.load(open(sys.argv[1]))["median_of_turn_ratios"])' "$work/paired-$n.json")
+
     nl=$(mean "$work/netlab-$n.json")
     nls=$(stddev "$work/netlab-$n.json")
     d=$(mean "$work/democ-$n.json")
     ds=$(stddev "$work/democ-$n.json")
     rows+=("$(python3 -c '
 import sys
-n, nl, nls, d, ds, nr, dr = sys.argv[1:]
+n, nl, nls, d, ds, nr, dr, paired = sys.argv[1:]
 n, nl, nls, d, ds = int(n), float(nl), float(nls), float(d), float(ds)
-print(f"| {n} | {3*n} | {nl:.2f} ± {nls:.2f} | {d*1000:.1f} ± {ds*1000:.1f} | **{nl/d:.0f}x** | {nr} | {dr} |")
-' "$n" "$nl" "$nls" "$d" "$ds" "$nl_rss" "$d_rss")")
+print(f"| {n} | {3*n} | {nl:.2f} ± {nls:.2f} | {d*1000:.1f} ± {ds*1000:.1f} | **{paired}x** | {nl/d:.0f}x | {nr} | {dr} |")
+' "$n" "$nl" "$nls" "$d" "$ds" "$nl_rss" "$d_rss" "$paired")")
 done
 
 md=$results/compare-netlab.md
@@ -110,9 +119,12 @@ md=$results/compare-netlab.md
     echo "$(date -u +%Y-%m-%d), $(revision), $(nproc) cores; $("$netlab" version 2>/dev/null | head -1)."
     echo "Ring of N Arista EOS switches with 2 Linux hosts each; means of hyperfine runs"
     echo "(netlab: 3 runs, 1 at N=256; democ: 20 runs), each from a clean output folder."
+    echo "Paired ratio: the median of 3 turns netlab, democ, netlab, democ, ... (bench/paired.py),"
+    echo "so both tools see the same machine. Back-to-back ratio: the means of the two hyperfine"
+    echo "series, democ's runs one after another (warm caches, a quiet stretch): the larger figure."
     echo
-    echo "| N switches | nodes | netlab create -p clab (s) | democ build (ms) | ratio | netlab peak RSS (MiB) | democ peak RSS (MiB) |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| N switches | nodes | netlab create -p clab (s) | democ build (ms) | paired ratio | back-to-back ratio | netlab peak RSS (MiB) | democ peak RSS (MiB) |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
     printf '%s\n' "${rows[@]}"
 } >"$md"
 cat "$md"
