@@ -13,7 +13,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{build, example};
+use support::{build, example, switch_ir_files};
 
 fn have(tool: &str) -> bool {
     Command::new("sh")
@@ -118,13 +118,7 @@ impl Drop for Ovs {
 /// Loads every ruleset of one build into its own bridge.
 fn load_all(ovs: &Ovs, out: &Path, tag: &str) -> usize {
     let mut loaded = 0;
-    let mut names: Vec<PathBuf> = std::fs::read_dir(out.join("ir"))
-        .expect("ir folder")
-        .map(|e| e.expect("entry").path())
-        // Switch IR files only: ir/flows/ and ir/hosts/ are folders of other IR.
-        .filter(|p| p.is_file())
-        .collect();
-    names.sort();
+    let names = switch_ir_files(out);
     for (k, path) in names.iter().enumerate() {
         let ir: serde_json::Value =
             serde_json::from_slice(&std::fs::read(path).expect("read ir")).expect("json");

@@ -1,10 +1,16 @@
 //! The files that carry each OpenFlow switch's ruleset out of the IR: ovs-ofctl flow
-//! files (`openflow/<switch>.flows`, `.meters`). They only print the IR's rules.
+//! files (`openflow/<switch>.flows`, `.meters`) and OpenDaylight RESTCONF bodies
+//! (`openflow/odl/<switch>.json`, with `openflow/odl/push.sh` to install them). They only
+//! print the IR's rules.
 
+pub(crate) mod odl;
 pub(crate) mod ofctl;
 
 use crate::ir::Lab;
 use crate::write::OutFile;
+
+/// Installs the ODL bodies through a controller's RESTCONF API (run with `sh`).
+const PUSH_SH: &str = include_str!("push.sh");
 
 /// Every ruleset file of a build.
 pub(crate) fn files(lab: &Lab) -> Vec<OutFile> {
@@ -22,6 +28,17 @@ pub(crate) fn files(lab: &Lab) -> Vec<OutFile> {
                 bytes: ofctl::meters(rs).into_bytes(),
             });
         }
+        let node = of.datapath_id.as_deref().and_then(odl::node_id);
+        out.push(OutFile {
+            path: format!("openflow/odl/{}.json", sw.hostname),
+            bytes: odl::document(node.as_deref(), rs).into_bytes(),
+        });
+    }
+    if !out.is_empty() {
+        out.push(OutFile {
+            path: "openflow/odl/push.sh".into(),
+            bytes: PUSH_SH.as_bytes().to_vec(),
+        });
     }
     out
 }
