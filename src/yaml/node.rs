@@ -76,8 +76,10 @@ enum Raw {
     Map(Vec<(Spanned<RawKey>, Spanned<Raw>)>),
 }
 
-/// A key's text, and whether YAML read it as a number (whose spelling is then taken
-/// from the source, `1.10` staying "1.10").
+/// A key's text, and whether YAML read it as something other than a string (a number,
+/// a boolean, null), whose spelling is then taken from the source: a name is what the
+/// planner wrote, so `1.10` stays "1.10", `0x10` is not 16 and a switch named `y` or
+/// `on` is not `true` (YAML 1.1 booleans).
 struct RawKey(String, bool);
 
 struct RawVisitor;
@@ -149,7 +151,7 @@ impl<'de> Deserialize<'de> for Raw {
 impl<'de> Deserialize<'de> for RawKey {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RawKey, D::Error> {
         let raw = Raw::deserialize(d)?;
-        let numeric = matches!(raw, Raw::Int(_) | Raw::Float(_));
+        let numeric = matches!(raw, Raw::Int(_) | Raw::Float(_) | Raw::Bool(_) | Raw::Null);
         let name = match raw {
             Raw::Str(s) => s,
             Raw::Int(i) => i.to_string(),
@@ -191,6 +193,14 @@ fn number_text(
     same(t).then(|| t.into())
 }
 
+/// A non-string key as written: a plain scalar's text (not quoted, not an alias).
+fn key_text(loc: &Location, file: FileId, text: &str) -> Option<Box<str>> {
+    let s = span_of(loc, file, text);
+    let t = text.get(s.range())?.trim();
+    let plain = !t.is_empty() && !t.starts_with(['"', '\'', '*', '&', '!']);
+    plain.then(|| t.into())
+}
+
 fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
     let span = span_of(&raw.referenced, file, text);
     let lexeme = match raw.value {
@@ -209,10 +219,7 @@ fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
             entries
                 .into_iter()
                 .map(|(k, v)| {
-                    let numeric = k
-                        .value
-                        .1
-                        .then(|| number_text(&k.defined, file, text, |t| t.parse::<f64>().is_ok()));
+                    let numeric = k.value.1.then(|| key_text(&k.defined, file, text));
                     let key = Key {
                         name: numeric.flatten().map_or(k.value.0, String::from),
                         span: span_of(&k.referenced, file, text),
