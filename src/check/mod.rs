@@ -6,6 +6,7 @@ pub(crate) mod boundary;
 pub(crate) mod cables;
 pub(crate) mod control;
 pub(crate) mod findings;
+pub(crate) mod lag_duplicates;
 pub(crate) mod lag_ids;
 pub(crate) mod load;
 pub(crate) mod mtu;
@@ -64,6 +65,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     otn::check(&cx, diags);
     cables::check(&cx, diags);
     clock.mark("  optics");
+    lag_duplicates::check(&cx, diags);
     lag_ids::check(&cx, diags);
     server_ports::check(&cx, diags);
     mtu::check(&cx, diags);

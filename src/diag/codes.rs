@@ -121,6 +121,11 @@ codes! {
          switch would reject the configuration line. The maximum is vendor data \
          (`port_channel_max` in templates/<vendor>/vendor.yaml, from the OS manual: 128 on Dell \
          OS10 and FTOS 9, 2000 on Arista EOS). Pick a number from 1 to the maximum.";
+    DUPLICATE_PORT_CHANNEL = "E0120" "duplicate-port-channel" Error
+        "Two `links:` entries give a switch two LAGs with the same `lag: { id }`, which would be \
+         two port-channels with one number. democ does not merge them (the entries may disagree \
+         on LACP, VLANs or the far end): write the members as one link with port ranges, or \
+         give each port-channel its own id.";
     // ---- feasibility ----------------------------------------------------------------------
     NO_PATH = "E0201" "no-path" Error
         "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \
