@@ -9,24 +9,14 @@ use std::collections::hash_map::Entry;
 use super::Ctx;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::FxMap;
-use crate::resolve::model::{NodeId, SwitchId};
+use crate::resolve::model::SwitchId;
 
 /// E0120 at every LAG whose id an earlier LAG already uses on one of its switches.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let m = cx.m;
     let mut first: FxMap<(SwitchId, u16), usize> = FxMap::default();
     for (i, lag) in m.lags.iter().enumerate() {
-        let mut switches: Vec<SwitchId> = lag
-            .members
-            .iter()
-            .flat_map(|&l| [m.links[l].a.node, m.links[l].b.node])
-            .filter_map(|n| match n {
-                NodeId::Switch(s) => Some(s),
-                NodeId::Host(_) => None,
-            })
-            .collect();
-        switches.sort_unstable();
-        switches.dedup();
+        let switches = m.lag_switches(lag);
         for s in switches {
             match first.entry((s, lag.id)) {
                 Entry::Vacant(v) => {

@@ -6,24 +6,13 @@
 use super::Ctx;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::lower::vendor::vendors;
-use crate::resolve::model::{NodeId, SwitchId};
 
 /// E0116 once per LAG, against the most restrictive OS among its switches.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let Ok(vendors) = vendors() else { return };
     let m = cx.m;
     for lag in &m.lags {
-        let mut switches: Vec<SwitchId> = lag
-            .members
-            .iter()
-            .flat_map(|&l| [m.links[l].a.node, m.links[l].b.node])
-            .filter_map(|n| match n {
-                NodeId::Switch(s) => Some(s),
-                NodeId::Host(_) => None,
-            })
-            .collect();
-        switches.sort_unstable();
-        switches.dedup();
+        let switches = m.lag_switches(lag);
         let worst = switches
             .into_iter()
             .filter_map(|s| {

@@ -312,6 +312,23 @@ pub(crate) struct Model {
 }
 
 impl Model {
+    /// The switches a LAG's members end on (one, or two for a switch-to-switch LAG),
+    /// sorted.
+    pub(crate) fn lag_switches(&self, lag: &Lag) -> Vec<SwitchId> {
+        let mut switches: Vec<SwitchId> = lag
+            .members
+            .iter()
+            .flat_map(|&l| [self.links[l].a.node, self.links[l].b.node])
+            .filter_map(|n| match n {
+                NodeId::Switch(s) => Some(s),
+                NodeId::Host(_) => None,
+            })
+            .collect();
+        switches.sort_unstable();
+        switches.dedup();
+        switches
+    }
+
     pub(crate) fn node_name(&self, n: NodeId) -> &str {
         match n {
             NodeId::Switch(i) => &self.switches[i].name,
