@@ -115,6 +115,8 @@ fn block_scalars_agree_with_the_full_path() {
         "m:\n  s: >-\n    x\n   # c\n  t: 2\n",
         "a: >-\n  x\n",
         "a: >-\n  x",
+        "a: |\n  x\n  y ",
+        "a: >\n  x",
         "a: |\n  x\n  \n  y\n",
         "a: >-\nb: 1\n",
         "a: >-x\n  y\n",
