@@ -7,8 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-/// Every scenario uses the same show id: one twin at a time.
+/// The scenarios of one test process share a show id: one twin at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The show's name, and so its twin's id and name prefix, unique to this process: test
+/// runs side by side on one machine (several checkouts, CI) never meet.
+fn show_id() -> String {
+    format!("tm{:06}", std::process::id() % 1_000_000)
+}
 
 fn democ(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_democ"))
@@ -28,8 +34,9 @@ fn skip() -> Option<String> {
     (code == 2 && err.contains("cannot run here")).then_some(err)
 }
 
-/// Builds the fixture show, changed by `edit`, with its ruleset changed by `rules` and
-/// then its built IR sabotaged by `ir` (switch name, its IR).
+/// Builds the fixture show (`democ build --hosts`, rules and all), changed by `edit`,
+/// with its generated ruleset changed by `rules` and then its built IR sabotaged by `ir`
+/// (switch name, its IR).
 fn build(
     dir: &Path,
     edit: impl Fn(String) -> String,
@@ -39,6 +46,7 @@ fn build(
     let src = Path::new("tests/fixtures/twin");
     std::fs::copy(src.join("catalog.yaml"), dir.join("catalog.yaml")).expect("copy");
     let spec = std::fs::read_to_string(src.join("show.yaml")).expect("fixture");
+    let spec = spec.replace("name: twinmini", &format!("name: {}", show_id()));
     std::fs::write(dir.join("show.yaml"), edit(spec)).expect("write");
     let out = dir.join("out");
     let (code, _, err) = democ(&[
@@ -49,10 +57,10 @@ fn build(
         &out.display().to_string(),
     ]);
     assert_eq!(code, 0, "{err}");
-    // The controller's ruleset for sw1 (the fixture's stand-in for openflow/).
-    std::fs::create_dir_all(out.join("openflow")).expect("mkdir");
-    let flows = std::fs::read_to_string(src.join("openflow/sw1.flows")).expect("rules");
-    std::fs::write(out.join("openflow/sw1.flows"), rules(flows)).expect("write");
+    // The ruleset democ generated for sw1, as the twin loads it.
+    let flows = out.join("openflow/sw1.flows");
+    let text = std::fs::read_to_string(&flows).expect("democ writes openflow/sw1.flows");
+    std::fs::write(&flows, rules(text)).expect("write");
     for sw in ["sw1", "sw2", "sw3"] {
         let path = out.join("ir").join(format!("{sw}.json"));
         let mut v: serde_json::Value =
@@ -69,7 +77,7 @@ fn leftovers(state: &Path) -> Vec<String> {
         .map(|d| {
             d.filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("twinmini-"))
+                .filter(|n| n.starts_with(&format!("{}-", show_id())))
                 .collect()
         })
         .unwrap_or_default();
@@ -177,14 +185,21 @@ fn every_flow_passes_and_nothing_is_left() {
 
 #[test]
 fn a_deleted_rule_fails_the_flow_that_needs_it() {
-    // f1's rule for its packets from dtn1 into the WAN port.
+    // f1's IPv4 rule for its packets from dtn1 (sw1 1/1, OpenFlow port 1) into the WAN.
     let Some((code, r)) = scenario(
         same,
         |f| {
-            f.lines()
-                .filter(|l| !l.contains("in_port=1,ip,"))
+            let kept: String = f
+                .lines()
+                .filter(|l| !l.contains(",in_port=1,dl_type=0x0800,"))
                 .map(|l| format!("{l}\n"))
-                .collect()
+                .collect();
+            assert_eq!(
+                f.lines().count(),
+                kept.lines().count() + 1,
+                "one rule deleted:\n{f}"
+            );
+            kept
         },
         as_built,
     ) else {

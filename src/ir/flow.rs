@@ -11,9 +11,14 @@ pub(crate) struct Flow {
     pub(crate) name: String,
     /// `tcp`, `udp`, `rdma`.
     pub(crate) protocol: String,
-    /// The cookie every OpenFlow rule of this flow carries (`0x` and 16 hex digits).
+    /// The flow's OpenFlow cookie (`0x` and 16 hex digits): every rule that carries the
+    /// flow has a cookie that equals it under `cookie_mask` (the rules' own cookies add
+    /// the direction and pair; see each switch's `openflow.ruleset`).
     #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
     pub(crate) cookie: String,
+    /// `ovs-ofctl dump-flows BRIDGE cookie=COOKIE/MASK` lists the flow's rules.
+    #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
+    pub(crate) cookie_mask: String,
     /// One per pair, and per reverse pair when the flow is bidirectional.
     pub(crate) pairs: Vec<Pair>,
 }
@@ -41,10 +46,4 @@ pub(crate) struct Hop {
     /// Canonical port (`1/1`), or `lag<id>` for a port-channel.
     pub(crate) in_port: String,
     pub(crate) out_port: String,
-}
-
-/// The cookie of the flow at `index` in the show's order: index + 1, so no flow has
-/// cookie 0 (the cookie of rules nobody marked).
-pub(crate) fn cookie(index: usize) -> String {
-    format!("0x{:016x}", index as u64 + 1)
 }

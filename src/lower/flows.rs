@@ -4,18 +4,21 @@
 
 use crate::compile::Front;
 use crate::derive::paths::{Hop as RouteHop, Via};
-use crate::ir::flow::{Flow, Hop, Pair, cookie};
+use crate::ir::flow::{Flow, Hop, Pair};
 use crate::resolve::model::{HostId, Model, NodeId};
 
 pub(crate) fn lower(front: &Front) -> Vec<Flow> {
     let m = &front.model;
+    let (cookies, mask) = super::rules::flow_cookies(m);
     m.flows
         .iter()
+        .zip(cookies)
         .enumerate()
-        .map(|(fi, f)| Flow {
+        .map(|(fi, (f, cookie))| Flow {
             name: f.name.value.clone(),
             protocol: f.protocol.value.as_str().to_owned(),
-            cookie: cookie(fi),
+            cookie,
+            cookie_mask: mask.clone(),
             pairs: front
                 .routes
                 .flows

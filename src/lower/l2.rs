@@ -4,7 +4,9 @@
 //! - an explicit `mode:` wins next (access: `vlan` or the DTN VLAN; trunk: `vlans` or
 //!   the DTN VLAN, `vlan` native);
 //! - otherwise a circuit trunks its VLAN, a host-facing port is an access port in
-//!   `show.defaults.dtn_vlan`, and a link between switches trunks the DTN VLAN.
+//!   `show.defaults.dtn_vlan`, a port facing a port under an OpenFlow controller is an
+//!   access port in the link's VLAN (the rules send untagged frames), and any other link
+//!   between switches trunks the DTN VLAN.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -70,6 +72,13 @@ pub(crate) fn switching(lx: &Lx, link: &Link, mine: End, other: End) -> Switchin
         None => match circuit_vlan(link) {
             Some(v) => trunk(vec![v], None),
             None if matches!(other.node, NodeId::Host(_)) => access(link.vlan.unwrap_or(dtn)),
+            // The OpenFlow rules match and send untagged frames (they push and pop no
+            // VLAN tag), so the legacy end facing a port under the controller carries the
+            // VLAN untagged: a trunk would tag what the rules send on to a DTN, and drop
+            // the untagged frames the rules send into it.
+            None if lx.m.port(other).openflow && link.vlans.len() <= 1 => {
+                access(link.vlans.first().copied().or(link.vlan).unwrap_or(dtn))
+            }
             None => trunk(listed(), link.vlan),
         },
     }

@@ -63,8 +63,6 @@ pub(crate) struct Interface {
     /// Who forwards the port: the controller's rules or the switch's own L2/L3.
     #[serde(default)]
     pub(crate) role: Role,
-    /// The OpenFlow port number, where the IR states it.
-    pub(crate) openflow_port: Option<u32>,
     pub(crate) peer: Option<Peer>,
 }
 
@@ -119,6 +117,7 @@ pub(crate) enum Lacp {
 #[derive(Debug, Deserialize)]
 pub(crate) struct PortChannel {
     pub(crate) id: u16,
+    pub(crate) name: String,
     pub(crate) members: Vec<String>,
     pub(crate) lacp: Lacp,
     pub(crate) mode: Option<Mode>,
@@ -173,6 +172,59 @@ pub(crate) struct BgpNeighbor {
 pub(crate) struct Openflow {
     pub(crate) controller: Controller,
     pub(crate) datapath_id: Option<String>,
+    /// The OpenFlow number of each port and port-channel under the controller: the
+    /// numbers the ruleset's `in_port` and `output` use.
+    #[serde(default)]
+    pub(crate) port_numbers: Vec<OfPort>,
+    #[serde(default)]
+    pub(crate) ruleset: Ruleset,
+}
+
+impl Openflow {
+    /// The OpenFlow number of the port or port-channel named `interface`.
+    pub(crate) fn number(&self, interface: &str) -> Option<u32> {
+        self.port_numbers
+            .iter()
+            .find(|p| p.interface == interface)
+            .map(|p| p.number)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct OfPort {
+    pub(crate) interface: String,
+    pub(crate) number: u32,
+}
+
+/// The switch's rules, as far as the twin counts them.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct Ruleset {
+    #[serde(default)]
+    pub(crate) rules: Vec<Rule>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Rule {
+    pub(crate) cookie: String,
+    pub(crate) flow: String,
+    #[serde(default)]
+    pub(crate) shared_with: Vec<String>,
+    #[serde(rename = "match")]
+    pub(crate) matches: RuleMatch,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct RuleMatch {
+    pub(crate) in_port: u32,
+    /// `ipv4` or `arp`.
+    pub(crate) ether_type: String,
+}
+
+impl Rule {
+    /// Whether this rule carries `flow`'s packets (its own, or shared with it).
+    pub(crate) fn carries(&self, flow: &str) -> bool {
+        self.flow == flow || self.shared_with.iter().any(|f| f == flow)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -209,7 +261,9 @@ pub(crate) struct HostRoute {
 pub(crate) struct Flow {
     pub(crate) name: String,
     pub(crate) protocol: String,
+    /// The flow's cookie and the mask that selects it from a rule's cookie.
     pub(crate) cookie: String,
+    pub(crate) cookie_mask: String,
     pub(crate) pairs: Vec<Pair>,
 }
 
@@ -226,7 +280,24 @@ pub(crate) struct Pair {
 #[derive(Debug, Deserialize)]
 pub(crate) struct Hop {
     pub(crate) switch: String,
+    /// Canonical port, or `lag<id>`.
     pub(crate) in_port: String,
+    pub(crate) out_port: String,
+}
+
+impl Switch {
+    /// Whether the canonical port (or `lag<id>`) is under the controller.
+    pub(crate) fn under_controller(&self, port: &str) -> bool {
+        if let Some(id) = port.strip_prefix("lag").and_then(|i| i.parse::<u16>().ok()) {
+            return self
+                .port_channels
+                .iter()
+                .any(|p| p.id == id && p.openflow());
+        }
+        self.interfaces
+            .iter()
+            .any(|i| i.port == port && i.openflow())
+    }
 }
 
 /// Everything the twin reads from one build folder.

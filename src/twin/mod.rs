@@ -4,6 +4,7 @@
 
 mod cmd;
 pub(crate) mod controller;
+mod counters;
 mod ir;
 mod net;
 mod report;
@@ -58,7 +59,7 @@ pub(crate) fn unavailable() -> Option<String> {
     if !Path::new("/usr/lib/frr/bgpd").exists() {
         return Some("FRR is not installed (apt-get install frr)".into());
     }
-    let probe = "democ-probe-netns";
+    let probe = &format!("democ-probe-{}", std::process::id());
     if Cmd::new(&["ip", "netns", "add", probe]).run().is_err() {
         return Some("network namespaces cannot be created here".into());
     }

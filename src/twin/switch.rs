@@ -129,7 +129,9 @@ pub(crate) fn steps(sw: &Switch, d: &Dirs, ruleset: Option<&Path>, pathspace: &s
     let bridged_l2 = ports.values().any(|(_, i)| {
         !i.openflow() && (i.lag.is_some() || matches!(i.mode, Some(Mode::Access | Mode::Trunk)))
     }) || sw.vlans.iter().any(|v| v.l3.is_some());
-    let of = sw.openflow.is_some() && ports.values().any(|(_, i)| i.openflow());
+    // A switch with OpenFlow configured talks to its controller even when none of its
+    // ports is under the controller (yet).
+    let of = sw.openflow.is_some();
     if bridged_l2 || of {
         ovs_daemons(&mut s, d);
     }
@@ -329,16 +331,6 @@ fn l2_bridge(
     }
 }
 
-/// The OpenFlow port number of the interface at local name `p<k>`: the IR's, else k + 1.
-fn of_port(local: &str, i: &Interface) -> u32 {
-    i.openflow_port.unwrap_or_else(|| {
-        local
-            .trim_start_matches('p')
-            .parse::<u32>()
-            .map_or(0, |k| k + 1)
-    })
-}
-
 fn of_bridge(
     s: &mut Vec<Step>,
     sw: &Switch,
@@ -358,38 +350,64 @@ fn of_bridge(
         extra.push(format!("other-config:datapath-id={dpid}"));
     }
     add_bridge(s, d, "of", &extra);
+    // Each port under the controller at the number the IR's port map gives it, so the
+    // ruleset's `in_port` and `output` mean the ports they mean on the switch.
     for (local, i) in ports.values() {
         if !i.openflow() || i.lag.is_some() {
             continue;
         }
-        s.push(Step::Run(
-            vsctl(d)
-                .arg("add-port")
-                .arg("of")
-                .arg(local.clone())
+        let mut c = vsctl(d).arg("add-port").arg("of").arg(local.clone());
+        if let Some(n) = of.number(&i.name) {
+            c = c
                 .arg("--")
                 .arg("set")
                 .arg("interface")
                 .arg(local.clone())
-                .arg(format!("ofport_request={}", of_port(local, i))),
-        ));
+                .arg(format!("ofport_request={n}"));
+        }
+        s.push(Step::Run(c));
     }
+    // A port-channel under the controller is one OpenFlow port on the switch (the
+    // ruleset matches and outputs its `lag_base + id` number; the switch hashes over the
+    // members). An OVS bond has no OpenFlow port of its own (each member is one), so
+    // the twin gives the bond a bridge of its own, `lag<id>`, joined to `of` by a patch
+    // port at the port-channel's number: one OpenFlow port, the bond (with its LACP)
+    // behind it, as on the switch.
     for pc in sw.port_channels.iter().filter(|p| p.openflow()) {
         let members: Vec<&str> = pc
             .members
             .iter()
             .filter_map(|m| by_name.get(m.as_str()).copied())
             .collect();
-        if members.len() < 2 {
+        if members.is_empty() {
             continue;
         }
+        let br = format!("lag{}", pc.id);
+        add_bridge(s, d, &br, &["fail_mode=standalone".into()]);
         let mut c = vsctl(d)
-            .arg("add-bond")
-            .arg("of")
-            .arg(format!("lag{}", pc.id));
-        c.argv.extend(members.iter().map(|m| (*m).to_owned()));
-        c.argv.extend(lacp_args(pc.lacp));
+            .arg(if members.len() > 1 {
+                "add-bond"
+            } else {
+                "add-port"
+            })
+            .arg(br.clone())
+            .arg(format!("{br}-bond"));
+        if members.len() > 1 {
+            c.argv.extend(members.iter().map(|m| (*m).to_owned()));
+            c.argv.extend(lacp_args(pc.lacp));
+        } else {
+            // A one-member channel: the member itself.
+            c.argv.pop();
+            c.argv.push(members[0].to_owned());
+        }
         s.push(Step::Run(c));
+        patch(
+            s,
+            d,
+            (&br, &format!("{br}-up")),
+            ("of", &format!("{br}-of")),
+            of.number(&pc.name),
+        );
     }
     // The controller first: OVS flushes a bridge's flows when it gains its first one.
     s.push(Step::Run(
@@ -413,6 +431,27 @@ fn of_bridge(
         s.push(Step::Run(
             ofctl(d).arg("replace-flows").arg("of").arg(path(r)),
         ));
+    }
+}
+
+/// A patch port pair joining bridge `a.0` (port `a.1`) and bridge `b.0` (port `b.1`);
+/// `b_number`: the OpenFlow number of b's end.
+fn patch(s: &mut Vec<Step>, d: &Dirs, a: (&str, &str), b: (&str, &str), b_number: Option<u32>) {
+    for ((br, me), (_, peer), number) in [(a, b, None), (b, a, b_number)] {
+        let mut c = vsctl(d)
+            .arg("add-port")
+            .arg(br)
+            .arg(me)
+            .arg("--")
+            .arg("set")
+            .arg("interface")
+            .arg(me)
+            .arg("type=patch")
+            .arg(format!("options:peer={peer}"));
+        if let Some(n) = number {
+            c = c.arg(format!("ofport_request={n}"));
+        }
+        s.push(Step::Run(c));
     }
 }
 

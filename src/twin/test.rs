@@ -8,33 +8,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::cmd::Cmd;
+use super::counters;
 use super::ir::{Build, Flow, Pair, Switch};
 use super::net::{self, Names};
 use super::report::{ControlRow, FlowRow, Report};
 use super::state::Created;
 use super::switch;
-
-/// Packets per cookie on one OpenFlow switch (`ovs-ofctl dump-flows`).
-fn cookie_packets(state: &Path, sw: &str) -> BTreeMap<u64, u64> {
-    let d = net::switch_dirs(state, sw);
-    let mut out = BTreeMap::new();
-    let Ok(text) = switch::ofctl(&d).arg("dump-flows").arg("of").run() else {
-        return out;
-    };
-    for line in text.lines() {
-        let field = |key: &str| {
-            line.split([',', ' '])
-                .find_map(|f| f.trim().strip_prefix(key))
-                .map(str::to_owned)
-        };
-        let cookie = field("cookie=0x").and_then(|c| u64::from_str_radix(&c, 16).ok());
-        let packets = field("n_packets=").and_then(|p| p.parse::<u64>().ok());
-        if let (Some(c), Some(p)) = (cookie, packets) {
-            *out.entry(c).or_insert(0) += p;
-        }
-    }
-    out
-}
 
 fn of_switches(b: &Build) -> Vec<&str> {
     b.switches
@@ -184,7 +163,8 @@ fn probe(
 
 fn control_rows(b: &Build, state: &Path) -> Vec<ControlRow> {
     let mut rows = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(8);
+    // Generous: on a loaded machine a switch daemon may take a while to (re)connect.
+    let deadline = Instant::now() + Duration::from_secs(30);
     for s in b.switches.values() {
         let Some(of) = &s.openflow else { continue };
         let d = net::switch_dirs(state, &s.hostname);
@@ -302,15 +282,16 @@ pub(crate) fn test(
     let ofs = of_switches(&b);
     let mut rows = Vec::new();
     for flow in &b.flows {
-        let cookie = u64::from_str_radix(flow.cookie.trim_start_matches("0x"), 16).unwrap_or(0);
+        // The rules that carry this flow, per OpenFlow switch, and their counts before.
+        let keys: BTreeMap<&str, Vec<counters::Key>> = ofs
+            .iter()
+            .map(|s| (*s, counters::carrying(&b.switches[*s], flow)))
+            .collect();
+        let count = |s: &str| counters::packets(&counters::dump(&st, s), &keys[s]);
         let before: BTreeMap<&str, u64> = ofs
             .iter()
-            .map(|s| {
-                (
-                    *s,
-                    cookie_packets(&st, s).get(&cookie).copied().unwrap_or(0),
-                )
-            })
+            .filter(|s| !keys[**s].is_empty())
+            .map(|s| (*s, count(s)))
             .collect();
         // A flow's pairs run side by side (they share the flow's cookie); flows one
         // after another, so each flow's counters move only with its own packets.
@@ -328,15 +309,20 @@ pub(crate) fn test(
         });
         let rose: BTreeSet<&str> = ofs
             .iter()
-            .filter(|s| cookie_packets(&st, s).get(&cookie).copied().unwrap_or(0) > before[*s])
+            .filter(|s| before.get(*s).is_some_and(|&n| count(s) > n))
             .copied()
             .collect();
         let planned: BTreeSet<&str> = flow
             .pairs
             .iter()
             .flat_map(|p| &p.path)
+            .filter(|h| {
+                b.switches.get(&h.switch).is_some_and(|s| {
+                    s.openflow.is_some()
+                        && (s.under_controller(&h.in_port) || s.under_controller(&h.out_port))
+                })
+            })
             .map(|h| h.switch.as_str())
-            .filter(|s| ofs.contains(s))
             .collect();
         let path_ok = rose == planned;
         for r in &mut flow_rows {
@@ -344,8 +330,9 @@ pub(crate) fn test(
             if !path_ok {
                 let list = |s: &BTreeSet<&str>| s.iter().copied().collect::<Vec<_>>().join(", ");
                 r.detail.push(format!(
-                    "cookie {}: counters rose on [{}], the plan's OpenFlow switches are [{}]",
+                    "cookie {}/{}: counters rose on [{}], the plan's OpenFlow switches are [{}]",
                     flow.cookie,
+                    flow.cookie_mask,
                     list(&rose),
                     list(&planned)
                 ));

@@ -76,8 +76,7 @@ pub(crate) fn attach(
     let mut tables: Vec<Option<Table>> = (0..m.switches.len())
         .map(|s| table(front, vendors, switches, at[s]?, s, diags))
         .collect();
-    let names: Vec<&str> = m.flows.iter().map(|f| f.name.value.as_str()).collect();
-    let ids = cookie::flow_ids(&names);
+    let ids = flow_ids(m);
     let mut g = Gen {
         m,
         tables: &mut tables,
@@ -132,6 +131,24 @@ pub(crate) fn attach(
             finish(front, s, t, &metered, switches, diags);
         }
     }
+}
+
+/// Each flow's id in its rules' cookies (the model's flow order).
+fn flow_ids(m: &Model) -> Vec<u32> {
+    let names: Vec<&str> = m.flows.iter().map(|f| f.name.value.as_str()).collect();
+    cookie::flow_ids(&names)
+}
+
+/// Each flow's cookie with the mask that selects it (both directions, every pair): what
+/// `ir/flows/flows.json` states and `democ twin test` counts, so the flows and the
+/// rulesets share one cookie scheme.
+pub(crate) fn flow_cookies(m: &Model) -> (Vec<String>, String) {
+    let ids = flow_ids(m);
+    let cookies = ids
+        .iter()
+        .map(|&id| cookie::hex(cookie::cookie(id, Direction::Forward, 0) & cookie::FLOW_MASK))
+        .collect();
+    (cookies, cookie::hex(cookie::FLOW_MASK))
 }
 
 /// The hosts and addresses a pair's data leaves and enters by.
