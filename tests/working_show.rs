@@ -169,3 +169,70 @@ fn a_flow_across_a_bgp_circuit_without_routes_is_refused() {
     assert!(text.contains("return direction"), "{text}");
     snapshot("routes-bgp-empty", &text);
 }
+
+/// The BGP lines of a config: from its first prefix list to its end.
+fn bgp_lines(text: &str) -> &str {
+    text.find("ip prefix-list").map_or("", |i| &text[i..])
+}
+
+/// The routed version of the same two sites: each DTN on its switch's gateway subnet,
+/// BGP through a transit switch of a third OS. Each gateway subnet is originated where
+/// the flow needs it, every session filters both ways to exactly the subnets the flow
+/// crosses it for, and each host routes the far subnet through its gateway.
+#[test]
+fn bgp_originates_and_filters_exactly_the_subnets_the_flows_need() {
+    let (_tmp, out) = built("routes-bgp-gateway");
+    let a = ir(&out, "sw-a");
+    assert_eq!(a["bgp"]["networks"][0]["cidr"], "10.1.1.0/24", "{a}");
+    let m = ir(&out, "sw-m");
+    assert_eq!(
+        m["bgp"]["networks"],
+        serde_json::json!([]),
+        "transit originates nothing"
+    );
+    let mut text = String::new();
+    for sw in ["sw-a", "sw-m", "sw-b"] {
+        let cfg = read(&out, &format!("switches/{sw}.cfg"));
+        let gateway = lines(&cfg, |l| l.trim_start().starts_with("ip address 10.1."));
+        text.push_str(&format!("==> {sw}\n{gateway}{}\n", bgp_lines(&cfg)));
+    }
+    for h in ["dtn-a", "dtn-b"] {
+        let sh = read(&out, &format!("hosts/{h}.sh"));
+        let routes: Vec<&str> = sh
+            .lines()
+            .filter(|l| l.contains("ip addr replace") || l.contains("ip route replace"))
+            .collect();
+        text.push_str(&format!("==> {h}\n{}\n", routes.join("\n")));
+    }
+    snapshot("routes-bgp-gateway", &text);
+}
+
+/// Take one site's gateway away: its DTN falls back to the flat DTN subnet, nothing can
+/// originate it, and both directions are refused where the packets would be dropped.
+#[test]
+fn a_site_without_a_gateway_is_refused_in_both_directions() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let spec = std::fs::read_to_string(format!("{DIR}/routes-bgp-gateway.yaml")).expect("fixture");
+    let cut = spec.replace(", gateway: 10.1.2.1/24", "");
+    assert_ne!(cut, spec, "the fixture names sw-b's gateway");
+    std::fs::write(tmp.path().join("show.yaml"), cut).expect("write");
+    std::fs::copy(
+        format!("{DIR}/catalog.yaml"),
+        tmp.path().join("catalog.yaml"),
+    )
+    .expect("copy");
+    let o = support::democ(&[
+        "check",
+        tmp.path().join("show.yaml").to_str().expect("utf-8"),
+    ]);
+    let text = support::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("`sw-a` has no route to `dtn-b` (10.16.0.1) for the forward direction"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`dtn-b` has no route to `dtn-a` (10.1.1.2) for the return direction"),
+        "{text}"
+    );
+}

@@ -1,81 +1,124 @@
 //! Routes that carry the flows. A connected topology is not enough: wherever a flow's
 //! path crosses a routed hop (a switch port with an address: a routed link or a BGP
-//! circuit), the switch before that hop must hold a route to the packet's destination in
-//! the control plane democ configures: a connected subnet, a static route, or a prefix
-//! BGP learns along the declared sessions from a switch that originates it. Both
-//! directions of every pair are checked (TCP and RDMA both need the return path), and a
-//! missing route is an error at the flow naming the switch (E0253).
-//!
-//! democ configures no static routes and its BGP sessions originate no prefix, so today
-//! a switch's table is its connected subnets; `Rib` is where origination will add to it.
+//! circuit), the node before that hop must hold a route to the packet's destination in
+//! the control plane democ configures: a connected subnet (a gateway's included), or a
+//! prefix BGP learns over that very hop, propagated from the switch that originates it
+//! through every session's export and import policy (`derive::bgp`). A host sending
+//! off its subnet needs a gateway. Both directions of every pair are checked (TCP and
+//! RDMA both need the return path), and a missing route is an error at the flow naming
+//! the node (E0253). democ configures no static routes in the data plane.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::Ipv4Addr;
 
 use super::Ctx;
+use crate::derive::bgp::{self, Plan};
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes};
-use crate::resolve::model::{End, HostId, Model, NodeId, SwitchId};
+use crate::resolve::model::{HostId, LinkId, Model, NodeId, SwitchId};
+use crate::source::Span;
+use crate::spec::addr::Prefix;
 
-/// What one switch can route to: its connected (addressed) subnets.
-struct Rib {
-    connected: Vec<Vec<crate::spec::addr::Prefix>>,
+/// What each switch can route to: connected subnets, and BGP-learned prefixes with the
+/// session links they were learned over.
+pub(crate) struct Rib {
+    connected: Vec<Vec<Prefix>>,
+    learned: HashMap<(SwitchId, Prefix), Vec<LinkId>>,
 }
 
 impl Rib {
-    fn new(m: &Model) -> Rib {
-        Rib {
-            connected: m
-                .switches
-                .iter()
-                .map(|s| s.ports.iter().filter_map(|p| p.address).collect())
-                .collect(),
+    /// Connected subnets, then BGP propagation from the originators: a prefix crosses a
+    /// session when the sender exports it and the receiver imports it there; each switch
+    /// re-advertises a prefix once (its first path), so the walk is linear in sessions
+    /// times prefixes.
+    pub(crate) fn new(m: &Model, plan: &Plan) -> Rib {
+        let connected: Vec<Vec<Prefix>> = m
+            .switches
+            .iter()
+            .map(|s| {
+                s.ports
+                    .iter()
+                    .filter_map(|p| p.address)
+                    .chain(s.gateway.as_ref().map(|g| g.value))
+                    .collect()
+            })
+            .collect();
+        let mut sessions: Vec<Vec<(LinkId, SwitchId)>> = vec![Vec::new(); m.switches.len()];
+        for l in 0..m.links.len() {
+            if let Some((a, b)) = bgp::session(m, l) {
+                sessions[a].push((l, b));
+                sessions[b].push((l, a));
+            }
         }
+        let mut learned: HashMap<(SwitchId, Prefix), Vec<LinkId>> = HashMap::new();
+        let mut known: HashSet<(SwitchId, Prefix)> = HashSet::new();
+        let mut queue = VecDeque::new();
+        for (s, nets) in plan.networks.iter().enumerate() {
+            // A `network` statement advertises only what the switch's table holds.
+            let speaks = m.switches[s].asn.is_some();
+            for p in nets {
+                let held = connected[s].iter().any(|c| c.subnet() == *p);
+                if speaks && held && known.insert((s, *p)) {
+                    queue.push_back((s, *p));
+                }
+            }
+        }
+        while let Some((s, p)) = queue.pop_front() {
+            for &(l, n) in &sessions[s] {
+                let out = plan.export.get(&(s, l)).is_some_and(|x| x.contains(&p));
+                let inn = plan.import.get(&(n, l)).is_some_and(|x| x.contains(&p));
+                if !(out && inn) {
+                    continue;
+                }
+                learned.entry((n, p)).or_default().push(l);
+                if known.insert((n, p)) {
+                    queue.push_back((n, p));
+                }
+            }
+        }
+        Rib { connected, learned }
     }
 
-    fn routes(&self, s: SwitchId, to: Ipv4Addr) -> bool {
+    fn connected(&self, s: SwitchId, to: Ipv4Addr) -> bool {
         self.connected[s].iter().any(|p| p.contains(to))
     }
+
+    /// A route to `to` out of link `l`: connected, or learned over `l`.
+    fn routes(&self, s: SwitchId, to: Ipv4Addr, dst: Option<Prefix>, l: LinkId) -> bool {
+        self.connected(s, to)
+            || dst.is_some_and(|p| {
+                self.learned
+                    .get(&(s, p.subnet()))
+                    .is_some_and(|ls| ls.contains(&l))
+            })
+    }
 }
 
-/// The first host address of `h` (its data port's).
-fn address(m: &Model, h: HostId) -> Option<Ipv4Addr> {
-    m.hosts[h]
-        .ports
-        .iter()
-        .find_map(|p| p.address.map(|a| a.addr))
+/// Where a packet from one end of `pr` to the other is dropped for want of a route.
+enum Gap {
+    /// The source host: its destination is off its subnet and it has no gateway.
+    Host(HostId),
+    Switch(SwitchId),
 }
 
-/// Where a packet from `src` to `dst` along `hops` (in travel order) is routed, and the
-/// first router without a route to `dst`.
-fn missing(m: &Model, rib: &Rib, pr: &PairRoute, reverse: bool) -> Option<(SwitchId, HostId)> {
-    let dst = if reverse { pr.src } else { pr.dst };
-    let to = address(m, dst)?;
-    let mut hops: Vec<(NodeId, NodeId, usize)> = Vec::with_capacity(pr.hops.len());
-    for h in &pr.hops {
-        let l = *h.via.links(m).first()?;
-        if reverse {
-            hops.push((h.to, h.from, l));
-        } else {
-            hops.push((h.from, h.to, l));
+fn missing(m: &Model, rib: &Rib, pr: &PairRoute, reverse: bool) -> Option<(Gap, HostId)> {
+    let (src, dst) = if reverse {
+        (pr.dst, pr.src)
+    } else {
+        (pr.src, pr.dst)
+    };
+    let (_, to) = bgp::address(m, dst)?;
+    let to = to.addr;
+    let gw = bgp::gateway(m, dst).map(|(_, p)| p);
+    if let Some((_, mine)) = bgp::address(m, src) {
+        if !mine.contains(to) && bgp::gateway(m, src).is_none() {
+            return Some((Gap::Host(src), dst));
         }
     }
-    if reverse {
-        hops.reverse();
-    }
-    for (from, _, l) in hops {
-        let NodeId::Switch(s) = from else { continue };
-        let link = &m.links[l];
-        let mine = if link.a.node == from { link.a } else { link.b };
-        let routed = m
-            .port(End {
-                node: from,
-                port: mine.port,
-            })
-            .address
-            .is_some();
-        if routed && !rib.routes(s, to) {
-            return Some((s, dst));
+    for st in bgp::steps(m, pr, reverse) {
+        let NodeId::Switch(s) = st.from else { continue };
+        if bgp::routed(m, st.from, st.link) && !rib.routes(s, to, gw, st.link) {
+            return Some((Gap::Switch(s), dst));
         }
     }
     None
@@ -84,30 +127,45 @@ fn missing(m: &Model, rib: &Rib, pr: &PairRoute, reverse: bool) -> Option<(Switc
 /// Checks both directions of every routed pair.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let m = cx.m;
-    let rib = Rib::new(m);
+    let plan = bgp::plan(m, cx.routes);
+    let rib = Rib::new(m, &plan);
     let mut seen = HashSet::new();
     for (fr, f) in cx.routes.flows.iter().zip(&m.flows) {
         for pr in &fr.pairs {
             for reverse in [false, true] {
-                let Some((s, dst)) = missing(m, &rib, pr, reverse) else {
+                let Some((gap, dst)) = missing(m, &rib, pr, reverse) else {
                     continue;
                 };
                 if !seen.insert((f.name.span, reverse)) {
                     continue;
                 }
-                let sw = &m.switches[s].name;
+                let (at, span, why, help): (&str, Span, &str, &str) = match gap {
+                    Gap::Switch(s) => (
+                        &m.switches[s].name.value,
+                        m.switches[s].name.span,
+                        "routes the path's next hop, but no connected subnet or prefix learned over that hop covers",
+                        "give the hosts at each end a `gateway:` subnet on the switch they are cabled to (outside `addressing.dtn`) and run BGP (`asn`, `peer_asn`) on every routed hop between them: democ originates the gateway subnets the flows need; or route the flow over switched links (`path:`)",
+                    ),
+                    Gap::Host(h) => (
+                        &m.hosts[h].name.value,
+                        m.hosts[h].name.span,
+                        "sends off its subnet, but no `gateway:` switch routes for it towards",
+                        "give the switch this host is cabled to a `gateway:` subnet, so the host routes through it",
+                    ),
+                };
                 let host = &m.hosts[dst].name.value;
-                let to = address(m, dst).map_or(String::new(), |a| format!(" ({a})"));
+                let to =
+                    bgp::address(m, dst).map_or(String::new(), |(_, a)| format!(" ({})", a.addr));
                 let direction = if reverse { "return" } else { "forward" };
                 diags.push(
                     Diagnostic::new(
                         codes::MISSING_ROUTE,
                         f.name.span,
-                        format!("flow `{}`: `{}` has no route to `{host}`{to} for the {direction} direction", f.name.value, sw.value),
+                        format!("flow `{}`: `{at}` has no route to `{host}`{to} for the {direction} direction", f.name.value),
                     )
-                    .label(format!("{direction} packets are routed at `{}` and dropped there", sw.value))
-                    .also(sw.span, format!("`{}` routes the path's next hop, but no connected subnet, static route or BGP-learned prefix covers `{host}`", sw.value))
-                    .help("democ's BGP sessions originate no prefix yet: route the flow over switched links (`path:`), or make the hop switched (drop `peer_asn` and put the hosts on the circuit's VLAN with `vlan:` on their links)"),
+                    .label(format!("{direction} packets are routed at `{at}` and dropped there"))
+                    .also(span, format!("`{at}` {why} `{host}`"))
+                    .help(help),
                 );
             }
         }

@@ -121,6 +121,11 @@ impl Ax<'_> {
 
 fn overlaps(m: &Model, diags: &mut Diags) {
     let p = &m.settings.pools;
+    let names: Vec<String> = m
+        .switches
+        .iter()
+        .map(|s| format!("`{}` gateway", s.name.value))
+        .collect();
     let pools: Vec<(&str, &Sp<Prefix>)> = [
         ("dtn", &p.dtn),
         ("p2p", &p.p2p),
@@ -129,6 +134,14 @@ fn overlaps(m: &Model, diags: &mut Diags) {
     ]
     .into_iter()
     .filter_map(|(n, p)| p.as_ref().map(|p| (n, p)))
+    // A gateway's subnet is a pool of its own: inside `dtn`, the hosts on the flat DTN
+    // subnet would take its hosts for on-link neighbours and never use the gateway.
+    .chain(
+        m.switches
+            .iter()
+            .zip(&names)
+            .filter_map(|(s, n)| s.gateway.as_ref().map(|g| (n.as_str(), g))),
+    )
     .collect();
     for (i, (na, a)) in pools.iter().enumerate() {
         for (nb, b) in &pools[i + 1..] {
@@ -166,6 +179,20 @@ fn exhausted(diags: &mut Diags, pool: &Sp<Prefix>, what: &str, need: usize, have
     );
 }
 
+/// The gateway switch a host port is cabled to directly, if it has one.
+pub(crate) fn gateway_of(m: &Model, h: usize, p: usize) -> Option<usize> {
+    let l = &m.links[m.hosts[h].ports.get(p)?.link?];
+    let other = if l.a.node == NodeId::Host(h) {
+        l.b
+    } else {
+        l.a
+    };
+    match other.node {
+        NodeId::Switch(s) if m.switches[s].gateway.is_some() => Some(s),
+        _ => None,
+    }
+}
+
 fn is_routed(m: &Model, l: &crate::resolve::model::Link) -> bool {
     let both_switches =
         matches!(l.a.node, NodeId::Switch(_)) && matches!(l.b.node, NodeId::Switch(_));
@@ -193,15 +220,21 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
         if let Some(a) = &s.mgmt {
             ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");
         }
+        if let Some(g) = &s.gateway {
+            ax.claim(g.addr, g.span, None, "gateway");
+        }
     }
-    for h in &m.hosts {
+    for (hi, h) in m.hosts.iter().enumerate() {
         if let Some(a) = &h.mgmt {
             ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");
         }
         let mut statics: Vec<(&usize, &Sp<Prefix>)> = h.addresses.iter().collect();
         statics.sort_by_key(|(i, _)| **i);
-        for (_, p) in statics {
-            ax.claim(p.addr, p.span, dtn_pool.as_ref(), "dtn");
+        for (i, p) in statics {
+            match gateway_of(m, hi, *i).and_then(|s| m.switches[s].gateway.as_ref()) {
+                Some(g) => ax.claim(p.addr, p.span, Some(g), "gateway"),
+                None => ax.claim(p.addr, p.span, dtn_pool.as_ref(), "dtn"),
+            }
         }
     }
     for l in &m.links {
@@ -228,12 +261,56 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     for (addr, span) in controllers.collect::<Vec<_>>() {
         ax.used.entry(addr).or_insert(span);
     }
-    // DTN interfaces.
+    // DTN interfaces behind a gateway: from its subnet, in declaration order.
+    let mut gateways: HashMap<usize, Pool> = HashMap::new();
+    let mut short: HashMap<usize, usize> = HashMap::new();
+    for h in 0..m.hosts.len() {
+        for p in 0..m.hosts[h].ports.len() {
+            let Some(s) = gateway_of(m, h, p) else {
+                continue;
+            };
+            let Some(g) = m.switches[s].gateway.clone() else {
+                continue;
+            };
+            let host = &mut m.hosts[h];
+            if let Some(a) = host.addresses.get(&p) {
+                host.ports[p].address = Some(Prefix {
+                    addr: a.addr,
+                    len: a.len,
+                });
+                continue;
+            }
+            let pool = gateways
+                .entry(s)
+                .or_insert_with(|| Pool::new(g.value.subnet()));
+            match pool.take(&ax.used) {
+                Some(a) => {
+                    ax.used.insert(a, g.span);
+                    host.ports[p].address = Some(Prefix {
+                        addr: a,
+                        len: g.len,
+                    });
+                }
+                None => *short.entry(s).or_default() += 1,
+            }
+        }
+    }
+    let mut short: Vec<(usize, usize)> = short.into_iter().collect();
+    short.sort_unstable();
+    for (s, n) in short {
+        if let (Some(g), Some(pool)) = (&m.switches[s].gateway, gateways.get(&s)) {
+            exhausted(ax.diags, g, "gateway", n, pool.capacity());
+        }
+    }
+    // The other DTN interfaces.
     if let Some(pool) = &dtn_pool {
         let mut alloc = Pool::new(pool.value);
         let mut missing = 0;
         for h in 0..m.hosts.len() {
             for p in 0..m.hosts[h].ports.len() {
+                if gateway_of(m, h, p).is_some() {
+                    continue;
+                }
                 let host = &mut m.hosts[h];
                 if let Some(s) = host.addresses.get(&p) {
                     host.ports[p].address = Some(Prefix {

@@ -1,6 +1,7 @@
 //! Pass 3: what the spec implies but does not say: addresses, the topology graph,
 //! flow paths and their latencies.
 pub(crate) mod addressing;
+pub(crate) mod bgp;
 pub(crate) mod mtu;
 pub(crate) mod paths;
 pub(crate) mod roles;

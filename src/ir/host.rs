@@ -22,6 +22,8 @@ pub(crate) struct Host {
     pub(crate) governor: Option<String>,
     /// `ethtool -C` arguments for every interface.
     pub(crate) coalescing: Vec<String>,
+    /// Routes to the flows' peers off this host's subnet, via its `gateway:` switch.
+    pub(crate) routes: Vec<super::routing::StaticRoute>,
     /// Servers for the pairs this host receives.
     pub(crate) serve: Vec<Transfer>,
     /// The pairs this host sends.

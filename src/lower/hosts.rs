@@ -111,6 +111,7 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
         .map(|h| settings(&cx, t, h, &numa[h], &lags))
         .collect();
     transfers(&cx, t, &numa, &mut hosts);
+    gateway_routes(&cx, &mut hosts);
     hosts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(hosts)
 }
@@ -154,8 +155,48 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         sysctl,
         governor: t.governor.clone(),
         coalescing: t.coalescing.clone(),
+        routes: Vec::new(),
         serve: Vec::new(),
         send: Vec::new(),
+    }
+}
+
+/// For every pair, each end behind a gateway routes the other end's subnet (its
+/// gateway's, else the host itself) through that gateway, when it is off its own subnet.
+fn gateway_routes(cx: &Ctx, hosts: &mut [Host]) {
+    use crate::derive::bgp::{address, gateway};
+    let m = cx.m;
+    let mut want = vec![std::collections::BTreeSet::new(); m.hosts.len()];
+    for pr in cx.routes.flows.iter().flat_map(|f| &f.pairs) {
+        for (a, b) in [(pr.src, pr.dst), (pr.dst, pr.src)] {
+            let (Some((g, _)), Some((_, mine)), Some((_, theirs))) =
+                (gateway(m, a), address(m, a), address(m, b))
+            else {
+                continue;
+            };
+            if mine.contains(theirs.addr) {
+                continue;
+            }
+            let to = gateway(m, b).map_or(
+                crate::spec::addr::Prefix {
+                    addr: theirs.addr,
+                    len: 32,
+                },
+                |(_, p)| p.subnet(),
+            );
+            if let Some(gw) = &m.switches[g].gateway {
+                want[a].insert((to, gw.addr));
+            }
+        }
+    }
+    for (h, set) in hosts.iter_mut().zip(want) {
+        h.routes = set
+            .into_iter()
+            .map(|(p, via)| crate::ir::routing::StaticRoute {
+                prefix: p.to_string(),
+                next_hop: via.to_string(),
+            })
+            .collect();
     }
 }
 

@@ -161,6 +161,23 @@ pub(crate) fn vlans(lx: &mut Lx, interfaces: &mut [Interface], pcs: &[PortChanne
             );
         }
     }
+    // The hosts' gateway: on the access VLAN of the first host-facing port.
+    if let Some(g) = &s.gateway {
+        let host_vlan = s.ports.iter().enumerate().find_map(|(i, p)| {
+            let (_, other) = lx.ends(p.link?)?;
+            let x = interfaces.get(i)?;
+            matches!(other.node, NodeId::Host(_))
+                .then_some(x.switching.access_vlan)
+                .flatten()
+                .map(|v| (v, x.mtu))
+        });
+        if let Some((v, mtu)) = host_vlan {
+            l3.entry(v).or_insert((
+                Ipv4::new(g.addr, g.len),
+                mtu.map(|m| super::mtu::vlan_interface(lx, m)),
+            ));
+        }
+    }
     let mut taken = used(interfaces, pcs);
     if lx.f.routed_ports == RoutedPorts::Svi {
         for (v, port, ipv4) in routed_as_svi(lx, interfaces, &mut taken) {

@@ -39,6 +39,8 @@ pub(crate) struct Lx<'a> {
     pub(crate) f: &'a Flavour,
     /// Speed keywords in force (OVS mode has its own).
     pub(crate) speeds: &'a BTreeMap<String, String>,
+    /// What BGP originates and each session's policy.
+    pub(crate) plan: &'a crate::derive::bgp::Plan,
     /// Spans already reported, so a shared cause is reported once.
     reported: HashSet<(Span, &'static str)>,
 }
@@ -128,6 +130,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     order.sort_by(|a, b| m.switches[*a].name.value.cmp(&m.switches[*b].name.value));
     let dpids = dpid::assign(m, vendors);
     let mut rdma_all = qos::rdma_by_switch(m, &front.routes);
+    let plan = crate::derive::bgp::plan(m, &front.routes);
     let mut switches = Vec::with_capacity(order.len());
     let mut at = vec![None; m.switches.len()];
     for sw in order {
@@ -165,6 +168,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
             sw,
             f,
             speeds,
+            plan: &plan,
             reported: HashSet::new(),
         };
         let rdma = std::mem::take(&mut rdma_all[sw]);

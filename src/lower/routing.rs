@@ -5,7 +5,7 @@
 use super::Lx;
 use crate::diag::{Diagnostic, codes};
 use crate::ir::interface::{Interface, Vlan};
-use crate::ir::routing::{Bgp, BgpNeighbor};
+use crate::ir::routing::{Bgp, BgpNeighbor, Policy};
 use crate::resolve::model::{LinkKind, NodeId};
 
 pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Option<Bgp> {
@@ -45,6 +45,16 @@ pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Opti
         let interface = on_vlan
             .or_else(|| interfaces.get(i).map(|x| x.name.clone()))
             .unwrap_or_default();
+        let policy =
+            |dir: &str, set: &std::collections::HashMap<_, std::collections::BTreeSet<_>>| Policy {
+                name: format!("democ-{}-{dir}", wan.name.value),
+                prefixes: set
+                    .get(&(lx.sw, l))
+                    .into_iter()
+                    .flatten()
+                    .map(|p: &crate::spec::addr::Prefix| p.to_string())
+                    .collect(),
+            };
         neighbors.push((
             mine.addr,
             BgpNeighbor {
@@ -52,6 +62,8 @@ pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Opti
                 remote_as,
                 interface,
                 description: wan.name.value.clone(),
+                import: policy("in", &lx.plan.import),
+                export: policy("out", &lx.plan.export),
             },
         ));
     }
@@ -87,10 +99,49 @@ pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Opti
     let first = neighbors.iter().map(|(a, _)| *a).min();
     let router_id = s.router_id.or(first)?;
     neighbors.sort_by(|a, b| a.1.address.cmp(&b.1.address));
-    let neighbors = neighbors.into_iter().map(|(_, n)| n).collect();
+    let neighbors: Vec<BgpNeighbor> = neighbors.into_iter().map(|(_, n)| n).collect();
+    let networks: Vec<crate::ir::switch::Ipv4> = lx.plan.networks[lx.sw]
+        .iter()
+        .map(|p| crate::ir::switch::Ipv4::new(p.addr, p.len))
+        .collect();
+    let policies = neighbors
+        .iter()
+        .any(|n| !n.import.prefixes.is_empty() || !n.export.prefixes.is_empty());
+    let unsaid = match (
+        lx.f.bgp_network || networks.is_empty(),
+        lx.f.bgp_policy || !policies,
+    ) {
+        (true, true) => None,
+        (false, true) => Some("BGP origination (`network`)"),
+        (true, false) => Some("per-neighbor BGP prefix-list policy"),
+        (false, false) => Some("BGP origination (`network`) and per-neighbor prefix-list policy"),
+    };
+    if let Some(what) = unsaid {
+        let span = s.name.span;
+        let os = lx.os();
+        lx.manual(
+            "bgp-policy",
+            span,
+            format!(
+                "democ has no confirmed `{os}` syntax for {what} (switch `{}`)",
+                s.name.value
+            ),
+            format!(
+                "on `{}`, originate {} and filter each neighbor to the prefixes the IR lists (ir/switches/{}.json `bgp`)",
+                s.name.value,
+                if networks.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    networks.iter().map(|n| n.cidr.as_str()).collect::<Vec<_>>().join(", ")
+                },
+                s.name.value
+            ),
+        );
+    }
     Some(Bgp {
         asn,
         router_id: router_id.to_string(),
+        networks,
         neighbors,
     })
 }

@@ -81,6 +81,12 @@ pub(crate) struct Flavour {
     #[serde(default)]
     pub(crate) svi_vlan_base: Option<u16>,
     pub(crate) bgp: bool,
+    /// The template prints `network` statements (`bgp.networks`).
+    #[serde(default)]
+    pub(crate) bgp_network: bool,
+    /// The template prints each neighbor's import and export prefix lists.
+    #[serde(default)]
+    pub(crate) bgp_policy: bool,
     pub(crate) qos: QosCaps,
     /// What differs on a silicon family (the catalog model's `platform`).
     #[serde(default)]

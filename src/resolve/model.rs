@@ -140,6 +140,8 @@ pub(crate) struct Switch {
     pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
     pub(crate) asn: Option<u32>,
     pub(crate) router_id: Option<Ipv4Addr>,
+    /// The hosts' gateway address and subnet on this switch (`gateway:`).
+    pub(crate) gateway: Option<Sp<Prefix>>,
     pub(crate) openflow: Option<OpenflowCfg>,
     pub(crate) ports: Vec<Port>,
     pub(crate) port_index: HashMap<String, usize>,

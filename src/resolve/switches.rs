@@ -461,6 +461,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             mgmt: s.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
             asn: s.asn.as_ref().and_then(|a| u32::try_from(a.value).ok()),
             router_id: s.router_id.as_ref().map(|a| a.0),
+            gateway: s.gateway.clone(),
             openflow,
             ports,
             port_index,

@@ -34,6 +34,13 @@ impl Prefix {
         let m = self.mask() & other.mask();
         self.network() & m == other.network() & m
     }
+    /// The prefix with its host bits cleared (`10.16.1.1/24` -> `10.16.1.0/24`).
+    pub(crate) fn subnet(self) -> Prefix {
+        Prefix {
+            addr: Ipv4Addr::from(self.network()),
+            len: self.len,
+        }
+    }
     pub(crate) fn last(self) -> u32 {
         self.network() | !self.mask()
     }

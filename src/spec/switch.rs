@@ -2,7 +2,7 @@
 
 use indexmap::IndexMap;
 
-use super::addr::{Addr, Controller};
+use super::addr::{Addr, Controller, Prefix};
 use super::macros::spec_struct;
 use super::units::Rate;
 use crate::yaml::decode::{Sp, keyword_enum};
@@ -47,6 +47,12 @@ spec_struct! {
         asn: Option<Sp<u64>> = opt in ASN,
         /// Router id / loopback address.
         router_id: Option<Sp<Addr>> = opt,
+        /// The switch routes for the hosts cabled to it: it holds this address on the
+        /// VLAN interface of their access VLAN, their addresses come from this subnet
+        /// (not `addressing.dtn`, which it must not overlap), they reach other subnets
+        /// through it, and BGP originates the subnet where flows need it
+        /// (`10.16.1.1/24`).
+        gateway: Option<Sp<Prefix>> = opt,
         openflow: Option<SwitchOpenflow> = opt,
         /// Per-port overrides, keyed by the catalog port name (`1/17`).
         ports: Option<IndexMap<String, Sp<PortOverride>>> = opt,

@@ -154,18 +154,25 @@ pub(crate) struct Bgp {
     pub(crate) router_id: String,
     #[serde(default)]
     pub(crate) neighbors: Vec<BgpNeighbor>,
-    /// Prefixes the switch originates, once the IR carries them.
+    /// Subnets the switch originates.
     #[serde(default)]
-    pub(crate) networks: Vec<String>,
+    pub(crate) networks: Vec<Ipv4>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct BgpNeighbor {
     pub(crate) address: String,
     pub(crate) remote_as: u32,
-    /// Prefixes originated towards this neighbor, where the IR states them per neighbor.
-    #[serde(default)]
-    pub(crate) networks: Vec<String>,
+    /// What the switch accepts from this neighbor and advertises to it.
+    pub(crate) import: Policy,
+    pub(crate) export: Policy,
+}
+
+/// A prefix list permitting exactly `prefixes`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Policy {
+    pub(crate) name: String,
+    pub(crate) prefixes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -455,13 +455,31 @@ fn patch(s: &mut Vec<Step>, d: &Dirs, a: (&str, &str), b: (&str, &str), b_number
     }
 }
 
-/// FRR's configuration for the IR's BGP: sessions, and the prefixes the IR says to
-/// originate (none in the IR: none here, as on the switch).
+/// FRR's configuration for the IR's BGP: sessions, the subnets the IR originates, and
+/// each neighbor's import and export prefix lists (FRR's `ip prefix-list`, `neighbor
+/// .. prefix-list .. in|out`), as on the switch.
 pub(crate) fn frr_conf(sw: &Switch, bgp: &Bgp) -> String {
     let mut t = format!(
-        "frr defaults traditional\nhostname {}\nlog file {}\n!\nrouter bgp {}\n bgp router-id {}\n no bgp ebgp-requires-policy\n",
-        sw.hostname, "bgpd.log", bgp.asn, bgp.router_id
+        "frr defaults traditional\nhostname {}\nlog file {}\n!\n",
+        sw.hostname, "bgpd.log"
     );
+    for pol in bgp.neighbors.iter().flat_map(|n| [&n.import, &n.export]) {
+        for (i, p) in pol.prefixes.iter().enumerate() {
+            t.push_str(&format!(
+                "ip prefix-list {} seq {} permit {p}\n",
+                pol.name,
+                (i + 1) * 10
+            ));
+        }
+        t.push_str(&format!(
+            "ip prefix-list {} seq 1000 deny 0.0.0.0/0 le 32\n",
+            pol.name
+        ));
+    }
+    t.push_str(&format!(
+        "!\nrouter bgp {}\n bgp router-id {}\n no bgp ebgp-requires-policy\n",
+        bgp.asn, bgp.router_id
+    ));
     for n in &bgp.neighbors {
         t.push_str(&format!(
             " neighbor {} remote-as {}\n",
@@ -469,21 +487,21 @@ pub(crate) fn frr_conf(sw: &Switch, bgp: &Bgp) -> String {
         ));
         t.push_str(&format!(" neighbor {} timers connect 1\n", n.address));
     }
-    let mut networks: Vec<&String> = bgp
-        .networks
-        .iter()
-        .chain(bgp.neighbors.iter().flat_map(|n| &n.networks))
-        .collect();
-    networks.sort();
-    networks.dedup();
-    if !networks.is_empty() {
-        t.push_str(" address-family ipv4 unicast\n");
-        for n in networks {
-            t.push_str(&format!("  network {n}\n"));
-        }
-        t.push_str(" exit-address-family\n");
+    t.push_str(" address-family ipv4 unicast\n");
+    for n in &bgp.networks {
+        t.push_str(&format!("  network {}\n", n.cidr));
     }
-    t.push_str("!\n");
+    for n in &bgp.neighbors {
+        t.push_str(&format!(
+            "  neighbor {} prefix-list {} in\n",
+            n.address, n.import.name
+        ));
+        t.push_str(&format!(
+            "  neighbor {} prefix-list {} out\n",
+            n.address, n.export.name
+        ));
+    }
+    t.push_str(" exit-address-family\n!\n");
     t
 }
 
