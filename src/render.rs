@@ -97,9 +97,24 @@ impl Renderer {
 
     /// One switch's config text.
     pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
+        // The ruleset as ovs-ofctl prints it, for scripts that load it themselves
+        // (PicOS in OVS mode): the very text of `openflow/<switch>.flows`.
+        let (rules, meter_text) = match &sw.openflow {
+            Some(of) => (
+                crate::rulesets::ofctl::flows(&sw.hostname, show, &of.ruleset),
+                crate::rulesets::ofctl::meters(&of.ruleset),
+            ),
+            None => (String::new(), String::new()),
+        };
+        let meters: Vec<String> = meter_text.lines().map(str::to_owned).collect();
         self.print(
             &sw.template,
-            context! { sw => Value::from(Serde(sw)), show => show },
+            context! {
+                sw => Value::from(Serde(sw)),
+                show => show,
+                openflow_rules => rules,
+                openflow_meters => meters,
+            },
         )
     }
 

@@ -1,5 +1,6 @@
 //! Every `openflow/<switch>.flows` of the SC16 and SC15 builds loads into a real Open
-//! vSwitch: one userspace (`datapath_type=netdev`) bridge per OpenFlow switch, its ports
+//! vSwitch: one userspace bridge per OpenFlow switch (`datapath_type=dummy`, the userspace
+//! datapath with no kernel devices, so the test leaves no link behind), its ports
 //! numbered as the IR's port map says (`ofport_request`), meters added from
 //! `<switch>.meters`, then `ovs-ofctl -O OpenFlow13 replace-flows`. Afterwards
 //! `diff-flows` finds no difference and the bridge holds exactly the IR's rules plus the
@@ -134,7 +135,7 @@ fn load_all(ovs: &Ovs, out: &Path, tag: &str) -> usize {
             "set",
             "bridge",
             &br,
-            "datapath_type=netdev",
+            "datapath_type=dummy",
             "protocols=OpenFlow13",
             "fail-mode=secure",
         ]);
@@ -194,23 +195,28 @@ fn load_all(ovs: &Ovs, out: &Path, tag: &str) -> usize {
     loaded
 }
 
-#[test]
-fn every_ruleset_loads_into_open_vswitch() {
+/// Root and Open vSwitch, or the reason the test skips.
+fn can_run() -> Result<(), &'static str> {
     if !is_root() {
-        println!("skipped: Open vSwitch bridges need root");
-        return;
+        return Err("Open vSwitch bridges need root");
     }
-    if ![
+    let tools = [
         "ovsdb-tool",
         "ovsdb-server",
         "ovs-vswitchd",
         "ovs-vsctl",
         "ovs-ofctl",
-    ]
-    .iter()
-    .all(|t| have(t))
-    {
-        println!("skipped: Open vSwitch is not installed (apt-get install -y openvswitch-switch)");
+    ];
+    if !tools.iter().all(|t| have(t)) {
+        return Err("Open vSwitch is not installed (apt-get install -y openvswitch-switch)");
+    }
+    Ok(())
+}
+
+#[test]
+fn every_ruleset_loads_into_open_vswitch() {
+    if let Err(why) = can_run() {
+        println!("skipped: {why}");
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -223,4 +229,124 @@ fn every_ruleset_loads_into_open_vswitch() {
         let n = load_all(&ovs, &out, tag);
         assert!(n >= 10, "{show}: {n} OpenFlow switches loaded");
     }
+}
+
+/// Stands in for PicOS's ovs-vsctl/ovs-ofctl: the same tools with PicOS's hardware types
+/// (`datapath_type=pica8`, `type=pica8`, `type=pica8_lag`) as the test's dummy ones and
+/// the script's bridge under the test's own name, so nothing clashes with the host.
+const PICOS_SHIM: &str = r#"#!/bin/sh
+for a do
+  shift
+  case $a in
+    br0) a=$DEMOC_TEST_BRIDGE ;;
+    datapath_type=pica8) a=datapath_type=dummy ;;
+    type=pica8 | type=pica8_lag) a=type=dummy ;;
+  esac
+  set -- "$@" "$a"
+done
+exec "$DEMOC_TEST_REAL/${0##*/}" "$@"
+"#;
+
+/// PicOS in OVS mode: the switch's script sets the port map's numbers and loads the same
+/// rules as `openflow/<switch>.flows`; run again it changes nothing, and a rule the
+/// controller added (another cookie) survives it.
+#[test]
+fn picos_ovs_scripts_load_the_switchs_rules() {
+    if let Err(why) = can_run() {
+        println!("skipped: {why}");
+        return;
+    }
+    if !have("bash") {
+        println!("skipped: the PicOS script needs bash");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let state = tmp.path().join("ovs");
+    std::fs::create_dir(&state).expect("state folder");
+    let ovs = Ovs::start(&state);
+    let shim = tmp.path().join("shim");
+    std::fs::create_dir(&shim).expect("shim folder");
+    let real = Command::new("sh")
+        .args(["-c", "command -v ovs-vsctl"])
+        .output()
+        .expect("which");
+    let real = String::from_utf8_lossy(&real.stdout).trim().to_owned();
+    let real = Path::new(&real).parent().expect("bin folder").to_owned();
+    for tool in ["ovs-vsctl", "ovs-ofctl"] {
+        std::fs::write(shim.join(tool), PICOS_SHIM).expect("shim");
+        Command::new("chmod")
+            .args(["+x", &shim.join(tool).to_string_lossy()])
+            .status()
+            .expect("chmod");
+    }
+    let path = format!(
+        "{}:{}",
+        shim.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut scripts = 0;
+    for (show, tag) in [("sc16", "rp16b"), ("sc15", "rp15b")] {
+        let out = tmp.path().join(show);
+        build(&example(show), &out);
+        for (k, file) in switch_ir_files(&out).iter().enumerate() {
+            let ir: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(file).expect("ir")).expect("json");
+            let of = &ir["openflow"];
+            if of["mode"] != "ovs" {
+                continue;
+            }
+            let host = ir["hostname"].as_str().expect("hostname");
+            let version = of["version_cli"].as_str().expect("version");
+            let br = format!("{tag}{k}");
+            let script = out.join(ir["config_file"].as_str().expect("config file"));
+            let run = || {
+                let o = Command::new("bash")
+                    .arg(&script)
+                    .env("PATH", &path)
+                    .env("DEMOC_TEST_BRIDGE", &br)
+                    .env("DEMOC_TEST_REAL", &real)
+                    .env("OVS_RUNDIR", &state)
+                    .env("OVS_DBDIR", &state)
+                    .env("OVS_LOGDIR", &state)
+                    .output()
+                    .expect("bash runs");
+                assert!(
+                    o.status.success(),
+                    "{host}: {}{}",
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                );
+            };
+            run();
+            for p in of["port_numbers"].as_array().expect("port numbers") {
+                let iface = p["interface"].as_str().expect("interface");
+                let got = ovs.vsctl(&["get", "interface", iface, "ofport"]);
+                assert_eq!(got.trim(), p["number"].to_string(), "{host}: {iface}");
+            }
+            ovs.must(
+                "ovs-ofctl",
+                &[
+                    "-O",
+                    version,
+                    "add-flow",
+                    &br,
+                    "cookie=0x1234,priority=500,ip,actions=drop",
+                ],
+            );
+            run();
+            let flows = out.join(format!("openflow/{host}.flows"));
+            let f = flows.to_string_lossy();
+            // diff-flows exits 1 when the bridge and the file differ.
+            let (_, diff) = ovs.run("ovs-ofctl", &["-O", version, "diff-flows", &br, &f]);
+            let other: Vec<&str> = diff.lines().filter(|l| !l.trim().is_empty()).collect();
+            assert!(
+                other.len() == 1 && other[0].starts_with('-') && other[0].contains("cookie=0x1234"),
+                "{host}: only the controller's rule differs from the file:\n{diff}"
+            );
+            // Port names repeat across switches: one switch's bridge at a time.
+            ovs.vsctl(&["del-br", &br]);
+            scripts += 1;
+        }
+    }
+    assert!(scripts >= 1, "no PicOS OVS-mode switch in the examples");
 }
