@@ -285,9 +285,15 @@ fn picos_ovs_scripts_load_the_switchs_rules() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut scripts = 0;
-    for (show, tag) in [("sc16", "rp16b"), ("sc15", "rp15b")] {
+    let mut metered = 0;
+    // The render fixture's OVS-mode switch has a LAG and a capped flow's meter.
+    for (spec, show, tag) in [
+        (example("sc16"), "sc16", "rp16b"),
+        (example("sc15"), "sc15", "rp15b"),
+        (support::FIXTURE.to_owned(), "mini", "rpmb"),
+    ] {
         let out = tmp.path().join(show);
-        build(&example(show), &out);
+        build(&spec, &out);
         for (k, file) in switch_ir_files(&out).iter().enumerate() {
             let ir: serde_json::Value =
                 serde_json::from_slice(&std::fs::read(file).expect("ir")).expect("json");
@@ -343,10 +349,15 @@ fn picos_ovs_scripts_load_the_switchs_rules() {
                 other.len() == 1 && other[0].starts_with('-') && other[0].contains("cookie=0x1234"),
                 "{host}: only the controller's rule differs from the file:\n{diff}"
             );
+            let meters = ovs.must("ovs-ofctl", &["-O", version, "dump-meters", &br]);
+            let want = of["ruleset"]["meters"].as_array().expect("meters").len();
+            assert_eq!(meters.matches("meter=").count(), want, "{host}: {meters}");
+            metered += want;
             // Port names repeat across switches: one switch's bridge at a time.
             ovs.vsctl(&["del-br", &br]);
             scripts += 1;
         }
     }
-    assert!(scripts >= 1, "no PicOS OVS-mode switch in the examples");
+    assert!(scripts >= 3, "{scripts} PicOS OVS-mode switches");
+    assert!(metered >= 1, "no script added a meter");
 }
