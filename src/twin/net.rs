@@ -2,7 +2,7 @@
 //! management LAN, and the controller. Links are veth pairs created straight into the
 //! two namespaces they join, so nothing of the twin lives in the root namespace.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
@@ -103,6 +103,8 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
     p.namespaces.push(n.mgmt());
     p.namespaces.push(n.controller());
     let run = |p: &mut Plan, c: Cmd| p.steps.push(Step::Run(c));
+    // Host ports a link reaches (the others have no interface in the twin).
+    let mut cabled: BTreeSet<(String, String)> = BTreeSet::new();
     // Links: each switch port to its peer, created once (from the switch side for
     // hosts, from the smaller (switch, port) between switches).
     for (sname, sw) in &b.switches {
@@ -118,6 +120,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
                     ));
                     continue;
                 };
+                cabled.insert((h.name.clone(), peer.port.clone()));
                 (n.host(&h.name), pl.clone(), hi.mtu)
             } else if let Some(ps) = b.switches.get(&peer.device) {
                 if (peer.device.as_str(), peer.port.as_str()) < (sname.as_str(), port) {
@@ -163,7 +166,15 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
             &mut p,
             Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&ns),
         );
-        for (local, i) in host_ports(h).values() {
+        for (port, (local, i)) in host_ports(h) {
+            if !cabled.contains(&(h.name.clone(), port.to_owned())) {
+                p.notes.push(format!(
+                    "DTN `{}` port `{port}` is not cabled: the twin leaves it out",
+                    h.name
+                ));
+                continue;
+            }
+            let local = &local;
             if let Some(a) = &i.address {
                 run(
                     &mut p,
