@@ -330,3 +330,51 @@ fn the_examples_come_up_and_leave_nothing() {
         assert!(flows.iter().any(|f| f.1), "{show}: no flow passes: {r:#}");
     }
 }
+
+#[test]
+fn a_crossing_from_openflow_to_legacy_the_vendor_cannot_make_fails() {
+    // democ refuses such a spec (E0265: EOS has no NORMAL action), so the sabotage is of
+    // the build: sw1's WAN port becomes a legacy access port in the DTN VLAN, and the
+    // ruleset loses the rules a generator cannot write for that hop (into or out of the
+    // WAN port's OpenFlow number, 125). f1 and f2 enter sw1 on OpenFlow ports and must
+    // leave by the legacy port; f3 never touches sw1.
+    let legacy_wan = |sw: &str, v: &mut serde_json::Value| {
+        if sw != "sw1" {
+            return;
+        }
+        for i in v["interfaces"].as_array_mut().into_iter().flatten() {
+            if i["port"] == "1/32" {
+                i["role"] = "legacy".into();
+                i["mode"] = "access".into();
+                i["access_vlan"] = 1000.into();
+            }
+        }
+    };
+    let Some((code, r)) = scenario(
+        same,
+        |f| {
+            let kept: String = f
+                .lines()
+                .filter(|l| !l.contains("in_port=125,") && !l.contains("output:125"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(f.lines().count(), kept.lines().count() + 8, "{f}");
+            kept
+        },
+        legacy_wan,
+    ) else {
+        return;
+    };
+    let (flows, control) = rows(&r);
+    assert_eq!(
+        flows,
+        [
+            ("f1".into(), false),
+            ("f2".into(), false),
+            ("f3".into(), true)
+        ],
+        "{r:#}"
+    );
+    assert_eq!(control, [("sw1".into(), true)], "{r:#}");
+    assert_eq!(code, 1);
+}
