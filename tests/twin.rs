@@ -158,6 +158,34 @@ fn scenario(
     Some(run(&out))
 }
 
+/// The ruleset without the lines `hit` picks, which must be exactly `n`.
+fn without(f: &str, hit: impl Fn(&str) -> bool, n: usize) -> String {
+    let kept: String = f
+        .lines()
+        .filter(|l| !hit(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        f.lines().count(),
+        kept.lines().count() + n,
+        "{n} rules:\n{f}"
+    );
+    kept
+}
+
+/// f1, f2, f3 pass as `passed` says, sw1's control row passes, `twin test` exits 1.
+fn expect(r: &serde_json::Value, code: i32, passed: [bool; 3]) {
+    let (flows, control) = rows(r);
+    let want: Vec<(String, bool)> = ["f1", "f2", "f3"]
+        .iter()
+        .zip(passed)
+        .map(|(f, p)| ((*f).to_owned(), p))
+        .collect();
+    assert_eq!(flows, want, "{r:#}");
+    assert_eq!(control, [("sw1".into(), true)], "{r:#}");
+    assert_eq!(code, 1);
+}
+
 fn same<T>(x: T) -> T {
     x
 }
@@ -188,35 +216,12 @@ fn a_deleted_rule_fails_the_flow_that_needs_it() {
     // f1's IPv4 rule for its packets from dtn1 (sw1 1/1, OpenFlow port 1) into the WAN.
     let Some((code, r)) = scenario(
         same,
-        |f| {
-            let kept: String = f
-                .lines()
-                .filter(|l| !l.contains(",in_port=1,dl_type=0x0800,"))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            assert_eq!(
-                f.lines().count(),
-                kept.lines().count() + 1,
-                "one rule deleted:\n{f}"
-            );
-            kept
-        },
+        |f| without(&f, |l| l.contains(",in_port=1,dl_type=0x0800,"), 1),
         as_built,
     ) else {
         return;
     };
-    let (flows, control) = rows(&r);
-    assert_eq!(
-        flows,
-        [
-            ("f1".into(), false),
-            ("f2".into(), true),
-            ("f3".into(), true)
-        ],
-        "{r:#}"
-    );
-    assert_eq!(control, [("sw1".into(), true)]);
-    assert_eq!(code, 1);
+    expect(&r, code, [false, true, true]);
 }
 
 #[test]
@@ -353,28 +358,15 @@ fn a_crossing_from_openflow_to_legacy_the_vendor_cannot_make_fails() {
     let Some((code, r)) = scenario(
         same,
         |f| {
-            let kept: String = f
-                .lines()
-                .filter(|l| !l.contains("in_port=125,") && !l.contains("output:125"))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            assert_eq!(f.lines().count(), kept.lines().count() + 8, "{f}");
-            kept
+            without(
+                &f,
+                |l| l.contains("in_port=125,") || l.contains("output:125"),
+                8,
+            )
         },
         legacy_wan,
     ) else {
         return;
     };
-    let (flows, control) = rows(&r);
-    assert_eq!(
-        flows,
-        [
-            ("f1".into(), false),
-            ("f2".into(), false),
-            ("f3".into(), true)
-        ],
-        "{r:#}"
-    );
-    assert_eq!(control, [("sw1".into(), true)], "{r:#}");
-    assert_eq!(code, 1);
+    expect(&r, code, [false, false, true]);
 }
