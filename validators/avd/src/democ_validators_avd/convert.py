@@ -220,6 +220,8 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
                     "ip_address": n["address"],
                     "remote_as": str(n["remote_as"]),
                     "description": n["description"],
+                    "route_map_in": n["import"]["name"],
+                    "route_map_out": n["export"]["name"],
                 }
                 for n in bgp["neighbors"]
             ],
@@ -227,7 +229,33 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
                 "neighbors": [{"ip_address": n["address"], "activate": True} for n in bgp["neighbors"]]
             },
         }
+        if bgp.get("networks"):
+            sc["router_bgp"]["address_family_ipv4"]["networks"] = [
+                {"prefix": p["cidr"]} for p in bgp["networks"]
+            ]
+        policies = [pol for n in bgp["neighbors"] for pol in (n["import"], n["export"])]
+        if policies:
+            sc["prefix_lists"] = [_prefix_list(pol) for pol in policies]
+            sc["route_maps"] = [_route_map(pol) for pol in policies]
     return sc
+
+
+def _prefix_list(pol: dict[str, Any]) -> dict[str, Any]:
+    """A BGP policy's prefix list: the IR's prefixes permitted, everything else denied
+    (democ's explicit closing entry, seq 1000)."""
+    seqs = [{"sequence": 10 * (i + 1), "action": f"permit {p}"} for i, p in enumerate(pol["prefixes"])]
+    seqs.append({"sequence": 1000, "action": "deny 0.0.0.0/0 le 32"})
+    return {"name": pol["name"], "sequence_numbers": seqs}
+
+
+def _route_map(pol: dict[str, Any]) -> dict[str, Any]:
+    """The route map a neighbor applies: its prefix list, permitted."""
+    return {
+        "name": pol["name"],
+        "sequence_numbers": [
+            {"sequence": 10, "type": "permit", "match": [f"ip address prefix-list {pol['name']}"]}
+        ],
+    }
 
 
 def supplement_lines(sw: dict[str, Any]) -> list[tuple[str, str, str]]:
