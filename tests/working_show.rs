@@ -236,3 +236,51 @@ fn a_site_without_a_gateway_is_refused_in_both_directions() {
         "{text}"
     );
 }
+
+// ---- section 5: RoCE lossless end to end ------------------------------------------------
+
+/// RoCE ports are untagged, so 802.1p cannot carry the lossless class: every switch that
+/// runs PFC for an RDMA flow (render fixture: OS10, EOS, Onyx) classifies DSCP 26 into
+/// the PFC priority (CNPs, DSCP 48, into class 6), and both hosts of the flow trust DSCP
+/// on the NIC, make that priority lossless, and mark the same ToS (RDMA-CM and perftest).
+#[test]
+fn roce_is_classified_by_one_dscp_scheme_from_nic_to_nic() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    support::build("tests/fixtures/render/show.yaml", &out);
+    let mut text = String::new();
+    for sw in ["os10-1", "eos-1", "onyx-1"] {
+        let cfg = read(&out, &format!("switches/{sw}.cfg"));
+        assert!(
+            !cfg.contains("trust-map dot1p"),
+            "{sw} still trusts 802.1p:\n{cfg}"
+        );
+        let keep: Vec<&str> = cfg
+            .lines()
+            .filter(|l| l.contains("dscp") || l.contains("trust"))
+            .collect();
+        assert!(!keep.is_empty(), "{sw} trusts no DSCP:\n{cfg}");
+        text.push_str(&format!("==> {sw}\n{}\n", keep.join("\n")));
+    }
+    for h in ["dtn-a", "dtn-b"] {
+        let sh = read(&out, &format!("hosts/{h}.sh"));
+        let keep: Vec<&str> = sh
+            .lines()
+            .filter(|l| {
+                l.contains("run mlnx_qos")
+                    || l.contains("cma_roce_tos -d")
+                    || l.contains("ib_write_bw")
+            })
+            .collect();
+        assert!(
+            keep.iter().any(|l| l.contains("--trust dscp")),
+            "{h}:\n{sh}"
+        );
+        assert!(
+            keep.iter().any(|l| l.contains("ib_write_bw -R -T 106")),
+            "{h}:\n{sh}"
+        );
+        text.push_str(&format!("==> {h}\n{}\n", keep.join("\n")));
+    }
+    snapshot("roce-dscp", &text);
+}

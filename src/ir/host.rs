@@ -24,6 +24,8 @@ pub(crate) struct Host {
     pub(crate) coalescing: Vec<String>,
     /// Routes to the flows' peers off this host's subnet, via its `gateway:` switch.
     pub(crate) routes: Vec<super::routing::StaticRoute>,
+    /// Lossless RoCE on the NICs, when the host ends an RDMA flow.
+    pub(crate) roce: Option<Roce>,
     /// Servers for the pairs this host receives.
     pub(crate) serve: Vec<Transfer>,
     /// The pairs this host sends.
@@ -69,4 +71,16 @@ pub(crate) struct Transfer {
     pub(crate) argv: Vec<String>,
     /// What the command does not do (disk flows run memory to memory here).
     pub(crate) note: Option<String>,
+}
+
+/// The NIC side of the switches' DSCP scheme (`ir::qos`): trust DSCP, make the class
+/// lossless, and mark RDMA-CM connections with the ToS the switches classify.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Roce {
+    /// `mlnx_qos --pfc`: 1 on the lossless priority.
+    pub(crate) pfc: String,
+    /// The ToS byte of RoCE data: DSCP << 2 | ECT(0) (`cma_roce_tos -t`, `ib_write_bw -T`).
+    pub(crate) tos: u8,
+    pub(crate) dscp: u8,
 }

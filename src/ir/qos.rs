@@ -9,6 +9,17 @@ pub(crate) struct Qos {
     /// 802.1p priority made lossless (`show.defaults.pfc_priority`).
     #[schemars(range(max = 7))]
     pub(crate) pfc_priority: u8,
+    /// The DSCP RoCE data carries (the hosts mark it): classified into traffic class
+    /// `pfc_priority`. RoCE ports are untagged, so 802.1p cannot carry the class.
+    #[schemars(range(max = 63))]
+    pub(crate) dscp: u8,
+    /// The DSCP of congestion notification packets, and the class they go to.
+    #[schemars(range(max = 63))]
+    pub(crate) cnp_dscp: u8,
+    #[schemars(range(max = 7))]
+    pub(crate) cnp_class: u8,
+    /// DSCP trust generated on this OS.
+    pub(crate) dscp_trust: bool,
     /// Per 802.1p priority 0..7: 1 where lossless (FTOS `priority-pgid`).
     pub(crate) lossless_map: Vec<u8>,
     /// Generated on this OS (some OSes lack confirmed syntax; lowering reports them).

@@ -156,8 +156,25 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         governor: t.governor.clone(),
         coalescing: t.coalescing.clone(),
         routes: Vec::new(),
+        roce: None,
         serve: Vec::new(),
         send: Vec::new(),
+    }
+}
+
+/// ToS of RoCE data: the DSCP in the upper six bits, ECT(0) in the ECN bits.
+fn roce_tos() -> u8 {
+    (crate::lower::qos::ROCE_DSCP << 2) | 2
+}
+
+fn roce(pfc_priority: u8) -> crate::ir::host::Roce {
+    crate::ir::host::Roce {
+        pfc: (0..8)
+            .map(|i| if i == pfc_priority { "1" } else { "0" })
+            .collect::<Vec<_>>()
+            .join(","),
+        tos: roce_tos(),
+        dscp: crate::lower::qos::ROCE_DSCP,
     }
 }
 
@@ -260,8 +277,19 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             let n = streams.to_string();
             let (server, client): (Vec<String>, Vec<String>) = match f.protocol.value {
                 Protocol::Rdma => {
+                    for h in [src, dst] {
+                        hosts[h]
+                            .roce
+                            .get_or_insert_with(|| roce(cx.m.settings.pfc_priority));
+                    }
+                    // -R: connect through RDMA-CM (which resolves the RoCEv2 GID, so no
+                    // `-x` index is guessed); -T: the ToS the switches trust.
+                    let tos = roce_tos().to_string();
                     let server = words(&[
                         "ib_write_bw",
+                        "-R",
+                        "-T",
+                        &tos,
                         "--report_gbits",
                         "-D",
                         &secs,

@@ -15,7 +15,7 @@ mod management;
 mod mtu;
 pub(crate) mod naming;
 mod openflow;
-mod qos;
+pub(crate) mod qos;
 mod routing;
 mod rules;
 pub(crate) mod text;

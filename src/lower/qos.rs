@@ -61,6 +61,15 @@ fn few(names: &[&str]) -> String {
     }
 }
 
+/// One DSCP scheme from NIC to NIC: RoCE data in DSCP 26 (AF31), congestion
+/// notification packets in DSCP 48 to class 6: NVIDIA's RoCE defaults (MLNX_OFED
+/// "Quality of Service", RoCE QoS mapping; "RoCE Configuration for ConnectX" with
+/// `cma_roce_tos`), which DSCP >> 3 maps to priorities 3 and 6 on the NIC and the
+/// switches' default DSCP maps alike. The hosts' scripts mark the same values.
+pub(crate) const ROCE_DSCP: u8 = 26;
+pub(crate) const CNP_DSCP: u8 = 48;
+pub(crate) const CNP_CLASS: u8 = 6;
+
 /// The QoS section, and a warning where the OS lacks the syntax.
 pub(crate) fn lower(
     lx: &mut Lx,
@@ -71,18 +80,25 @@ pub(crate) fn lower(
     let span = rdma.span?;
     let caps = &lx.f.qos;
     let (os, name) = (lx.os(), lx.name().to_owned());
-    let missing: Vec<&str> = [(caps.pfc, "PFC"), (caps.ecn, "ECN marking")]
-        .into_iter()
-        .filter(|(have, _)| !have)
-        .map(|(_, w)| w)
-        .collect();
+    let missing: Vec<&str> = [
+        (caps.pfc, "PFC"),
+        (caps.ecn, "ECN marking"),
+        (caps.dscp_trust, "DSCP trust"),
+    ]
+    .into_iter()
+    .filter(|(have, _)| !have)
+    .map(|(_, w)| w)
+    .collect();
     if !missing.is_empty() {
-        let what = missing.join(" and ");
+        let what = match missing.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => missing.join(""),
+        };
         lx.manual(
             "qos",
             span,
             format!("RDMA crosses `{name}`, but democ has no confirmed `{os}` syntax for {what}"),
-            format!("configure {what} on priority {} by hand on `{name}`, or route RDMA over another switch", lx.m.settings.pfc_priority),
+            format!("configure {what} on priority {} (RoCE data DSCP {ROCE_DSCP}, CNP DSCP {CNP_DSCP}) by hand on `{name}`, or route RDMA over another switch", lx.m.settings.pfc_priority),
         );
     }
     let p = lx.m.settings.pfc_priority;
@@ -140,6 +156,10 @@ pub(crate) fn lower(
     }
     Some(Qos {
         pfc_priority: p,
+        dscp: ROCE_DSCP,
+        cnp_dscp: CNP_DSCP,
+        cnp_class: CNP_CLASS,
+        dscp_trust: caps.dscp_trust,
         lossless_map: (0..8).map(|i| u8::from(i == p)).collect(),
         pfc: caps.pfc,
         ecn: caps.ecn,

@@ -257,6 +257,9 @@ pub(crate) struct QosCaps {
     pub(crate) ecn: bool,
     pub(crate) ecn_min_kbytes: u32,
     pub(crate) ecn_max_kbytes: u32,
+    /// The template classifies RoCE by DSCP (trust and the DSCP -> traffic-class map).
+    #[serde(default)]
+    pub(crate) dscp_trust: bool,
     /// The egress-queue keyword ECN is configured under (EOS `uc-tx-queue`), unless
     /// the platform's says otherwise.
     #[serde(default)]
