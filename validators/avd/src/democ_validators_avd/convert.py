@@ -139,6 +139,9 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
     else:
         _l2l3(i, e)
     qos = sw.get("qos") or {}
+    if i.get("pfc") and qos.get("dscp_trust"):
+        # RoCE ports are untagged: the class rides in DSCP (issue 9 section 5).
+        e["qos"] = {"trust": "dscp"}
     if i.get("pfc"):
         e["priority_flow_control"] = {
             "enabled": True,
@@ -158,7 +161,7 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
     return e
 
 
-def _port_channel(pc: dict[str, Any]) -> dict[str, Any]:
+def _port_channel(pc: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
     p: dict[str, Any] = {"name": pc["name"]}
     if pc.get("description"):
         p["description"] = pc["description"]
@@ -166,6 +169,8 @@ def _port_channel(pc: dict[str, Any]) -> dict[str, Any]:
     if pc.get("mtu"):
         p["mtu"] = pc["mtu"]["set"]
     _l2l3(pc, p)
+    if pc.get("pfc") and (sw.get("qos") or {}).get("dscp_trust"):
+        p["qos"] = {"trust": "dscp"}
     # PFC/ECN of a port-channel are configured on its members (EOS applies them per
     # physical port); the IR marks the members too, and those are what get rendered.
     return p
@@ -185,6 +190,16 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
         sc["management_interfaces"] = [
             {"name": m["interface"], "type": "oob", "ip_address": m["address"]["cidr"]}
         ]
+    qos = sw.get("qos") or {}
+    if qos.get("dscp_trust"):
+        sc["qos"] = {
+            "map": {
+                "dscp": [
+                    f"{qos['dscp']} to traffic-class {qos['pfc_priority']}",
+                    f"{qos['cnp_dscp']} to traffic-class {qos['cnp_class']}",
+                ]
+            }
+        }
     if sw.get("vlans"):
         sc["vlans"] = [{"id": v["id"], "name": v["name"]} for v in sw["vlans"]]
         svis = []
@@ -200,7 +215,7 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
         if svis:
             sc["vlan_interfaces"] = svis
     if sw.get("port_channels"):
-        sc["port_channel_interfaces"] = [_port_channel(pc) for pc in sw["port_channels"]]
+        sc["port_channel_interfaces"] = [_port_channel(pc, sw) for pc in sw["port_channels"]]
     if sw.get("interfaces"):
         sc["ethernet_interfaces"] = [_ethernet(i, sw) for i in sw["interfaces"]]
     if sw.get("static_routes"):
