@@ -132,6 +132,7 @@ specs! {
     bad e0265_openflow_boundary => "tests/bad/E0265-openflow-boundary.yaml",
     bad e0266_openflow_lag => "tests/bad/E0266-openflow-lag.yaml",
     bad e0267_openflow_port_config => "tests/bad/E0267-openflow-port-config.yaml",
+    bad w0268_pfc_reach => "tests/bad/W0268-pfc-reach.yaml",
     bad e0240_pcie_lanes => "tests/bad/E0240-pcie-lanes.yaml",
     bad e0245_oversubscribed => "tests/bad/E0245-oversubscribed.yaml",
     bad e0250_controller_data_plane => "tests/bad/E0250-controller-data-plane.yaml",

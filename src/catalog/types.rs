@@ -334,6 +334,11 @@ spec_struct! {
         /// Per-stream rate factor when the application and its NIC or drives sit on
         /// different sockets.
         numa_remote_factor: f64 = req in FRACTION,
+        /// PFC headroom a port needs: (fixed + per_m x cable metres) x Gbit/s +
+        /// mtu_factor x MTU bytes (absent: the long-haul RoCE check is off).
+        pfc_headroom_fixed_bytes_per_gbps: Option<f64> = opt in MAGNITUDE,
+        pfc_headroom_bytes_per_gbps_m: Option<f64> = opt in MAGNITUDE,
+        pfc_headroom_mtu_factor: Option<f64> = opt in MAGNITUDE,
         source: String = req,
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod openflow;
 pub(crate) mod optics;
 pub(crate) mod otn;
 pub(crate) mod pcie;
+pub(crate) mod pfc_reach;
 pub(crate) mod predict;
 #[cfg(test)]
 mod props;
@@ -66,6 +67,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     cables::check(&cx, diags);
     clock.mark("  optics");
     lag_duplicates::check(&cx, diags);
+    pfc_reach::check(&cx, diags);
     lag_ids::check(&cx, diags);
     server_ports::check(&cx, diags);
     mtu::check(&cx, diags);

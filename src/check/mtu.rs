@@ -11,7 +11,7 @@ use super::Ctx;
 use crate::derive::mtu::{self as figures, Origin, overhead};
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes, plural};
-use crate::resolve::model::{End, LinkId, LinkKind, Model, NodeId, SwitchId};
+use crate::resolve::model::{End, Model, NodeId, SwitchId};
 use crate::source::Span;
 
 /// Per link, the largest IP packet it carries (its own IP MTU and the IP packet its
@@ -73,14 +73,6 @@ impl Wire {
             let mtu = m.hosts[h].mtu.value;
             link >= mtu && frame >= mtu
         })
-    }
-}
-
-fn link_name(m: &Model, l: LinkId) -> String {
-    let link = &m.links[l];
-    match link.kind {
-        LinkKind::Wan(w) => format!("WAN link `{}`", m.wans[w].name.value),
-        LinkKind::Lan => format!("link `{}` -- `{}`", m.end_name(link.a), m.end_name(link.b)),
     }
 }
 
@@ -197,7 +189,7 @@ impl Found {
                             Limit {
                                 span: x.span,
                                 value: x.value,
-                                what: link_name(m, l),
+                                what: m.link_name(l),
                             },
                         );
                     }

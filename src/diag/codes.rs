@@ -287,6 +287,12 @@ codes! {
          uses: an L2/L3 `mode`, VLANs, an address or a circuit VLAN. An OpenFlow port forwards \
          by the controller's rules alone, so those settings would be dropped from the config. \
          Remove them from the link, or leave the port out of `openflow.ports`.";
+    PFC_REACH = "W0268" "pfc-reach" Warning
+        "A RoCE flow's path crosses a link so long (its length, or a circuit's RTT) that the PFC \
+         headroom a port needs to stay lossless, by the NVIDIA mlx5 driver's formula in \
+         catalog/physics.yaml, is more than the whole packet buffer of a switch at its ends. PFC \
+         is hop by hop: no configuration makes that link lossless. Keep RoCE within a site, or \
+         carry the flow over TCP across the WAN.";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

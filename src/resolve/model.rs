@@ -314,6 +314,19 @@ pub(crate) struct Model {
 }
 
 impl Model {
+    /// A link in messages: ``WAN link `name` `` or ``link `sw1:1/1` -- `sw2:1/1` ``.
+    pub(crate) fn link_name(&self, l: LinkId) -> String {
+        let link = &self.links[l];
+        match link.kind {
+            LinkKind::Wan(w) => format!("WAN link `{}`", self.wans[w].name.value),
+            LinkKind::Lan => format!(
+                "link `{}` -- `{}`",
+                self.end_name(link.a),
+                self.end_name(link.b)
+            ),
+        }
+    }
+
     /// The switches a LAG's members end on (one, or two for a switch-to-switch LAG),
     /// sorted.
     pub(crate) fn lag_switches(&self, lag: &Lag) -> Vec<SwitchId> {
