@@ -175,40 +175,36 @@ fn ovs_daemons(s: &mut Vec<Step>, d: &Dirs) {
     );
     run(
         s,
-        Cmd::new(&["ovsdb-server", &path(&d.db.join("conf.db"))])
-            .arg(format!("--remote=punix:{}", path(&d.run.join("db.sock"))))
-            .arg(format!(
-                "--pidfile={}",
-                path(&d.run.join("ovsdb-server.pid"))
-            ))
-            .arg(format!(
-                "--unixctl={}",
-                path(&d.run.join("ovsdb-server.ctl"))
-            ))
-            .arg(format!(
-                "--log-file={}",
-                path(&d.log.join("ovsdb-server.log"))
-            ))
-            .arg("--detach"),
+        detached(
+            Cmd::new(&["ovsdb-server", &path(&d.db.join("conf.db"))])
+                .arg(format!("--remote=punix:{}", path(&d.run.join("db.sock")))),
+            d,
+            "ovsdb-server",
+        ),
     );
     run(s, vsctl(d).arg("--no-wait").arg("init"));
     run(
         s,
-        Cmd::new(&["ovs-vswitchd", &d.db_sock()])
-            .arg(format!(
-                "--pidfile={}",
-                path(&d.run.join("ovs-vswitchd.pid"))
-            ))
-            .arg(format!(
-                "--unixctl={}",
-                path(&d.run.join("ovs-vswitchd.ctl"))
-            ))
-            .arg(format!(
-                "--log-file={}",
-                path(&d.log.join("ovs-vswitchd.log"))
-            ))
-            .arg("--detach"),
+        detached(Cmd::new(&["ovs-vswitchd", &d.db_sock()]), d, "ovs-vswitchd"),
     );
+}
+
+/// An OVS daemon detached, with its pid file and control socket in the switch's run
+/// folder and its log in its log folder (private to the twin, removed by `down`).
+fn detached(cmd: Cmd, d: &Dirs, name: &str) -> Cmd {
+    cmd.arg(format!(
+        "--pidfile={}",
+        path(&d.run.join(format!("{name}.pid")))
+    ))
+    .arg(format!(
+        "--unixctl={}",
+        path(&d.run.join(format!("{name}.ctl")))
+    ))
+    .arg(format!(
+        "--log-file={}",
+        path(&d.log.join(format!("{name}.log")))
+    ))
+    .arg("--detach")
 }
 
 /// `tag`, `trunks` and `vlan_mode` for an access or trunk port.
