@@ -139,6 +139,7 @@ specs! {
     bad e0251_management_route => "tests/bad/E0251-management-route.yaml",
     bad e0252_inband_openflow => "tests/bad/E0252-inband-openflow.yaml",
     bad e0253_missing_route => "tests/bad/E0253-missing-route.yaml",
+    bad w0232_rtt_length => "tests/bad/W0232-rtt-length.yaml",
     // ---- OpenFlow rulesets ----
     bad e0280_openflow_rule_conflict => "tests/bad/E0280-openflow-rule-conflict.yaml",
     bad e0282_openflow_meters => "tests/bad/E0282-openflow-meters.yaml",

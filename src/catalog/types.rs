@@ -318,6 +318,9 @@ spec_struct! {
         default_margin_db: f64 = req in MARGIN_DB,
         /// One-way propagation delay in fiber, microseconds per km.
         fiber_us_per_km: f64 = req in MAGNITUDE,
+        /// How far (a fraction) a WAN's declared `rtt_ms` may stray from the RTT of its
+        /// `length_km` of fiber before the two are said to disagree (W0232).
+        rtt_length_margin: f64 = req in FRACTION,
         /// PCIe transaction-layer overhead per TLP, bytes (framing, sequence, header, LCRC).
         tlp_overhead_bytes: f64 = req in MAGNITUDE,
         /// Largest Linux socket buffer (net.core.rmem_max ceiling), bytes.

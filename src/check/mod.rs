@@ -21,6 +21,7 @@ mod props;
 pub(crate) mod routes;
 pub(crate) mod server_ports;
 pub(crate) mod storage;
+pub(crate) mod wan_rtt;
 
 use crate::catalog::Db;
 use crate::catalog::types::Physics;
@@ -77,6 +78,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     openflow::check(&cx, diags);
     control::check(&cx, diags);
     routes::check(&cx, diags);
+    wan_rtt::check(&cx, diags);
     boundary::check(&cx, diags);
     clock.mark("  openflow");
     findings::check(&cx, diags);

@@ -43,10 +43,12 @@ impl Topology {
     }
 }
 
-/// One-way latency of a link, microseconds.
+/// One-way latency of a link, microseconds: a WAN's declared RTT halved when it has one
+/// (the measured figure wins; the fiber length only checks it, W0232), else propagation
+/// along its length.
 pub(crate) fn link_latency_us(m: &Model, l: LinkId, us_per_km: f64) -> f64 {
     let link = &m.links[l];
-    link.length_km * us_per_km + link.extra_latency_us
+    link.rtt_one_way_us.unwrap_or(link.length_km * us_per_km)
 }
 
 /// Builds the graph in link order: deterministic.

@@ -201,6 +201,14 @@ codes! {
     BUFFER_MEMORY = "W0231" "buffer-memory" Warning
         "The TCP socket buffers a host needs for the bandwidth-delay products of its flows (send \
          buffers as a source, receive buffers as a sink) take more than half of its memory.";
+    RTT_LENGTH = "W0232" "rtt-length" Warning
+        "A WAN link declares both `rtt_ms` and `length_km`, and the two disagree: the RTT of \
+         that length of fiber (2 x length x the catalog's fiber delay, 5 us/km) differs from \
+         the declared RTT by more than the catalog's `rtt_length_margin` (25 %). democ takes \
+         the declared RTT for every latency (the path RTT, bandwidth-delay products, PFC reach): \
+         a measured figure includes the route's detours and devices, which the length leaves \
+         out. Below the fiber's RTT it is faster than light in glass; far above it, the length \
+         is not the route's. Check both figures with the circuit's provider.";
     OPENFLOW_TABLE = "E0235" "openflow-table" Error
         "An OpenFlow switch needs more flow entries than its model's table holds. Each flow pair \
          crossing the switch needs 4 entries (IPv4 and ARP, both directions, as Floodlight's \

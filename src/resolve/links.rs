@@ -314,7 +314,7 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 vlans: l.vlans.iter().flatten().map(|v| v.value).collect(),
                 subnet: l.subnet.clone(),
                 mtu: l.mtu.clone(),
-                extra_latency_us: 0.0,
+                rtt_one_way_us: None,
                 description: l.description.as_ref().map(|d| d.value.clone()),
                 span_a: l.a.span,
                 span_b: l.b.span,
@@ -385,7 +385,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 None
             }
         };
-        let rtt_us = w.rtt_ms.as_ref().map_or(0.0, |r| r.value * 1000.0);
+        let rtt_us = w.rtt_ms.as_ref().map(|r| r.value * 1000.0);
         let mut links = Vec::new();
         for (a, bb) in b.pairs {
             let id = m.links.len();
@@ -433,7 +433,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 vlans: Vec::new(),
                 subnet: None,
                 mtu: w.mtu.clone(),
-                extra_latency_us: rtt_us / 2.0,
+                rtt_one_way_us: rtt_us.map(|r| r / 2.0),
                 description: w.description.as_ref().map(|d| d.value.clone()),
                 span_a: w.a.span,
                 span_b: w.b.span,

@@ -215,8 +215,10 @@ pub(crate) struct Link {
     pub(crate) vlans: Vec<u16>,
     pub(crate) subnet: Option<Sp<Prefix>>,
     pub(crate) mtu: Option<Sp<u32>>,
-    /// Extra one-way latency beyond propagation (circuits: rtt/2), microseconds.
-    pub(crate) extra_latency_us: f64,
+    /// A WAN's declared `rtt_ms`, halved, in microseconds: when present it is the link's
+    /// one-way latency (a measured RTT includes every detour and device the fiber length
+    /// leaves out), and `length_km` only checks it (W0232).
+    pub(crate) rtt_one_way_us: Option<f64>,
     pub(crate) description: Option<String>,
     /// Span of the `a:` and `b:` values.
     pub(crate) span_a: Span,
