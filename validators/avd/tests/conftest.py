@@ -1,5 +1,10 @@
 """Builds democ examples once per session with the binary from $DEMOC
-(default: <repo>/target/debug/democ, as `cargo build` leaves it)."""
+(default: <repo>/target/debug/democ, as `cargo build` leaves it), with `--hosts`, so
+the DTNs' IR is there for the snapshot's hosts/.
+
+validators/avd/tests/conftest.py is the same file: each package's tests run on their own
+too (its pyproject sets the test root), and when ./test.sh runs both in one pytest,
+pytest imports the first `conftest` module for both, so the two must not differ."""
 
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ def democ_build(tmp_path_factory):
                 pytest.fail(f"democ binary not found at {exe}: run `cargo build` or set DEMOC")
             out = tmp_path_factory.mktemp(spec.replace("/", "_")) / "out"
             proc = subprocess.run(
-                [str(exe), "build", str(ROOT / spec), "-o", str(out)],
+                [str(exe), "build", str(ROOT / spec), "-o", str(out), "--hosts"],
                 capture_output=True,
                 text=True,
             )

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from pybatfish.datamodel.flow import HeaderConstraints, Hop, Trace
 from pybatfish.datamodel.primitives import FileLines, Interface
 
 from democ_validators_batfish import questions
@@ -22,6 +23,7 @@ from democ_validators_batfish.snapshot import BATFISH_FORMAT, load_switches
 
 MINI = "tests/fixtures/render/show.yaml"
 SC16 = "examples/sc16/show.yaml"
+TRACED = "tests/fixtures/traced/show.yaml"
 
 COLUMNS = {
     "fileParseStatus": ["File_Name", "Status", "File_Format", "Nodes"],
@@ -31,6 +33,7 @@ COLUMNS = {
     "interfaceProperties": ["Interface", "Active", "Description", "MTU", "Primary_Address"],
     "ipOwners": ["Node", "VRF", "Interface", "IP", "Mask", "Active"],
     "layer3Edges": ["Interface", "IPs", "Remote_Interface", "Remote_IPs"],
+    "traceroute": ["Flow", "Traces", "TraceCount"],
 }
 
 
@@ -74,7 +77,10 @@ class FakeSession:
 
                 def question(**kwargs):
                     session.calls.append(("q", name, kwargs))
-                    frame = pd.DataFrame(session._tables.get(name, []), columns=COLUMNS[name])
+                    rows = session._tables.get(name, [])
+                    if callable(rows):  # traceroute: the rows depend on the query
+                        rows = rows(**kwargs)
+                    frame = pd.DataFrame(rows, columns=COLUMNS[name])
 
                     class Answer:
                         def answer(self_inner):
@@ -258,3 +264,80 @@ def test_sc16_expectations(democ_build):
     assert exp.mtu[("cit-a-arista", "Port-Channel10")] == 9192
     assert exp.mtu[("cit-b-z9100", "HundredGigabitEthernet1/1")] == 9216
     assert exp.l3 == set()  # SC16's routed links all end on OS10/PicOS/Onyx switches
+
+
+# ---- one traceroute per flow pair and direction, read against the planned path ----------
+
+PLANNED = {
+    ("dtn-a", "10.20.0.2"): ["dtn-a", "eos-a", "eos-b", "dtn-b"],
+    ("dtn-b", "10.20.0.1"): ["dtn-b", "eos-b", "eos-a", "dtn-a"],
+}
+
+
+def tracer(route=PLANNED, disposition="ACCEPTED"):
+    """A Batfish that carries each traced flow along `route` (start, dst IP -> nodes)."""
+
+    def rows(startLocation, headers):
+        assert isinstance(headers, HeaderConstraints)
+        start = startLocation.strip('"')
+        nodes = route[(start, headers.dstIps)]
+        trace = Trace(disposition, [Hop(n, []) for n in nodes])
+        return [{"Flow": f"{headers.srcIps}->{headers.dstIps}", "Traces": [trace], "TraceCount": 1}]
+
+    return rows
+
+
+@pytest.fixture
+def traced(democ_build, tmp_path):
+    build = tmp_path / "t"
+    shutil.copytree(democ_build(TRACED), build)
+    return build
+
+
+def test_each_flow_is_traced_both_ways_along_its_plan(traced, capsys):
+    tables = agreeing_answers(traced)
+    tables["traceroute"] = tracer()
+    rc, session = run_main(traced, tables)
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    asked = [c[2] for c in session.calls if c[0] == "q" and c[1] == "traceroute"]
+    assert [(a["startLocation"], a["headers"].srcIps, a["headers"].dstIps) for a in asked] == [
+        ('"dtn-a"', "10.20.0.1", "10.20.0.2"),
+        ('"dtn-b"', "10.20.0.2", "10.20.0.1"),
+    ]
+    assert "flows traced along their planned path: 2" in out
+
+
+def test_a_flow_batfish_drops_fails(traced, capsys):
+    tables = agreeing_answers(traced)
+    tables["traceroute"] = tracer(disposition="NO_ROUTE")
+    rc, _ = run_main(traced, tables)
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "FLOWS Batfish does not carry as planned: 2" in out
+    assert "a-to-b dtn-a -> dtn-b: NO_ROUTE after dtn-a > eos-a > eos-b > dtn-b" in out
+
+
+def test_a_flow_off_its_planned_path_fails(traced, capsys):
+    detour = dict(PLANNED)
+    detour[("dtn-a", "10.20.0.2")] = ["dtn-a", "eos-a", "dtn-b"]
+    tables = agreeing_answers(traced)
+    tables["traceroute"] = tracer(detour)
+    rc, _ = run_main(traced, tables)
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert (
+        "a-to-b dtn-a -> dtn-b: accepted via dtn-a > eos-a > dtn-b, planned dtn-a > eos-a > eos-b > dtn-b"
+        in out
+    )
+    assert "flows traced along their planned path: 1" in out
+
+
+def test_flows_batfish_cannot_model_are_skipped_with_the_reason(democ_build, tmp_path, capsys):
+    build = tmp_path / "s"
+    shutil.copytree(democ_build(SC16), build)
+    rc, session = run_main(build, agreeing_answers(build))
+    out = capsys.readouterr().out
+    assert not [c for c in session.calls if c[0] == "q" and c[1] == "traceroute"]
+    assert "cit-ab-tcp-1t cit-tcp-1 -> cit-b-dtn-1: `cit-a-arista` forwards it by OpenFlow rules" in out
+    assert "cit-sl-rdma-1t cit-rdma-1 -> sl-dtn-1: `sl-inventec-1` (picos) is not in the snapshot" in out

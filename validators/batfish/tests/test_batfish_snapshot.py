@@ -27,7 +27,9 @@ def test_snapshot_layout(democ_build, tmp_path, spec):
     switches = load_switches(build)
     parsed = {s.hostname: s.os for s in switches if s.os in ("eos", "ftos9")}
     assert snap.included == parsed and parsed
-    assert sorted(p.name for p in (tmp_path / "snap").iterdir()) == ["batfish", "configs"]
+    assert sorted(p.name for p in (tmp_path / "snap").iterdir()) == ["batfish", "configs", "hosts"]
+    hosts = sorted(p.stem for p in (build / "ir" / "hosts").glob("*.json"))
+    assert sorted(p.stem for p in (tmp_path / "snap" / "hosts").iterdir()) == hosts == sorted(snap.hosts)
     assert sorted(p.name for p in (tmp_path / "snap" / "configs").iterdir()) == sorted(
         f"{h}.cfg" for h in parsed
     )
@@ -60,6 +62,11 @@ def test_layer1_topology_shape(democ_build, tmp_path, spec):
         for k in ("node1", "node2"):
             assert set(e[k]) == {"hostname", "interfaceName"}
             h, i = e[k]["hostname"], e[k]["interfaceName"]
+            if h in snap.hosts:
+                doc_h = json.loads((tmp_path / "snap" / "hosts" / f"{h}.json").read_text())
+                assert i in doc_h["hostInterfaces"], f"DTN {h} has no interface {i}"
+                ends.append((h, i))
+                continue
             assert h in snap.included
             assert i in ifaces[h], f"{h} has no interface that Batfish names {i}"
             ends.append((h, i))
@@ -77,58 +84,40 @@ def test_sc16_cables(democ_build, tmp_path):
     # The Caltech booth's terabit TCP LAG: 10 members, EOS to FTOS.
     lag = {p for p in pairs if p[0] == "cit-a-arista" and p[2] == "cit-b-z9100"}
     assert {p[1] for p in lag} == {f"Ethernet{n}/1" for n in range(21, 31)}
-    # Cables to hosts and to OS10/PicOS/Onyx switches are left out, and counted.
+    # DTNs are cabled to the switches Batfish parses: cit-tcp-1's port to cit-a-arista.
+    assert ("cit-tcp-1", "p0", "cit-a-arista") in pairs
+    assert ("cit-a-arista", "Ethernet1/1", "cit-tcp-1") in pairs
+    # Cables to OS10/PicOS/Onyx switches are left out, and counted.
     reasons = {why for *_, why in snap.dangling}
-    assert "is a host, not a switch" in reasons
     assert {"is skipped (os10)", "is skipped (picos)", "is skipped (onyx)"} <= reasons
 
 
-def test_rebuild_removes_stale_configs(democ_build, tmp_path):
-    out = tmp_path / "snap"
-    (out / "configs").mkdir(parents=True)
-    (out / "configs" / "old-switch.cfg").write_text("hostname old\n")
-    build_snapshot(democ_build(MINI), out)
-    assert not (out / "configs" / "old-switch.cfg").exists()
+def test_host_model_is_batfish_host_format(democ_build, tmp_path):
+    """Each DTN as org.batfish.representation.host.HostConfiguration reads it: the
+    hostname, one hostInterfaces entry per addressed port (key == name, a prefix with its
+    length), static routes as HostStaticRoute (prefix, nextHopIp)."""
+    build = democ_build(SC16)
+    build_snapshot(build, tmp_path / "snap")
+    ir = json.loads((build / "ir" / "hosts" / "cit-tcp-1.json").read_text())
+    doc = json.loads((tmp_path / "snap" / "hosts" / "cit-tcp-1.json").read_text())
+    assert doc["hostname"] == "cit-tcp-1"
+    assert doc["hostInterfaces"] == {
+        "p0": {"name": "p0", "prefix": ir["interfaces"][0]["address"]}
+    }
+    assert "/" in doc["hostInterfaces"]["p0"]["prefix"]
+    assert doc.get("staticRoutes", []) == [
+        {"prefix": r["prefix"], "nextHopIp": r["next_hop"]} for r in ir["routes"]
+    ]
 
 
-def test_default_location_and_cli(democ_build, tmp_path):
+def test_without_hosts_the_snapshot_says_so(democ_build, tmp_path):
+    """A build without --hosts has no ir/hosts: no hosts/ folder, and the summary says how
+    to get one."""
     import shutil
-    import subprocess
-    import sys
 
     build = tmp_path / "b"
     shutil.copytree(democ_build(MINI), build)
-    proc = subprocess.run(
-        [sys.executable, "-m", "democ_validators_batfish", str(build)], capture_output=True, text=True
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert (build / "snapshot" / "configs" / "eos-1.cfg").is_file()
-    assert "skipped os10-1: Batfish has no Dell OS10" in proc.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "democ_validators_batfish", str(tmp_path / "none")],
-        capture_output=True,
-        text=True,
-    )
-    assert bad.returncode == 2
-
-
-@pytest.mark.parametrize(
-    "os_,name,bf",
-    [
-        ("eos", "Ethernet49/1", "Ethernet49/1"),
-        ("eos", "Port-Channel10", "Port-Channel10"),
-        ("ftos9", "hundredGigE 1/1", "HundredGigabitEthernet1/1"),
-        ("ftos9", "fortyGigE 1/49", "FortyGigabitEthernet1/49"),
-        ("ftos9", "twentyFiveGigE 1/31/2", "TwentyFiveGigE1/31/2"),
-        ("ftos9", "TenGigabitEthernet 1/33", "TenGigabitEthernet1/33"),
-        ("ftos9", "Port-channel 10", "Port-channel10"),
-        ("ftos9", "ManagementEthernet 1/1", "ManagementEthernet1/1"),
-    ],
-)
-def test_batfish_interface_names(os_, name, bf):
-    assert batfish_interface_name(os_, name) == bf
-
-
-def test_unknown_ftos_prefix_is_an_error():
-    with pytest.raises(ValueError):
-        batfish_interface_name("ftos9", "fooGigE 1/1")
+    shutil.rmtree(build / "ir" / "hosts")
+    snap = build_snapshot(build, tmp_path / "snap")
+    assert not (tmp_path / "snap" / "hosts").exists() and snap.hosts == []
+    assert "build with `democ build --hosts`" in snap.summary()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field
+from typing import Any
 
 from .snapshot import RANCID_TYPE, Switch, batfish_interface_name
 
@@ -64,3 +65,63 @@ def expectations(switches: list[Switch]) -> Expectations:
                 if a[0] < b[0]:
                     e.l3.add(frozenset((a, b)))
     return e
+
+
+@dataclass
+class Trace:
+    """One declared flow pair in one direction, and the path democ planned for it."""
+
+    key: str  # "<flow> <src> -> <dst>"
+    src: str
+    dst: str
+    src_ip: str
+    dst_ip: str
+    nodes: list[str]  # src host, the switches in order, dst host
+
+
+def _roles(s: Switch) -> dict[str, str]:
+    return {i["port"]: i.get("role", "legacy") for i in s.ir["interfaces"]}
+
+
+def traces(
+    flows: list[dict[str, Any]], switches: list[Switch], hosts: set[str]
+) -> tuple[list[Trace], list[str]]:
+    """The traceroute each flow pair should pass in Batfish (both directions: TCP and
+    RDMA need the return path), and why the others cannot be asked.
+
+    A pair is asked only when Batfish can model every hop: both DTNs in the snapshot's
+    hosts/, every switch on the path parsed by Batfish, and no hop forwarded by OpenFlow
+    rules (Batfish has no OpenFlow model; the twin proves those hops).
+    """
+    by_name = {s.hostname: s for s in switches}
+    roles = {s.hostname: _roles(s) for s in switches}
+    asked: list[Trace] = []
+    skipped: list[str] = []
+    for f in flows:
+        for p in f.get("pairs", []):
+            key = f"{f['name']} {p['src']} -> {p['dst']}"
+            why = None
+            if p["src"] not in hosts or p["dst"] not in hosts:
+                why = "its DTNs are not in the snapshot (build with --hosts)"
+            for hop in p["path"]:
+                if why:
+                    break
+                sw = by_name.get(hop["switch"])
+                if sw is None or sw.os not in RANCID_TYPE:
+                    os_ = sw.os if sw else "unknown"
+                    why = f"`{hop['switch']}` ({os_}) is not in the snapshot"
+                elif "openflow" in (
+                    roles[sw.hostname].get(hop["in_port"]),
+                    roles[sw.hostname].get(hop["out_port"]),
+                ):
+                    why = f"`{hop['switch']}` forwards it by OpenFlow rules, which Batfish does not model"
+            if why:
+                skipped.append(f"{key}: {why}")
+                continue
+            nodes = [p["src"], *(h["switch"] for h in p["path"]), p["dst"]]
+            asked.append(Trace(key, p["src"], p["dst"], p["src_address"], p["dst_address"], nodes))
+            back = f"{f['name']} {p['dst']} -> {p['src']}"
+            asked.append(
+                Trace(back, p["dst"], p["src"], p["dst_address"], p["src_address"], nodes[::-1])
+            )
+    return asked, skipped

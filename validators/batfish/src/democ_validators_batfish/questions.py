@@ -7,8 +7,11 @@
 
 Builds the snapshot (snapshot.py), uploads it with pybatfish and asks fileParseStatus,
 parseWarning, initIssues, undefinedReferences, interfaceProperties (MTU), ipOwners
-(duplicates only) and layer3Edges. Exit 1 on a file Batfish failed to parse (or parsed
-with the wrong format) or on an undefined reference; with --strict also on MTU
+(duplicates only) and layer3Edges, then one traceroute per declared flow pair and
+direction that Batfish can model (expect.traces), each read against democ's planned
+path. Exit 1 on a file Batfish failed to parse (or parsed with the wrong format), on an
+undefined reference, or on a flow that is not accepted at its destination along its
+planned path; with --strict also on MTU
 mismatches, duplicate IPs, interfaces missing from Batfish's model and expected layer-3
 adjacencies Batfish did not find. Exit 2 on usage, I/O or service errors.
 
@@ -25,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .expect import Expectations, expectations
-from .snapshot import BATFISH_FORMAT, build_snapshot, load_switches
+from .expect import Expectations, Trace, expectations, traces
+from .snapshot import BATFISH_FORMAT, build_snapshot, load_hosts, load_switches
 
 QUESTIONS = (
     "fileParseStatus",
@@ -55,6 +58,8 @@ def plain(value: Any) -> Any:
         return None if math.isnan(value) else value
     if hasattr(value, "hostname") and hasattr(value, "interface"):
         return {"hostname": value.hostname, "interface": value.interface}
+    if hasattr(value, "disposition") and hasattr(value, "hops"):  # a traceroute Trace
+        return {"disposition": str(value.disposition), "hops": [str(h.node) for h in value.hops]}
     if hasattr(value, "filename") and hasattr(value, "lines"):
         return {"filename": value.filename, "lines": list(value.lines)}
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -70,14 +75,33 @@ def frame_rows(frame: Any) -> list[dict[str, Any]]:
     return [{str(k): plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
-def ask(session: Any, snapshot_dir: str | Path, network: str, snapshot_name: str) -> Answers:
-    """Upload the snapshot and ask every question; `session` is a pybatfish Session."""
+def ask(
+    session: Any,
+    snapshot_dir: str | Path,
+    network: str,
+    snapshot_name: str,
+    asked: list[Trace] | None = None,
+) -> Answers:
+    """Upload the snapshot and ask every question; `session` is a pybatfish Session.
+    Traceroute rows are kept under "traceroute", each with the flow key it answers."""
     session.set_network(network)
     session.init_snapshot(str(snapshot_dir), name=snapshot_name, overwrite=True)
     answers: Answers = {}
     for q in QUESTIONS:
         question = getattr(session.q, q)(**QUESTION_ARGS.get(q, {}))
         answers[q] = frame_rows(question.answer().frame())
+    if asked:
+        from pybatfish.datamodel.flow import HeaderConstraints
+
+        rows = []
+        for t in asked:
+            question = session.q.traceroute(
+                startLocation=f'"{t.src}"',
+                headers=HeaderConstraints(srcIps=t.src_ip, dstIps=t.dst_ip),
+            )
+            for row in frame_rows(question.answer().frame()):
+                rows.append({"Query": t.key, **row})
+        answers["traceroute"] = rows
     return answers
 
 
@@ -108,9 +132,12 @@ class Report:
     l3_expected: int = 0
     l3_found: int = 0
     l3_missing: list[str] = field(default_factory=list)
+    traces_ok: list[str] = field(default_factory=list)
+    traces_failed: list[str] = field(default_factory=list)
+    traces_skipped: list[str] = field(default_factory=list)
 
     def failed(self, strict: bool = False) -> bool:
-        if self.parse_failures or self.undefined_references:
+        if self.parse_failures or self.undefined_references or self.traces_failed:
             return True
         return strict and bool(
             self.mtu_mismatches or self.missing_in_model or self.duplicate_ips or self.l3_missing
@@ -145,6 +172,9 @@ class Report:
             f"{self.l3_found} edges reported by Batfish"
         )
         section("expected adjacencies Batfish did not find", self.l3_missing)
+        out.append(f"flows traced along their planned path: {len(self.traces_ok)}")
+        section("FLOWS Batfish does not carry as planned", self.traces_failed)
+        section("flows not traced (Batfish cannot model a hop)", self.traces_skipped)
         return "\n".join(out)
 
 
@@ -152,8 +182,41 @@ class Report:
 BEST_EFFORT = {"ftos9"}
 
 
-def analyze(answers: Answers, exp: Expectations) -> Report:
+def check_traces(answers: Answers, asked: list[Trace], r: Report) -> None:
+    """Every asked flow must be accepted at its destination, on every trace Batfish
+    finds (ECMP gives several), along exactly the planned nodes."""
+    by_key: dict[str, list[dict[str, Any]]] = {}
+    for row in answers.get("traceroute", []):
+        by_key.setdefault(row.get("Query", ""), []).append(row)
+    for t in asked:
+        want = [n.lower() for n in t.nodes]
+        found = [tr for row in by_key.get(t.key, []) for tr in (row.get("Traces") or [])]
+        if not found:
+            r.traces_failed.append(f"{t.key}: Batfish found no trace")
+            continue
+        bad = []
+        for tr in found:
+            hops = [str(h).lower() for h in tr.get("hops", [])] if isinstance(tr, dict) else []
+            disp = tr.get("disposition") if isinstance(tr, dict) else str(tr)
+            if disp != "ACCEPTED":
+                bad.append(f"{disp} after {' > '.join(hops) or 'no hop'}")
+            elif hops != want:
+                bad.append(f"accepted via {' > '.join(hops)}, planned {' > '.join(want)}")
+        if bad:
+            r.traces_failed.append(f"{t.key}: " + "; ".join(sorted(set(bad))))
+        else:
+            r.traces_ok.append(t.key)
+
+
+def analyze(
+    answers: Answers,
+    exp: Expectations,
+    asked: list[Trace] | None = None,
+    skipped: list[str] | None = None,
+) -> Report:
     r = Report()
+    check_traces(answers, asked or [], r)
+    r.traces_skipped = list(skipped or [])
 
     seen_files = set()
     for row in answers.get("fileParseStatus", []):
@@ -258,6 +321,9 @@ def main(argv: list[str] | None = None, session_factory: Any = None) -> int:
     try:
         switches = load_switches(build)
         exp = expectations(switches)
+        flows_file = build / "ir" / "flows" / "flows.json"
+        flows = json.loads(flows_file.read_text()) if flows_file.exists() else []
+        asked, skipped = traces(flows, switches, {h.name for h in load_hosts(build)})
         if args.answers:
             answers = json.loads(Path(args.answers).read_text())
         else:
@@ -272,14 +338,14 @@ def main(argv: list[str] | None = None, session_factory: Any = None) -> int:
 
                 session_factory = Session
             session = session_factory(host=args.batfish_host)
-            answers = ask(session, snap.snapshot_dir, args.network, name)
+            answers = ask(session, snap.snapshot_dir, args.network, name, asked)
             if args.save_answers:
                 Path(args.save_answers).write_text(json.dumps(answers, indent=1) + "\n")
     except Exception as e:  # I/O, IR shape, or the service: report, exit 2
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
 
-    report = analyze(answers, exp)
+    report = analyze(answers, exp, asked, skipped)
     print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
     return 1 if report.failed(args.strict) else 0
 

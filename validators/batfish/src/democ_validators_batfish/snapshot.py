@@ -3,7 +3,11 @@
 Layout written (Batfish's documented snapshot format):
 
     SNAPSHOT/configs/<hostname>.cfg          democ's config, with a format header first
-    SNAPSHOT/batfish/layer1_topology.json    the cabling between the switches included
+    SNAPSHOT/hosts/<dtn>.json                Batfish's host model of each DTN (its data
+                                             ports, addresses and static routes), from
+                                             the IR of a `democ build --hosts`
+    SNAPSHOT/batfish/layer1_topology.json    the cabling between the switches and DTNs
+                                             included
 
 Only the OSes Batfish parses are included: Arista EOS and Dell FTOS 9 (Batfish's
 "Force10" format, read by its Cisco-family parser). The others are skipped with the
@@ -72,10 +76,47 @@ class Switch:
 
 
 @dataclass
+class Host:
+    name: str
+    ir: dict[str, Any] = field(repr=False)
+
+
+def load_hosts(build_dir: Path) -> list[Host]:
+    """The DTNs' IR (`ir/hosts/*.json`, written by `democ build --hosts`); none without it."""
+    d = Path(build_dir) / "ir" / "hosts"
+    out = []
+    for p in sorted(d.glob("*.json")) if d.is_dir() else []:
+        h = json.loads(p.read_text())
+        if isinstance(h, dict) and "name" in h and "interfaces" in h:
+            out.append(Host(name=h["name"], ir=h))
+    return out
+
+
+def host_json(h: Host) -> dict[str, Any]:
+    """Batfish's host format (org.batfish.representation.host.HostConfiguration): one
+    `hostInterfaces` entry per addressed data port, named by the IR's port (`p0`, as the
+    switches' `peer` names it), and the IR's static routes as `staticRoutes`
+    (HostStaticRoute: prefix, nextHopIp). A host with no route gets Batfish's own default:
+    everything out of its first interface, which is what a DTN on one subnet does."""
+    ifaces = {}
+    for i in h.ir["interfaces"]:
+        if i.get("address"):
+            ifaces[i["port"]] = {"name": i["port"], "prefix": i["address"]}
+    out: dict[str, Any] = {"hostname": h.name, "hostInterfaces": ifaces}
+    routes = [
+        {"prefix": r["prefix"], "nextHopIp": r["next_hop"]} for r in h.ir.get("routes") or []
+    ]
+    if routes:
+        out["staticRoutes"] = routes
+    return out
+
+
+@dataclass
 class Snapshot:
     build_dir: Path
     snapshot_dir: Path
     included: dict[str, str] = field(default_factory=dict)  # hostname -> os
+    hosts: list[str] = field(default_factory=list)  # DTNs written to hosts/
     skipped: dict[str, str] = field(default_factory=dict)  # hostname -> reason
     edges: list[dict[str, Any]] = field(default_factory=list)  # as written (both directions)
     # Cabled ports whose far end is not in the snapshot: (host, iface, far device, reason).
@@ -85,6 +126,10 @@ class Snapshot:
         out = [f"Batfish snapshot {self.snapshot_dir} from {self.build_dir}"]
         for h, os_ in sorted(self.included.items()):
             out.append(f"  configs/{h}.cfg  ({os_} -> {BATFISH_FORMAT[os_]})")
+        if self.hosts:
+            out.append(f"  hosts/: {len(self.hosts)} DTNs")
+        else:
+            out.append("  hosts/: none (build with `democ build --hosts` to include the DTNs)")
         for h, why in sorted(self.skipped.items()):
             out.append(f"  skipped {h}: {why}")
         links = len(self.edges) // 2
@@ -114,7 +159,9 @@ def _skip_reason(os_: str) -> str:
     return SKIP_REASONS.get(os_, f"Batfish does not parse democ's `{os_}` output")
 
 
-def layer1_edges(switches: list[Switch]) -> tuple[list[dict[str, Any]], list[tuple[str, str, str, str]]]:
+def layer1_edges(
+    switches: list[Switch], hosts: list[Host] | None = None
+) -> tuple[list[dict[str, Any]], list[tuple[str, str, str, str]]]:
     """Layer-1 edges between included switches, from the IR's `peer` of each port.
 
     Each cable is written in both directions: Batfish's Layer1Topology is a directed graph
@@ -122,6 +169,11 @@ def layer1_edges(switches: list[Switch]) -> tuple[list[dict[str, Any]], list[tup
     """
     by_host = {s.hostname: s for s in switches}
     included = {s.hostname for s in switches if s.os in RANCID_TYPE}
+    # DTN ports the host model has (an addressed port), by (host, port).
+    host_ports = {
+        (h.name, i["port"]) for h in hosts or [] for i in h.ir["interfaces"] if i.get("address")
+    }
+    host_names = {h.name for h in hosts or []}
     pairs: set[tuple[tuple[str, str], tuple[str, str]]] = set()
     dangling: list[tuple[str, str, str, str]] = []
     for s in switches:
@@ -133,7 +185,18 @@ def layer1_edges(switches: list[Switch]) -> tuple[list[dict[str, Any]], list[tup
                 continue
             far = by_host.get(peer["device"])
             if far is None:
-                dangling.append((s.hostname, i["name"], peer["device"], "is a host, not a switch"))
+                if (peer["device"], peer["port"]) in host_ports:
+                    a = (s.hostname, batfish_interface_name(s.os, i["name"]))
+                    b = (peer["device"], peer["port"])
+                    pairs.add((a, b))
+                    pairs.add((b, a))
+                    continue
+                why = (
+                    "is a host port with no address (a bond member)"
+                    if peer["device"] in host_names
+                    else "is a host, not in the snapshot (build with --hosts)"
+                )
+                dangling.append((s.hostname, i["name"], peer["device"], why))
                 continue
             if far.hostname not in included:
                 dangling.append((s.hostname, i["name"], far.hostname, f"is skipped ({far.os})"))
@@ -161,11 +224,12 @@ def build_snapshot(build_dir: str | Path, snapshot_dir: str | Path | None = None
     build = Path(build_dir)
     snap = Path(snapshot_dir) if snapshot_dir else build / "snapshot"
     switches = load_switches(build)
+    hosts = load_hosts(build)
     result = Snapshot(build_dir=build, snapshot_dir=snap)
 
     # Start from an empty snapshot: a stale config left from an earlier build would be
     # uploaded too.
-    for sub in ("configs", "batfish"):
+    for sub in ("configs", "hosts", "batfish"):
         if (snap / sub).exists():
             shutil.rmtree(snap / sub)
     (snap / "configs").mkdir(parents=True)
@@ -180,7 +244,13 @@ def build_snapshot(build_dir: str | Path, snapshot_dir: str | Path | None = None
         (snap / "configs" / f"{s.hostname}.cfg").write_text(header + text)
         result.included[s.hostname] = s.os
 
-    result.edges, result.dangling = layer1_edges(switches)
+    if hosts:
+        (snap / "hosts").mkdir(parents=True)
+    for h in hosts:
+        (snap / "hosts" / f"{h.name}.json").write_text(json.dumps(host_json(h), indent=2) + "\n")
+        result.hosts.append(h.name)
+
+    result.edges, result.dangling = layer1_edges(switches, hosts)
     (snap / "batfish" / "layer1_topology.json").write_text(
         json.dumps({"edges": result.edges}, indent=2) + "\n"
     )
