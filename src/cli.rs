@@ -28,8 +28,9 @@ struct Cli {
 enum Command {
     /// Check a spec: syntax, references, ports, addressing, feasibility.
     Check(Common),
-    /// Predict what every flow will reach and why; show link utilization.
-    Plan(Common),
+    /// Predict what every flow will reach and why; show link utilization (also for a
+    /// show with feasibility errors: infeasible flows are shown with their limits).
+    Plan(PlanArgs),
     /// Write every switch's IR (structured config) as one JSON document.
     Ir(out::IrArgs),
     /// Build every switch config, its IR and a manifest into a folder.
@@ -87,6 +88,15 @@ struct Common {
     /// Let includes read below DIR too (includes are confined to the spec's folder).
     #[arg(long, value_name = "DIR")]
     allow_include_outside: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct PlanArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Per flow, its route and every limit on it (text and Markdown; JSON always has them).
+    #[arg(long)]
+    detail: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -183,9 +193,11 @@ fn check(c: &Common) -> i32 {
     }
 }
 
-fn plan(c: &Common) -> i32 {
+fn plan(a: &PlanArgs) -> i32 {
+    let c = &a.common;
     let mut s = Session::default();
-    match compile::front(c.input(), &c.options(), &mut s) {
+    // Through feasibility errors: the plan is how an infeasible show explains itself.
+    match compile::checked(c.input(), &c.options(), &mut s) {
         Err(e) => usage(&e),
         Ok(front) => {
             // Diagnostics go to stderr so stdout stays the plan in the chosen format.
@@ -195,10 +207,11 @@ fn plan(c: &Common) -> i32 {
                 return code;
             };
             let (p, _) = crate::check::predict::plan(&cx);
+            let extras = crate::plan::Extras::new(&s, a.detail);
             let out = match c.format {
-                Format::Text => crate::plan::text(&p),
-                Format::Json => crate::plan::json(&p),
-                Format::Markdown => crate::plan::markdown(&p),
+                Format::Text => crate::plan::text(&p, &extras),
+                Format::Json => crate::plan::json(&p, &extras),
+                Format::Markdown => crate::plan::markdown(&p, &extras),
             };
             // Titles, venues and names are spec text: never raw to a terminal.
             print!("{}", crate::escape::lines(&out));
@@ -258,7 +271,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     };
     match cli.command {
         Command::Check(c) => check(&c),
-        Command::Plan(c) => plan(&c),
+        Command::Plan(a) => plan(&a),
         Command::Ir(a) => out::ir(&a),
         Command::Build(a) => out::build(&a),
         Command::Twin(t) => twin::run(&t),

@@ -24,6 +24,9 @@ pub struct Options {
     pub limits: Limits,
     /// Folders includes may resolve into besides the main spec's (`--allow-include-outside`).
     pub include_roots: Vec<PathBuf>,
+    /// `build --allow-infeasible`: feasibility errors (`codes::FEASIBILITY`) become
+    /// warnings.
+    pub allow_infeasible: bool,
 }
 
 /// Everything read and reported during one compilation.
@@ -85,12 +88,9 @@ pub(crate) fn front(
     opts: &Options,
     s: &mut Session,
 ) -> Result<Option<Front>, String> {
-    let Some(front) = derived(input, opts, s)? else {
+    let Some(front) = checked(input, opts, s)? else {
         return Ok(None);
     };
-    let mut clock = Stages::new();
-    crate::check::run(&front, &mut s.diags);
-    clock.mark("check");
     Ok(settle(front, opts, s))
 }
 
@@ -145,12 +145,43 @@ pub(crate) fn lowered(
     Ok(Some(Lowered { front, lab }))
 }
 
-/// After the checks: warnings as errors when asked; the front end when nothing failed.
+/// After the checks: warnings as errors when asked, feasibility errors as warnings when
+/// allowed; the front end when nothing failed.
 fn settle(front: Front, opts: &Options, s: &mut Session) -> Option<Front> {
     if opts.deny_warnings {
         s.diags.deny_warnings();
     }
+    if opts.allow_infeasible {
+        for d in s.diags.items_mut() {
+            if d.severity == crate::diag::Severity::Error
+                && crate::diag::codes::FEASIBILITY.contains(&d.code)
+            {
+                d.severity = crate::diag::Severity::Warning;
+                d.notes.push("built anyway: `--allow-infeasible`".into());
+            }
+        }
+    }
     (!s.diags.has_errors()).then_some(front)
+}
+
+/// Parse + resolve + derive + check, and the front end even when the checks found errors:
+/// `democ plan` predicts through infeasibility (`None` only when the spec does not parse,
+/// resolve or route).
+pub(crate) fn checked(
+    input: Input,
+    opts: &Options,
+    s: &mut Session,
+) -> Result<Option<Front>, String> {
+    let Some(front) = derived(input, opts, s)? else {
+        return Ok(None);
+    };
+    let mut clock = Stages::new();
+    crate::check::run(&front, &mut s.diags);
+    clock.mark("check");
+    if opts.deny_warnings {
+        s.diags.deny_warnings();
+    }
+    Ok(Some(front))
 }
 
 /// Parse + resolve + derive: everything before the checks.

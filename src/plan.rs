@@ -3,7 +3,81 @@
 
 use std::fmt::Write as _;
 
-use crate::check::predict::Plan;
+use crate::check::predict::{FlowPrediction, Plan};
+use crate::compile::Session;
+use crate::diag::Severity;
+
+/// What the plan shows beside the predictions: the session's diagnostics (JSON), the
+/// findings acknowledged by `allow:` or `expect: infeasible`, and whether to show each
+/// flow's route and limits.
+pub(crate) struct Extras {
+    diagnostics: serde_json::Value,
+    acknowledged: Vec<String>,
+    detail: bool,
+}
+
+impl Extras {
+    pub(crate) fn new(s: &Session, detail: bool) -> Extras {
+        let items = s.diags.items();
+        let acknowledged = items
+            .iter()
+            .filter(|d| d.severity == Severity::Note && d.code.severity() != Severity::Note)
+            .map(|d| {
+                format!(
+                    "{} {}: {} ({})",
+                    d.code.id,
+                    crate::diag::render::location(&s.sources, d),
+                    d.message,
+                    d.notes.last().map_or("", String::as_str)
+                )
+            })
+            .collect();
+        Extras {
+            diagnostics: crate::diag::render::to_value(&s.sources, items),
+            acknowledged,
+            detail,
+        }
+    }
+}
+
+/// How a flow stands: the share of its demand it reaches, and whether that is a shortfall.
+fn standing(f: &FlowPrediction) -> String {
+    if !f.needs_rules.is_empty() {
+        return "needs rules".to_owned();
+    }
+    let pct = format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9));
+    match (f.feasible, f.expect_infeasible) {
+        (true, _) => pct,
+        (false, true) => format!("{pct} infeasible (expected)"),
+        (false, false) => format!("{pct} INFEASIBLE"),
+    }
+}
+
+/// Per flow: its route and every limit on its slowest pair, smallest first.
+fn detail_lines(plan: &Plan) -> Vec<(String, Vec<String>)> {
+    plan.flows
+        .iter()
+        .map(|f| {
+            let mut lines = vec![format!(
+                "route: {}",
+                if f.path.is_empty() {
+                    "(direct)".to_owned()
+                } else {
+                    f.path.join(" -> ")
+                }
+            )];
+            lines.extend(f.limits.iter().map(|l| {
+                format!(
+                    "{:>8.1} Gbit/s  {}: {}",
+                    l.gbps,
+                    format!("{:?}", l.kind).to_lowercase(),
+                    l.why
+                )
+            }));
+            (f.name.clone(), lines)
+        })
+        .collect()
+}
 
 fn g(v: f64) -> String {
     format!("{v:.1}")
@@ -25,11 +99,7 @@ fn rows(plan: &Plan) -> (Vec<[String; 7]>, Vec<[String; 5]>) {
                 ),
                 g(f.demand_gbps),
                 g(f.predicted_gbps),
-                if f.needs_rules.is_empty() {
-                    format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9))
-                } else {
-                    "needs rules".to_owned()
-                },
+                standing(f),
                 format!("{:.3}", f.rtt_ms),
                 format!("{:?}: {}", f.bottleneck.kind, f.bottleneck.why)
                     .to_lowercase()
@@ -92,7 +162,7 @@ fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]
     }
 }
 
-pub(crate) fn text(plan: &Plan) -> String {
+pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
     let (f, l) = rows(plan);
     use crate::escape::line;
     // Spec text on one line: a newline in a title must not start a line of its own.
@@ -112,6 +182,17 @@ pub(crate) fn text(plan: &Plan) -> String {
     table(&mut out, FLOW_HEAD, &f);
     for n in rule_notes(plan) {
         let _ = writeln!(out, "note: {n}");
+    }
+    for a in &x.acknowledged {
+        let _ = writeln!(out, "acknowledged: {a}");
+    }
+    if x.detail {
+        for (name, lines) in detail_lines(plan) {
+            let _ = writeln!(out, "\nflow {name}");
+            for l in lines {
+                let _ = writeln!(out, "  {l}");
+            }
+        }
     }
     out.push('\n');
     table(&mut out, LINK_HEAD, &l);
@@ -166,7 +247,7 @@ fn md_row(cells: &[String]) -> String {
     )
 }
 
-pub(crate) fn markdown(plan: &Plan) -> String {
+pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
     let (f, l) = rows(plan);
     // Spec text is escaped, not put in a code span: a backtick in it would close the span.
     let mut out = format!(
@@ -183,6 +264,21 @@ pub(crate) fn markdown(plan: &Plan) -> String {
         out.push('\n');
         for n in notes {
             let _ = writeln!(out, "- {n}");
+        }
+    }
+    if !x.acknowledged.is_empty() {
+        out += "\n## Acknowledged\n\n";
+        for a in &x.acknowledged {
+            let _ = writeln!(out, "- {}", crate::escape::markdown(a));
+        }
+    }
+    if x.detail {
+        out += "\n## Routes and limits\n";
+        for (name, lines) in detail_lines(plan) {
+            let _ = writeln!(out, "\n### {}\n", crate::escape::markdown(&name));
+            for l in lines {
+                let _ = writeln!(out, "- {}", crate::escape::markdown(l.trim_start()));
+            }
         }
     }
     out += "\n## Links\n\n";
@@ -202,7 +298,7 @@ pub(crate) fn markdown(plan: &Plan) -> String {
     out
 }
 
-pub(crate) fn json(plan: &Plan) -> String {
+pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
     let links: Vec<serde_json::Value> = plan
         .links
         .iter()
@@ -226,6 +322,10 @@ pub(crate) fn json(plan: &Plan) -> String {
         "flows": plan.flows,
         "links": links,
         "storage": plan.storage,
+        "acknowledged": x.acknowledged,
+        "diagnostics": x.diagnostics["diagnostics"],
+        "errors": x.diagnostics["errors"],
+        "warnings": x.diagnostics["warnings"],
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');

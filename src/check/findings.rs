@@ -38,6 +38,7 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
             codes::HIGH_UTILIZATION
         };
         let mut d = Diagnostic::new(code, span, format!("{} is {what}: {:.0} Gbit/s of demand on {:.0} Gbit/s ({:.0}%)", u.link, u.load_gbps, u.capacity_gbps, u.utilization_pct))
+            .severity(sev)
             .label(format!("{what} ({})", u.direction))
             .help("add capacity (more members or links), route some flows another way (`path:` or `routing: widest`), or lower their rates");
         for &fi in loads.flows(r).iter().take(3) {
@@ -46,8 +47,25 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
                 format!("`{}` adds load", cx.m.flows[fi].name.value),
             );
         }
-        diags.push(d.severity(sev));
+        if only_expected(cx, plan, loads.flows(r)) {
+            d = d.severity(Severity::Note).note(
+                "expected: a flow here says `expect: infeasible`, and every other flow on this link gets its demand",
+            );
+        }
+        diags.push(d);
     }
+}
+
+/// Whether a full resource is full only because of flows that expect to be infeasible:
+/// some of its flows say `expect: infeasible`, and every other one is predicted to reach
+/// its demand (max-min sharing leaves them their share).
+fn only_expected(cx: &Ctx, plan: &Plan, flows: &[usize]) -> bool {
+    let expected = |&f: &usize| cx.m.flows[f].expect_infeasible;
+    flows.iter().any(expected)
+        && flows
+            .iter()
+            .filter(|f| !expected(f))
+            .all(|&f| plan.flows.get(f).is_some_and(|p| p.feasible))
 }
 
 fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: &mut Diags) {
@@ -134,18 +152,22 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
             );
         }
         if p.predicted_gbps < SHORTFALL * p.demand_gbps {
-            diags.push(
-                Diagnostic::new(
-                    codes::SHORTFALL,
-                    f.rate.span,
-                    format!(
-                        "flow `{}` is predicted to reach {:.1} of {:.1} Gbit/s",
-                        f.name.value, p.predicted_gbps, p.demand_gbps
-                    ),
-                )
-                .label(format!("bottleneck: {}", p.bottleneck.why))
-                .help("`democ plan` shows every limit; raise the bottleneck or lower the rate"),
-            );
+            let d = Diagnostic::new(
+                codes::SHORTFALL,
+                f.rate.span,
+                format!(
+                    "flow `{}` is predicted to reach {:.1} of {:.1} Gbit/s",
+                    f.name.value, p.predicted_gbps, p.demand_gbps
+                ),
+            )
+            .label(format!("bottleneck: {}", p.bottleneck.why))
+            .help("`democ plan` shows every limit; raise the bottleneck or lower the rate");
+            diags.push(if f.expect_infeasible {
+                d.severity(Severity::Note)
+                    .note("expected: the flow says `expect: infeasible`")
+            } else {
+                d
+            });
         }
     }
 }

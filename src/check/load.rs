@@ -120,6 +120,10 @@ impl Space {
     fn write0(&self) -> usize {
         self.read0() + self.hosts
     }
+    /// Whether resource `i` is a network link or LAG direction (its bits carry headers).
+    pub(crate) fn is_wire(&self, i: usize) -> bool {
+        i < self.nic0()
+    }
     pub(crate) fn len(&self) -> usize {
         self.write0() + self.hosts
     }

@@ -20,6 +20,7 @@ pub(crate) mod predict;
 mod props;
 pub(crate) mod routes;
 pub(crate) mod server_ports;
+pub(crate) mod share;
 pub(crate) mod storage;
 pub(crate) mod wan_rtt;
 
@@ -82,5 +83,34 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     boundary::check(&cx, diags);
     clock.mark("  openflow");
     findings::check(&cx, diags);
+    acknowledge(front, diags);
     clock.mark("  predict");
+}
+
+/// `allow:` lists: a warning whose code an entry allows, found within that entry, becomes
+/// a note saying so (the plan lists it as acknowledged).
+fn acknowledge(front: &Front, diags: &mut Diags) {
+    let allows = &front.model.allows;
+    if allows.is_empty() {
+        return;
+    }
+    for d in diags.items_mut() {
+        if d.severity != crate::diag::Severity::Warning {
+            continue;
+        }
+        let p = d.primary.span;
+        let by = allows.iter().find(|a| {
+            a.scope.file == p.file
+                && a.scope.start <= p.start
+                && p.end <= a.scope.end
+                && a.codes.iter().any(|(c, _)| c.id == d.code.id)
+        });
+        if let Some(a) = by {
+            d.severity = crate::diag::Severity::Note;
+            d.notes.push(format!(
+                "acknowledged by `allow: [{}]` on {}",
+                d.code.id, a.what
+            ));
+        }
+    }
 }

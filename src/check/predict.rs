@@ -1,14 +1,15 @@
-//! The prediction: for each flow, what it will really reach and why. Every shared
+//! The prediction: for each flow, what it will really reach and why. Each pair has a
+//! ceiling of its own (its demand, CPU streams, TCP window, LAG hashing); every shared
 //! resource (link direction, LAG, NIC PCIe link, PCIe switch uplink, drives) is split
-//! among the pairs that use it in proportion to their demand; per-pair ceilings (CPU
-//! streams, TCP window, LAG hashing) apply on top. The prediction of a pair is the
-//! minimum over all of them, and the smallest names the bottleneck.
+//! among the pairs that use it max-min fair (`share`). What stopped a flow's slowest
+//! pair names its bottleneck.
 
 use serde::Serialize;
 
 use super::Ctx;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
 use super::pcie::{nic_link, usable_gbps};
+use super::share::Stop;
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
 use crate::resolve::model::{Flow, HostId, Model};
@@ -42,7 +43,13 @@ pub(crate) struct FlowPrediction {
     pub(crate) streams_per_pair: u32,
     pub(crate) demand_gbps: f64,
     pub(crate) predicted_gbps: f64,
+    /// At least `SHORTFALL` of the demand.
+    pub(crate) feasible: bool,
+    /// The flow says `expect: infeasible`: falling short is what it demonstrates.
+    pub(crate) expect_infeasible: bool,
     pub(crate) bottleneck: Limit,
+    /// Every limit on the worst pair's path, smallest first (`Detail::Full` only).
+    pub(crate) limits: Vec<Limit>,
     pub(crate) rtt_ms: f64,
     pub(crate) path: Vec<String>,
     /// What crosses sockets, when something does.
@@ -382,25 +389,15 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
                 .flatten()
         })
         .collect();
-    let mut flows = Vec::with_capacity(m.flows.len());
-    let mut scratch = Scratch::default();
-    for (fi, f) in m.flows.iter().enumerate() {
-        let first = used.flows[fi];
-        flows.push(predict_flow(
-            &Inputs {
-                cx,
-                facts: &facts,
-                loads: &loads,
-                caps: &caps,
-                used: &used,
-                detail,
-            },
-            f,
-            fi,
-            first,
-            &mut scratch,
-        ));
-    }
+    let inputs = Inputs {
+        cx,
+        facts: &facts,
+        loads: &loads,
+        caps: &caps,
+        used: &used,
+        detail,
+    };
+    let mut flows = predict_flows(&inputs);
     for (f, sw) in flows.iter_mut().zip(super::boundary::rule_bound(cx)) {
         f.needs_rules = sw;
     }
@@ -575,114 +572,241 @@ pub(crate) fn streams_per_pair(
     }
 }
 
-fn predict_flow(
+/// What one pair can reach on its own, shared resources aside: its demand, each LAG's
+/// hashing, the sender's CPU streams, the TCP window. Each candidate goes to `consider`;
+/// returns the pair's payload share of the wire, its path MTU and what crosses sockets.
+fn ceiling(
+    i: &Inputs,
+    f: &Flow,
+    (pr, p): (&PairRoute, usize),
+    (nstreams, cpu): (u32, Option<(f64, u32)>),
+    scratch: &mut Scratch,
+    consider: &mut dyn FnMut(f64, LimitKind, Why),
+) -> (f64, u32, Option<&'static str>) {
+    let (cx, facts) = (i.cx, i.facts);
+    let m = cx.m;
+    let mtu = cx.path_mtu(pr);
+    let eff = goodput(cx, f.protocol.value, mtu);
+    consider(f.pair_rate().gbps(), LimitKind::Demand, Why::Demand);
+    for &(r, _) in i.used.of(p) {
+        // Static LAG hashing: one stream never spreads over more members than it has.
+        if let Res::Lag(g, _) = i.loads.space.res(r as usize) {
+            let lag = &m.lags[g];
+            let member = lag
+                .members
+                .first()
+                .map_or(0.0, |&l| m.links[l].capacity.gbps());
+            let used = (nstreams as usize).min(lag.members.len());
+            consider(
+                used as f64 * member * eff,
+                LimitKind::Lag,
+                Why::LagHash {
+                    lag: g,
+                    streams: nstreams,
+                    used,
+                },
+            );
+        }
+    }
+    let mut numa_remote = None;
+    if f.protocol.value != Protocol::Rdma {
+        let (cross, factor) = numa_factor(cx, facts, f, pr, scratch);
+        numa_remote = cross;
+        let ps = cpu.map_or(f64::INFINITY, |c| c.0) * factor;
+        let usable = nstreams.min(cpu.map_or(u32::MAX, |c| c.1));
+        consider(
+            f64::from(usable) * ps,
+            LimitKind::Cpu,
+            Why::Cpu {
+                host: pr.src,
+                streams: usable,
+                per_stream: ps,
+                numa: cross.is_some(),
+            },
+        );
+        if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
+            let w = super::bdp::window_limit_bps(cx, pr.rtt_ms(), nstreams) / 1e9;
+            consider(
+                w,
+                LimitKind::Window,
+                Why::Window {
+                    streams: nstreams,
+                    rtt_ms: pr.rtt_ms(),
+                },
+            );
+        }
+    }
+    (eff, mtu, numa_remote)
+}
+
+/// A pair's ceiling before sharing and what sets it, with its wire figures.
+struct PairCeiling {
+    best: (f64, LimitKind, Why),
+    eff: f64,
+    mtu: u32,
+}
+
+/// Streams per pair and the sender's CPU figures, per flow.
+fn flow_streams(i: &Inputs, fi: usize) -> (u32, Option<(f64, u32)>) {
+    let f = &i.cx.m.flows[fi];
+    let cpu = i.facts.get(f.pairs[0].0).and_then(|h| h.cpu);
+    let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
+    (
+        streams_per_pair(i.cx, f, &i.cx.routes.flows[fi], per_stream),
+        cpu,
+    )
+}
+
+/// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
+/// among the pairs (`share`), then per flow the sum of its pairs and its worst pair's
+/// bottleneck.
+fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
+    let m = i.cx.m;
+    let mut scratch = Scratch::default();
+    let npairs = i.used.pairs.len().saturating_sub(1);
+    let mut ceilings = Vec::with_capacity(npairs);
+    let mut pairs = Vec::with_capacity(npairs);
+    // Each pair's items again, weighted by what its rate costs there: a wire carries
+    // headers too, so a payload rate counts 1/efficiency of its bits.
+    let mut coef: Vec<(u32, f64)> = Vec::with_capacity(i.used.items.len());
+    let mut numa = vec![None; m.flows.len()];
+    for (fi, f) in m.flows.iter().enumerate() {
+        let streams = flow_streams(i, fi);
+        for (pi, pr) in i.cx.routes.flows[fi].pairs.iter().enumerate() {
+            let p = i.used.flows[fi] + pi;
+            let mut best = (f64::INFINITY, LimitKind::Demand, Why::Demand);
+            let (eff, mtu, cross) =
+                ceiling(i, f, (pr, p), streams, &mut scratch, &mut |g, k, w| {
+                    if g < best.0 - 1e-9 {
+                        best = (g, k, w);
+                    }
+                });
+            numa[fi] = numa[fi].or(cross);
+            coef.extend(i.used.of(p).iter().map(|&(r, w)| {
+                let wire = i.loads.space.is_wire(r as usize);
+                (r, if wire { w / eff.max(1e-9) } else { w })
+            }));
+            ceilings.push(best.0);
+            pairs.push(PairCeiling { best, eff, mtu });
+        }
+    }
+    let capacity: Vec<Option<f64>> = i.caps.iter().map(|c| c.map(|c| c.0)).collect();
+    let shares = super::share::max_min(&super::share::Problem {
+        ceilings: &ceilings,
+        pairs: &i.used.pairs,
+        items: &coef,
+        capacity: &capacity,
+    });
+    m.flows
+        .iter()
+        .enumerate()
+        .map(|(fi, f)| {
+            let range = i.used.flows[fi]..i.used.flows[fi + 1];
+            let worst = range
+                .clone()
+                .min_by(|&a, &b| shares[a].0.total_cmp(&shares[b].0));
+            let bound = worst.map(|p| bound_of(i, &pairs[p], shares[p]));
+            let total = shares[range].iter().map(|s| s.0).sum();
+            let mut fp = flow_prediction(i, fi, total, bound);
+            fp.numa_remote = numa[fi];
+            if let (Some(p), Detail::Full) = (worst, i.detail) {
+                fp.limits = limits(i, f, fi, p, shares[p], &mut scratch);
+            }
+            fp
+        })
+        .collect()
+}
+
+/// What stopped a pair, as a candidate limit.
+fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, LimitKind, Why) {
+    match stop {
+        Stop::Ceiling => c.best,
+        Stop::Full(r) => {
+            let r = r as usize;
+            let kind = i.caps[r].map_or(LimitKind::Link, |c| c.1);
+            (
+                gbps,
+                kind,
+                Why::Shared {
+                    res: i.loads.space.res(r),
+                    demand: i.loads.demand_at(r) / 1e9,
+                    wire: i.loads.space.is_wire(r),
+                    eff: c.eff,
+                    mtu: c.mtu,
+                },
+            )
+        }
+    }
+}
+
+/// Every limit on a pair's path (`plan --detail`), smallest first: its own ceilings,
+/// then each resource it crosses, alone or at the share it got there.
+fn limits(
     i: &Inputs,
     f: &Flow,
     fi: usize,
-    first_pair: usize,
+    p: usize,
+    (got, stop): (f64, Stop),
     scratch: &mut Scratch,
+) -> Vec<Limit> {
+    let (cx, facts) = (i.cx, i.facts);
+    let rate = f.pair_rate().gbps();
+    let pr = &cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
+    let mut out = Vec::new();
+    let (eff, mtu, _) = ceiling(
+        i,
+        f,
+        (pr, p),
+        flow_streams(i, fi),
+        scratch,
+        &mut |g, k, w| {
+            out.push((g, k, w));
+        },
+    );
+    for &(r, w) in i.used.of(p) {
+        let r = r as usize;
+        let Some((cap, kind)) = i.caps[r] else {
+            continue;
+        };
+        let wire = i.loads.space.is_wire(r);
+        let alone = if wire { cap * eff } else { cap } / w.max(1e-9);
+        let gbps = if stop == Stop::Full(r as u32) {
+            got
+        } else {
+            alone
+        };
+        let why = Why::Shared {
+            res: i.loads.space.res(r),
+            demand: i.loads.demand_at(r) / 1e9,
+            wire,
+            eff,
+            mtu,
+        };
+        out.push((gbps, kind, why));
+    }
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out.into_iter()
+        .map(|(gbps, kind, why)| Limit {
+            kind,
+            gbps,
+            why: explain(cx, facts, why, rate),
+        })
+        .collect()
+}
+
+/// A flow's prediction from its total and its worst pair's bound.
+fn flow_prediction(
+    i: &Inputs,
+    fi: usize,
+    total: f64,
+    worst: Option<(f64, LimitKind, Why)>,
 ) -> FlowPrediction {
-    let (cx, facts, loads) = (i.cx, i.facts, i.loads);
+    let (cx, facts) = (i.cx, i.facts);
     let m = cx.m;
+    let f = &m.flows[fi];
     let routes = &cx.routes.flows[fi];
     let rate = f.pair_rate().gbps();
-    let cpu = facts.get(f.pairs[0].0).and_then(|h| h.cpu);
-    let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
-    let nstreams = streams_per_pair(cx, f, routes, per_stream);
-    let mut total = 0.0;
-    let mut worst: Option<(f64, LimitKind, Why)> = None;
-    let mut rtt_ms: f64 = 0.0;
-    let mut numa_remote = None;
-    for (pi, pr) in routes.pairs.iter().enumerate() {
-        let mtu = cx.path_mtu(pr);
-        let eff = goodput(cx, f.protocol.value, mtu);
-        rtt_ms = rtt_ms.max(pr.rtt_ms());
-        let mut best: (f64, LimitKind, Why) = (rate, LimitKind::Demand, Why::Demand);
-        let mut consider = |gbps: f64, kind: LimitKind, why: Why| {
-            if gbps < best.0 - 1e-9 {
-                best = (gbps, kind, why);
-            }
-        };
-        for &(r, w) in i.used.of(first_pair + pi) {
-            let r = r as usize;
-            let Some((cap, kind)) = i.caps[r] else {
-                continue;
-            };
-            let demand = loads.demand_at(r) / 1e9;
-            let res = loads.space.res(r);
-            let wire = matches!(res, Res::Link(..) | Res::Lag(..));
-            let usable = if wire { cap * eff } else { cap };
-            // A pair carrying the fraction `w` of its rate here is bounded by usable / w
-            // alone, or by its proportional share when the resource is oversubscribed.
-            let share = if demand > cap {
-                usable * rate / demand
-            } else {
-                (usable / w).min(rate)
-            };
-            consider(
-                share,
-                kind,
-                Why::Shared {
-                    res,
-                    demand,
-                    wire,
-                    eff,
-                    mtu,
-                },
-            );
-            // Static LAG hashing: one stream never spreads over more members than it has.
-            if let Res::Lag(g, _) = res {
-                let lag = &m.lags[g];
-                let member = lag
-                    .members
-                    .first()
-                    .map_or(0.0, |&l| m.links[l].capacity.gbps());
-                let used = (nstreams as usize).min(lag.members.len());
-                consider(
-                    used as f64 * member * eff,
-                    LimitKind::Lag,
-                    Why::LagHash {
-                        lag: g,
-                        streams: nstreams,
-                        used,
-                    },
-                );
-            }
-        }
-        if f.protocol.value != Protocol::Rdma {
-            let (cross, factor) = numa_factor(cx, facts, f, pr, scratch);
-            numa_remote = numa_remote.or(cross);
-            let numa = cross.is_some();
-            let ps = per_stream * factor;
-            let cores = cpu.map_or(u32::MAX, |c| c.1);
-            let usable = nstreams.min(cores);
-            consider(
-                f64::from(usable) * ps,
-                LimitKind::Cpu,
-                Why::Cpu {
-                    host: pr.src,
-                    streams: usable,
-                    per_stream: ps,
-                    numa,
-                },
-            );
-            if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
-                let w = super::bdp::window_limit_bps(cx, pr.rtt_ms(), nstreams) / 1e9;
-                consider(
-                    w,
-                    LimitKind::Window,
-                    Why::Window {
-                        streams: nstreams,
-                        rtt_ms: pr.rtt_ms(),
-                    },
-                );
-            }
-        }
-        total += best.0;
-        if worst.as_ref().is_none_or(|w| best.0 < w.0) {
-            worst = Some(best);
-        }
-    }
+    let rtt_ms = routes.pairs.iter().map(|p| p.rtt_ms()).fold(0.0, f64::max);
     let demand_gbps = f.rate.gbps() * if f.bidirectional { 2.0 } else { 1.0 };
     // `check` reports a flow below 95% of its demand; only those need their words.
     let explained = i.detail == Detail::Full || total < SHORTFALL * demand_gbps;
@@ -723,13 +847,16 @@ fn predict_flow(
         name: f.name.value.clone(),
         protocol: f.protocol.value.as_str(),
         pairs: routes.pairs.len(),
-        streams_per_pair: nstreams,
+        streams_per_pair: flow_streams(i, fi).0,
         demand_gbps,
         predicted_gbps: total,
+        feasible: total >= SHORTFALL * demand_gbps,
+        expect_infeasible: f.expect_infeasible,
         bottleneck,
+        limits: Vec::new(),
         rtt_ms,
         path,
-        numa_remote,
+        numa_remote: None,
         needs_rules: Vec::new(),
     }
 }

@@ -37,6 +37,10 @@ pub(super) struct BuildArgs {
     /// Also write a script per DTN, `hosts/<name>.sh`: host tuning and test transfers.
     #[arg(long)]
     hosts: bool,
+    /// Build despite feasibility errors (oversubscribed links, optics beyond their
+    /// reach or budget, cards beyond their slot): they are reported as warnings.
+    #[arg(long)]
+    allow_infeasible: bool,
 }
 
 /// A progress line per stage, only for a person watching.
@@ -46,15 +50,44 @@ fn progress(message: &str) {
     }
 }
 
+/// Reports what stopped the build, and how to build anyway when only feasibility did.
+fn refused(s: &mut Session, c: &Common, allow_infeasible: bool) -> i32 {
+    let code = report(s, c, false).max(1);
+    let feasibility = |d: &&crate::diag::Diagnostic| {
+        d.severity == crate::diag::Severity::Error
+            && crate::diag::codes::FEASIBILITY.contains(&d.code)
+    };
+    if !allow_infeasible && s.diags.items().iter().any(|d| feasibility(&d)) {
+        eprintln!(
+            "note: `democ plan` shows every flow's prediction despite these; `--allow-infeasible` builds despite feasibility errors ({})",
+            crate::diag::codes::FEASIBILITY
+                .iter()
+                .map(|c| c.id)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    code
+}
+
 /// `democ ir` always shows the DTNs' part of the IR (no files to write).
 const HOSTS_IN_IR: bool = true;
 
 /// Front end and lowering; Err(exit code) when something stopped the pipeline.
-fn lab(c: &Common, s: &mut Session, hosts: bool) -> Result<crate::ir::Lab, i32> {
+fn lab(
+    c: &Common,
+    s: &mut Session,
+    hosts: bool,
+    allow_infeasible: bool,
+) -> Result<crate::ir::Lab, i32> {
     progress("checking and lowering the spec");
-    match compile::lowered(c.input(), &c.options(), s) {
+    let opts = compile::Options {
+        allow_infeasible,
+        ..c.options()
+    };
+    match compile::lowered(c.input(), &opts, s) {
         Err(e) => Err(usage(&e)),
-        Ok(None) => Err(report(s, c, false).max(1)),
+        Ok(None) => Err(refused(s, c, allow_infeasible)),
         Ok(Some(l)) => match l.lab {
             Err(e) => Err(usage(&format!("internal error: {e}"))),
             Ok(None) => Err(report(s, c, false).max(1)),
@@ -76,7 +109,7 @@ pub(super) fn ir(a: &IrArgs) -> i32 {
         return 0;
     }
     let mut s = Session::default();
-    let lab = match lab(&a.common, &mut s, HOSTS_IN_IR) {
+    let lab = match lab(&a.common, &mut s, HOSTS_IN_IR, false) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -127,7 +160,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let mut s = Session::default();
-    let lab = match lab(&a.common, &mut s, a.hosts) {
+    let lab = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible) {
         Ok(l) => l,
         Err(code) => return code,
     };

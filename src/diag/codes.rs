@@ -345,6 +345,12 @@ codes! {
          management port is not configured.";
 }
 
+/// Errors that say the show cannot do what it asks (a flow or link beyond its
+/// capacity, an optic beyond its reach or budget, a card beyond its slot), not that its
+/// configuration would be wrong: `democ plan` still predicts through them, and `democ
+/// build --allow-infeasible` builds despite them.
+pub(crate) const FEASIBILITY: &[Code] = &[OPTICAL_BUDGET, OPTIC_REACH, PCIE_LANES, OVERSUBSCRIBED];
+
 /// Looks a code up by id (`E0101`, case-insensitive) or name (`unknown-reference`).
 pub(crate) fn find(query: &str) -> Option<Code> {
     ALL.iter()

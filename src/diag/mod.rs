@@ -105,6 +105,10 @@ impl Diags {
         &self.items
     }
 
+    pub(crate) fn items_mut(&mut self) -> &mut [Diagnostic] {
+        &mut self.items
+    }
+
     /// Stable order for output: by file, position, then code; the same finding at the
     /// same place (hosts declared as one range share their spans) is reported once.
     pub(crate) fn sort(&mut self) {

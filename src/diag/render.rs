@@ -340,6 +340,11 @@ fn json_label<'a>(sources: &'a Sources, l: &'a super::Label) -> JsonLabel<'a> {
 
 /// Renders diagnostics as a JSON document `{"diagnostics": [...], "errors": n, "warnings": n}`.
 pub fn to_json(sources: &Sources, diags: &[Diagnostic]) -> String {
+    serde_json::to_string_pretty(&to_value(sources, diags)).unwrap_or_default()
+}
+
+/// The document of [`to_json`] as a value (`plan --format json` embeds it).
+pub(crate) fn to_value(sources: &Sources, diags: &[Diagnostic]) -> serde_json::Value {
     let items: Vec<JsonDiag> = diags
         .iter()
         .map(|d| {
@@ -369,6 +374,11 @@ pub fn to_json(sources: &Sources, diags: &[Diagnostic]) -> String {
         .iter()
         .filter(|d| d.severity == Severity::Warning)
         .count();
-    let doc = serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings })
+}
+
+/// `file:line:col` of a diagnostic's primary label.
+pub(crate) fn location(sources: &Sources, d: &Diagnostic) -> String {
+    let l = json_label(sources, &d.primary);
+    format!("{}:{}:{}", l.file, l.line, l.column)
 }

@@ -144,6 +144,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             routing: f.routing.as_ref().map_or(m.settings.routing, |r| r.value),
             bidirectional: f.bidirectional.as_ref().is_some_and(|b| b.value),
             cap: f.cap.clone(),
+            expect_infeasible: f.expect.is_some(),
             span: f.span,
             from_span: f.from.span,
             to_span: f.to.span,

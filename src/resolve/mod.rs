@@ -1,6 +1,7 @@
 //! Pass 2: resolve names to ids, attach catalog entries, expand ranges and
 //! breakouts, and report every dangling reference, duplicate and impossible port.
 
+mod allow;
 mod flows;
 mod hosts;
 mod links;
@@ -104,10 +105,12 @@ pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> 
         wans: Vec::new(),
         fabrics: Vec::new(),
         flows: Vec::new(),
+        allows: Vec::new(),
     };
     switches::resolve(spec, &mut rx, &mut m);
     hosts::resolve(spec, &mut rx, &mut m);
     links::resolve(spec, &mut rx, &mut m);
     flows::resolve(spec, &mut rx, &mut m);
+    m.allows = allow::resolve(spec, &mut rx);
     Some(m)
 }

@@ -289,6 +289,8 @@ pub(crate) struct Flow {
     pub(crate) bidirectional: bool,
     /// Aggregate rate cap, policed by OpenFlow meters.
     pub(crate) cap: Option<Sp<Rate>>,
+    /// `expect: infeasible`: the flow demonstrates a limit.
+    pub(crate) expect_infeasible: bool,
     pub(crate) span: Span,
     pub(crate) from_span: Span,
     pub(crate) to_span: Span,
@@ -299,6 +301,15 @@ impl Flow {
     pub(crate) fn pair_rate(&self) -> Rate {
         Rate(self.rate.bps() / self.pairs.len().max(1) as f64)
     }
+}
+
+/// Warnings acknowledged by an `allow:` list, over the stretch of the spec it covers.
+#[derive(Debug)]
+pub(crate) struct Allow {
+    /// The entry, in words (``flow `x` ``).
+    pub(crate) what: String,
+    pub(crate) scope: Span,
+    pub(crate) codes: Vec<(crate::diag::Code, Span)>,
 }
 
 /// The resolved show.
@@ -313,6 +324,7 @@ pub(crate) struct Model {
     pub(crate) wans: Vec<Wan>,
     pub(crate) fabrics: Vec<Fabric>,
     pub(crate) flows: Vec<Flow>,
+    pub(crate) allows: Vec<Allow>,
 }
 
 impl Model {

@@ -16,6 +16,15 @@ keyword_enum! {
     pub enum Store ("data source or sink") { Memory = "memory", Nvme = "nvme" }
 }
 
+keyword_enum! {
+    /// What a flow is expected to show.
+    pub enum Expect ("expectation") {
+        /// The flow demonstrates a limit: falling short of its rate is a note, not a
+        /// finding.
+        Infeasible = "infeasible"
+    }
+}
+
 spec_struct! {
     /// A demand between DTNs. `from` and `to` may be ranges: equal-length ranges pair up
     /// one to one; a single host pairs with every host of the other side. `rate` is the
@@ -38,5 +47,11 @@ spec_struct! {
         /// Police the flow at this aggregate rate: an OpenFlow 1.3 meter (drop band) on
         /// the first OpenFlow switch each pair enters, its share of the cap per pair.
         cap: Option<Sp<Rate>> = opt,
+        /// `infeasible`: the flow deliberately demonstrates a limit; its shortfall (and
+        /// an oversubscription only it causes) is a note, and `check` stays clean.
+        expect: Option<Sp<Expect>> = opt,
+        /// Warning codes acknowledged on this flow (`[W0247]`): they become notes,
+        /// listed in the plan as acknowledged.
+        allow: Option<Vec<Sp<String>>> = opt,
     }
 }

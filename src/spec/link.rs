@@ -49,6 +49,9 @@ spec_struct! {
         /// IP MTU of the link (the largest IP packet); default: what its ports carry.
         mtu: Option<Sp<u32>> = opt in MTU,
         description: Option<Sp<String>> = opt,
+        /// Warning codes acknowledged on this link (`[W0246]`): they become notes,
+        /// listed in the plan as acknowledged.
+        allow: Option<Vec<Sp<String>>> = opt,
     }
 }
 

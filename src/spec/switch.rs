@@ -57,6 +57,9 @@ spec_struct! {
         /// Per-port overrides, keyed by the catalog port name (`1/17`).
         ports: Option<IndexMap<String, Sp<PortOverride>>> = opt,
         description: Option<Sp<String>> = opt,
+        /// Warning codes acknowledged on this switch (`[W0236]`): they become notes,
+        /// listed in the plan as acknowledged.
+        allow: Option<Vec<Sp<String>>> = opt,
     }
 }
 
