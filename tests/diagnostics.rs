@@ -140,6 +140,8 @@ specs! {
     bad e0252_inband_openflow => "tests/bad/E0252-inband-openflow.yaml",
     bad e0253_missing_route => "tests/bad/E0253-missing-route.yaml",
     bad w0232_rtt_length => "tests/bad/W0232-rtt-length.yaml",
+    bad e0254_service_unreachable => "tests/bad/E0254-service-unreachable.yaml",
+    bad w0254_service_no_management => "tests/bad/W0254-service-no-management.yaml",
     // ---- OpenFlow rulesets ----
     bad e0280_openflow_rule_conflict => "tests/bad/E0280-openflow-rule-conflict.yaml",
     bad e0282_openflow_meters => "tests/bad/E0282-openflow-meters.yaml",

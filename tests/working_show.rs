@@ -26,21 +26,7 @@ fn ir(out: &Path, switch: &str) -> serde_json::Value {
 
 /// The `interface` lines and the lines of their blocks that `keep` accepts.
 fn lines(text: &str, keep: impl Fn(&str) -> bool) -> String {
-    let mut out = String::new();
-    let mut header = None;
-    for l in text.lines() {
-        if l.starts_with("interface ") {
-            header = Some(l);
-        } else if keep(l) {
-            if let Some(h) = header.take() {
-                out.push_str(h);
-                out.push('\n');
-            }
-            out.push_str(l);
-            out.push('\n');
-        }
-    }
-    out
+    support::block_lines(text, keep)
 }
 
 fn snapshot(name: &str, text: &str) {

@@ -20,6 +20,7 @@ pub(crate) mod predict;
 mod props;
 pub(crate) mod routes;
 pub(crate) mod server_ports;
+pub(crate) mod services;
 pub(crate) mod share;
 pub(crate) mod storage;
 pub(crate) mod wan_rtt;
@@ -79,6 +80,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     openflow::check(&cx, diags);
     control::check(&cx, diags);
     routes::check(&cx, diags);
+    services::check(&cx, diags);
     wan_rtt::check(&cx, diags);
     boundary::check(&cx, diags);
     clock.mark("  openflow");

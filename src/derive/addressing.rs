@@ -237,6 +237,17 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
             }
         }
     }
+    // The show's services on the management network: allocation must not hand their
+    // addresses to a switch. One server may serve several (NTP and syslog), and the
+    // management router may be one of them; a static address on one is E0111.
+    let gateway = m.settings.management.gateway.as_ref().map(|g| g.value);
+    let mut services = std::collections::HashSet::new();
+    for a in m.settings.services.addresses() {
+        let on_mgmt = mgmt_pool.as_ref().is_some_and(|p| p.contains(a.value));
+        if on_mgmt && Some(a.value) != gateway && services.insert(a.value) {
+            ax.claim(a.value, a.span, None, "mgmt");
+        }
+    }
     for l in &m.links {
         if let Some(s) = &l.subnet {
             // Both ends of the /31 (or the first two of a wider subnet) are taken.

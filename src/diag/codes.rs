@@ -280,6 +280,16 @@ codes! {
          prefix BGP learns along the declared sessions. Both directions are checked (TCP and \
          RDMA need the return path too); the error names the switch that would drop the packets. \
          A connected topology is not enough: routers forward only what their tables hold.";
+    SERVICE_UNREACHABLE = "E0254" "service-unreachable" Error
+        "An address in `show.services` (NTP, syslog, SNMP traps, the sFlow collector) is one the \
+         switches cannot send to: switches reach their services from the management port, so the \
+         address must be on the management network (`addressing.mgmt`) or beyond \
+         `show.management.gateway`, and never a data-plane address (a DTN's data port, the `dtn` \
+         or `p2p` pools), which the management port has no route to.";
+    SERVICE_NO_MANAGEMENT = "W0254" "service-no-management" Warning
+        "`show.services` names services, but a switch has no management address, so it cannot \
+         reach them: its config leaves them out. Give the switch a `mgmt:` address or set \
+         `addressing.mgmt` so democ assigns one.";
     OPENFLOW_BOUNDARY = "E0265" "openflow-boundary" Error
         "A flow's path enters a switch on an OpenFlow port and leaves it on a legacy port (or the \
          reverse), and the switch's OS cannot pass packets between the controller's ports and its \

@@ -162,6 +162,9 @@ pub(crate) struct Interface {
     pub(crate) role: Role,
     /// The switch's own LLDP runs here (not on OpenFlow ports where the OS forbids it).
     pub(crate) lldp: bool,
+    /// sFlow samples this port (`show.services.sflow`: every cabled legacy port).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) sflow: bool,
     /// Priority flow control on `qos.pfc_priority`.
     pub(crate) pfc: bool,
     /// ECN marking on the lossless queue.

@@ -47,6 +47,9 @@ pub(crate) struct Switch {
     pub(crate) static_routes: Vec<StaticRoute>,
     pub(crate) bgp: Option<Bgp>,
     pub(crate) lldp: Lldp,
+    /// `show.services`: time, logs and monitoring, reached from the management port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) services: Option<Services>,
     pub(crate) openflow: Option<Openflow>,
     /// Lossless RoCE: PFC and ECN on the ports RDMA flows cross.
     pub(crate) qos: Option<Qos>,
@@ -66,6 +69,43 @@ pub(crate) struct Management {
     /// the management default gateway): `0.0.0.0/0` via the gateway where the OS keeps
     /// management routes apart from the data plane; else only the controller's host route.
     pub(crate) routes: Vec<super::routing::StaticRoute>,
+}
+
+/// Base services, each reached from the management port (`source`), in the management
+/// VRF where the OS keeps one (`vrf`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Services {
+    pub(crate) ntp: Vec<String>,
+    pub(crate) syslog: Vec<String>,
+    pub(crate) snmp: Option<Snmp>,
+    pub(crate) sflow: Option<Sflow>,
+    /// The management VRF the services are reached in (EOS with `show.management.vrf`).
+    pub(crate) vrf: Option<String>,
+    /// The management interface the switch sends from, in the vendor's spelling.
+    pub(crate) source: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Snmp {
+    /// Read-only v2c community (letters, digits, `-`, `_`, `.`).
+    pub(crate) community: String,
+    /// v2c trap receivers.
+    pub(crate) traps: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Sflow {
+    pub(crate) collector: String,
+    pub(crate) port: u16,
+    /// One packet in `sample_rate` is sampled.
+    pub(crate) sample_rate: u32,
+    /// Seconds between counter samples.
+    pub(crate) polling_interval: u32,
+    /// The agent address sFlow datagrams name: the switch's management address.
+    pub(crate) agent: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

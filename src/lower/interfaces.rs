@@ -198,7 +198,20 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
         switching,
         lag,
         role: Role::of(openflow),
-        lldp: !(openflow && super::openflow::forbids(lx, OfForbid::Lldp)),
+        lldp: lx.m.settings.services.lldp
+            && !(openflow && super::openflow::forbids(lx, OfForbid::Lldp)),
+        // Sampled where the switch really sends sFlow (services::lower decides the same).
+        sflow: enabled
+            && peer.is_some()
+            && !openflow
+            && lx.m.settings.services.sflow.is_some()
+            && lx.switch().mgmt.is_some()
+            && lx
+                .f
+                .services
+                .sflow
+                .as_ref()
+                .is_some_and(|c| c.from_management),
         pfc: dcb && lx.f.qos.pfc,
         ecn: dcb && lx.f.qos.ecn,
         peer: peer.map(|e| Peer {

@@ -78,19 +78,28 @@ fn routes(lx: &Lx, gateway: Ipv4Addr, on_link: bool, vrf: bool) -> Vec<StaticRou
             next_hop,
         }];
     }
-    let s = lx.switch();
-    let of = s.openflow.as_ref().and_then(|o| o.controller);
+    // Host routes to what the switch reaches out of band beyond the management
+    // network: its controller and the show's services, each once, in address order.
     let mgmt_pool = lx.m.settings.pools.mgmt.as_ref();
-    match of {
-        Some(c)
-            if lx.m.settings.management.controller_via == ControllerVia::Mgmt
-                && !mgmt_pool.is_some_and(|p| p.contains(c.addr)) =>
-        {
-            vec![StaticRoute {
-                prefix: format!("{}/32", c.addr),
-                next_hop,
-            }]
-        }
-        _ => Vec::new(),
-    }
+    let off_net = |a: &Ipv4Addr| !mgmt_pool.is_some_and(|p| p.contains(*a));
+    let controller = lx
+        .switch()
+        .openflow
+        .as_ref()
+        .and_then(|o| o.controller)
+        .filter(|_| lx.m.settings.management.controller_via == ControllerVia::Mgmt)
+        .map(|c| c.addr);
+    let services = lx.m.settings.services.addresses().map(|a| a.value);
+    let targets: std::collections::BTreeSet<Ipv4Addr> = controller
+        .into_iter()
+        .chain(services)
+        .filter(off_net)
+        .collect();
+    targets
+        .into_iter()
+        .map(|a| StaticRoute {
+            prefix: format!("{a}/32"),
+            next_hop: next_hop.clone(),
+        })
+        .collect()
 }

@@ -18,6 +18,7 @@ mod openflow;
 pub(crate) mod qos;
 mod routing;
 mod rules;
+mod services;
 pub(crate) mod text;
 pub(crate) mod vendor;
 
@@ -230,6 +231,8 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             i.flow_control = None;
         }
     }
+    let management = management::lower(lx);
+    let services = services::lower(lx, management.as_ref());
     let s = lx.switch();
     let ip_routing = bgp.is_some()
         || interfaces.iter().any(|i| i.switching.ipv4.is_some())
@@ -252,7 +255,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             .description
             .as_deref()
             .and_then(|d| text::sanitize(d, &lx.f.text)),
-        management: management::lower(lx),
+        management,
         platform_setup: s
             .platform
             .as_ref()
@@ -266,7 +269,10 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         vlans,
         static_routes: Vec::new(),
         bgp,
-        lldp: crate::ir::switch::Lldp { enabled: true },
+        lldp: crate::ir::switch::Lldp {
+            enabled: lx.m.settings.services.lldp,
+        },
+        services,
         openflow,
         qos,
     }

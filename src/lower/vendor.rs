@@ -88,6 +88,10 @@ pub(crate) struct Flavour {
     #[serde(default)]
     pub(crate) bgp_policy: bool,
     pub(crate) qos: QosCaps,
+    /// The base services (`show.services`) democ writes on this OS; one left out is a
+    /// W0303 naming what to configure by hand.
+    #[serde(default)]
+    pub(crate) services: ServiceCaps,
     /// What differs on a silicon family (the catalog model's `platform`).
     #[serde(default)]
     pub(crate) platforms: BTreeMap<String, PlatformCaps>,
@@ -248,6 +252,32 @@ pub(crate) struct PlatformCaps {
     /// Why, with the source.
     #[allow(dead_code)]
     pub(crate) source: String,
+}
+
+/// Which base services the template writes, each from the OS's manual (vendor.yaml cites it).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ServiceCaps {
+    #[serde(default)]
+    pub(crate) ntp: bool,
+    #[serde(default)]
+    pub(crate) syslog: bool,
+    #[serde(default)]
+    pub(crate) snmp: bool,
+    #[serde(default)]
+    pub(crate) sflow: Option<SflowCaps>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SflowCaps {
+    /// The OS sends sFlow datagrams out of its management port. Where it sends them only
+    /// from data ports (OS10), a collector on the management network is not reached.
+    pub(crate) from_management: bool,
+    /// Sampling rates the OS accepts, `[lowest, highest]`.
+    pub(crate) sample_rate: [u32; 2],
+    /// Counter-polling intervals the OS accepts, seconds, `[lowest, highest]`.
+    pub(crate) polling_s: [u32; 2],
 }
 
 #[derive(Debug, Deserialize)]

@@ -6,6 +6,7 @@ mod flows;
 mod hosts;
 mod links;
 pub(crate) mod model;
+mod services;
 mod settings;
 mod switches;
 

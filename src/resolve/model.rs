@@ -56,6 +56,44 @@ pub(crate) struct Settings {
     pub(crate) hop_latency_us: f64,
     pub(crate) pools: Pools,
     pub(crate) management: ManagementNet,
+    pub(crate) services: Services,
+}
+
+/// `show.services`, defaults applied: what every switch is pointed at.
+#[derive(Debug, Default)]
+pub(crate) struct Services {
+    pub(crate) ntp: Vec<Sp<Ipv4Addr>>,
+    pub(crate) syslog: Vec<Sp<Ipv4Addr>>,
+    pub(crate) snmp: Option<Snmp>,
+    pub(crate) sflow: Option<Sflow>,
+    pub(crate) lldp: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct Snmp {
+    pub(crate) community: String,
+    /// Where the community is written.
+    pub(crate) community_span: Span,
+    pub(crate) traps: Vec<Sp<Ipv4Addr>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Sflow {
+    pub(crate) collector: Sp<Ipv4Addr>,
+    pub(crate) port: u16,
+    pub(crate) sample_rate: Sp<u32>,
+    pub(crate) polling_s: u32,
+}
+
+impl Services {
+    /// Every address a switch sends to from its management port, with where it is written.
+    pub(crate) fn addresses(&self) -> impl Iterator<Item = &Sp<Ipv4Addr>> {
+        self.ntp
+            .iter()
+            .chain(&self.syslog)
+            .chain(self.snmp.iter().flat_map(|s| &s.traps))
+            .chain(self.sflow.iter().map(|f| &f.collector))
+    }
 }
 
 /// `show.management`: the management network's router and VRF, and how switches reach

@@ -66,6 +66,7 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
             loopback: a.and_then(|a| a.loopback.clone()),
         },
         management: management(show.management.as_ref(), at, diags),
+        services: super::services::services(show.services.as_ref(), diags),
     })
 }
 

@@ -293,3 +293,21 @@ pub(crate) const LAG_ID: Bound = Bound {
     why: "port-channel numbers start at 1 on every switch OS democ writes",
     pow2: false,
 };
+
+pub(crate) const SFLOW_SAMPLE_RATE: Bound = Bound {
+    lo: 1.0,
+    hi: 4_294_967_295.0,
+    what: "an sFlow sampling rate (one packet in N)",
+    why: "sFlow v5 carries the sampling rate as a 32-bit number; each switch OS narrows \
+          the range further (templates/<vendor>/vendor.yaml)",
+    pow2: false,
+};
+
+pub(crate) const SFLOW_POLLING_S: Bound = Bound {
+    lo: 1.0,
+    hi: 3600.0,
+    what: "an sFlow counter-polling interval in seconds",
+    why: "0 turns counter polling off on most switches, and counters polled less often \
+          than hourly tell nothing about a show's transfers",
+    pow2: false,
+};

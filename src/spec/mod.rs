@@ -9,6 +9,7 @@ pub(crate) mod link;
 pub(crate) mod load;
 pub(crate) mod macros;
 pub(crate) mod name;
+pub(crate) mod services;
 pub(crate) mod show;
 pub(crate) mod site;
 pub(crate) mod switch;

@@ -19,6 +19,8 @@ spec_struct! {
         /// The management network (`addressing.mgmt`) as a routed network, and how the
         /// switches reach the OpenFlow controller.
         management: Option<Management> = opt,
+        /// NTP, syslog, SNMP, sFlow and LLDP on every switch.
+        services: Option<super::services::Services> = opt,
     }
 }
 

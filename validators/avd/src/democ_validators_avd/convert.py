@@ -138,6 +138,8 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
         e["channel_group"] = {"id": i["lag"]["id"], "mode": "on" if lacp == "static" else lacp}
     else:
         _l2l3(i, e)
+    if i.get("sflow"):
+        e["sflow"] = {"enable": True}
     qos = sw.get("qos") or {}
     if i.get("pfc") and qos.get("dscp_trust"):
         # RoCE ports are untagged: the class rides in DSCP (issue 9 section 5).
@@ -159,6 +161,50 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
             }
         ]
     return e
+
+
+def _services(sv: dict[str, Any]) -> dict[str, Any]:
+    """NTP, syslog, SNMP and sFlow from the IR's `services`, sent from the management
+    interface, in the management VRF when the IR names one (AVD 6 data model)."""
+    out: dict[str, Any] = {}
+    vrf, src = sv.get("vrf"), sv["source"]
+    if sv["ntp"]:
+        out["ntp"] = {
+            "servers": [{"name": a} for a in sv["ntp"]],
+            "local_interface": {"name": src, **({"vrf": vrf} if vrf else {})},
+            **({"vrf": vrf} if vrf else {}),
+        }
+    if sv["syslog"]:
+        out["logging"] = {
+            "vrfs": [
+                {
+                    "name": vrf or "default",
+                    "hosts": [{"name": a} for a in sv["syslog"]],
+                    "source_interface": src,
+                }
+            ]
+        }
+    snmp = sv.get("snmp")
+    if snmp:
+        out["snmp_server"] = {
+            "communities": [{"name": snmp["community"], "access": "ro"}],
+            "hosts": [
+                {"host": a, **({"vrf": vrf} if vrf else {}), "version": "2c", "community": snmp["community"]}
+                for a in snmp["traps"]
+            ],
+            "local_interfaces": [{"name": src, **({"vrf": vrf} if vrf else {})}],
+            **({"vrfs": [{"name": vrf, "enable": True}]} if vrf else {}),
+        }
+    fl = sv.get("sflow")
+    if fl:
+        dest = {"destinations": [{"destination": fl["collector"], "port": fl["port"]}], "source_interface": src}
+        out["sflow"] = {
+            "run": True,
+            "sample": fl["sample_rate"],
+            "polling_interval": fl["polling_interval"],
+            **({"vrfs": [{"name": vrf, **dest}]} if vrf else dest),
+        }
+    return out
 
 
 def _port_channel(pc: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
@@ -187,9 +233,13 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
         sc["lldp"] = {"run": False}
     if sw.get("management"):
         m = sw["management"]
-        sc["management_interfaces"] = [
-            {"name": m["interface"], "type": "oob", "ip_address": m["address"]["cidr"]}
-        ]
+        mi = {"name": m["interface"], "type": "oob", "ip_address": m["address"]["cidr"]}
+        if m.get("vrf"):
+            mi["vrf"] = m["vrf"]
+            sc["vrfs"] = [{"name": m["vrf"]}]
+        sc["management_interfaces"] = [mi]
+    if sw.get("services"):
+        sc.update(_services(sw["services"]))
     qos = sw.get("qos") or {}
     if qos.get("dscp_trust"):
         sc["qos"] = {
@@ -218,10 +268,17 @@ def structured_config(sw: dict[str, Any]) -> dict[str, Any]:
         sc["port_channel_interfaces"] = [_port_channel(pc, sw) for pc in sw["port_channels"]]
     if sw.get("interfaces"):
         sc["ethernet_interfaces"] = [_ethernet(i, sw) for i in sw["interfaces"]]
-    if sw.get("static_routes"):
-        sc["static_routes"] = [
-            {"prefix": r["prefix"], "next_hop": r["next_hop"]} for r in sw["static_routes"]
-        ]
+    routes = [
+        {"prefix": r["prefix"], "next_hop": r["next_hop"]} for r in sw.get("static_routes") or []
+    ]
+    # The management port's own routes (to the controller and services beyond the
+    # management gateway), in the management VRF when there is one.
+    m = sw.get("management") or {}
+    for r in m.get("routes") or []:
+        vrf = {"vrf": m["vrf"]} if m.get("vrf") else {}
+        routes.append({**vrf, "prefix": r["prefix"], "next_hop": r["next_hop"]})
+    if routes:
+        sc["static_routes"] = routes
     bgp = sw.get("bgp")
     if bgp:
         # democ's EOS convention (as AVD's eos_designs): no implicit IPv4 activation,
