@@ -48,6 +48,14 @@ pub(crate) fn files(
         bytes: ir::to_json(&lab.flows).into_bytes(),
     });
     out.push(OutFile {
+        path: "cabling.csv".into(),
+        bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
+    });
+    out.push(OutFile {
+        path: "bom.csv".into(),
+        bytes: crate::csv::bom(&lab.cabling).into_bytes(),
+    });
+    out.push(OutFile {
         path: lab.containerlab.file.clone(),
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
     });

@@ -10,6 +10,7 @@ pub(crate) mod catalog;
 pub(crate) mod check;
 pub mod cli;
 pub(crate) mod compile;
+pub(crate) mod csv;
 pub(crate) mod derive;
 pub mod diag;
 pub(crate) mod emit;

@@ -116,6 +116,7 @@ specs! {
     bad e0115_shell_name_clash => "tests/bad/E0115-shell-name-clash.yaml",
     bad e0116_port_channel_id => "tests/bad/E0116-port-channel-id.yaml",
     bad e0120_duplicate_port_channel => "tests/bad/E0120-duplicate-port-channel.yaml",
+    bad e0121_slot_taken => "tests/bad/E0121-slot-taken.yaml",
     // ---- feasibility ----
     bad e0201_no_path => "tests/bad/E0201-no-path.yaml",
     bad e0210_optical_budget => "tests/bad/E0210-optical-budget.yaml",

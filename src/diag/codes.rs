@@ -126,6 +126,11 @@ codes! {
          two port-channels with one number. democ does not merge them (the entries may disagree \
          on LACP, VLANs or the far end): write the members as one link with port ranges, or \
          give each port-channel its own id.";
+    SLOT_TAKEN = "E0121" "slot-taken" Error
+        "Two cards are declared in one PCIe slot of a host: two NICs, a NIC and an NVMe add-in \
+         card, or two NVMe entries. A slot holds one card (a carrier card with several drives is \
+         one `nvme:` entry with a `count`). Move one card to a free slot of the chassis \
+         (`democ catalog` lists its slots).";
     // ---- feasibility ----------------------------------------------------------------------
     NO_PATH = "E0201" "no-path" Error
         "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \

@@ -170,6 +170,9 @@ pub(crate) struct Interface {
     /// ECN marking on the lossless queue.
     pub(crate) ecn: bool,
     pub(crate) peer: Option<Peer>,
+    /// Catalog optic plugged into this port (the link's `optic`, or `optic_b` at its
+    /// `b` end); none for copper, AOC and uncabled ports.
+    pub(crate) optic: Option<String>,
     pub(crate) cli: InterfaceCli,
 }
 

@@ -4,6 +4,7 @@
 //! it. Everything is ordered: vectors are sorted, maps are BTreeMaps, so the JSON is
 //! byte-identical from run to run.
 
+pub(crate) mod cabling;
 pub(crate) mod flow;
 pub(crate) mod host;
 pub(crate) mod interface;
@@ -35,6 +36,8 @@ pub(crate) struct Lab {
     pub(crate) containerlab: lab::Containerlab,
     /// The management network and the control channel's path.
     pub(crate) management: ManagementNetwork,
+    /// Every cable with both ends, and the bill of materials.
+    pub(crate) cabling: cabling::Cabling,
 }
 
 /// `show.management` with the `addressing.mgmt` pool: what a twin needs to build the

@@ -214,6 +214,10 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
                 .is_some_and(|c| c.from_management),
         pfc: dcb && lx.f.qos.pfc,
         ecn: dcb && lx.f.qos.ecn,
+        optic: link.zip(ends).and_then(|(l, (mine, _))| {
+            let o = if mine == l.a { &l.optic_a } else { &l.optic_b };
+            o.as_ref().map(|o| o.value.clone())
+        }),
         peer: peer.map(|e| Peer {
             device: lx.m.node_name(e.node).to_owned(),
             port: lx.m.port(e).name.clone(),

@@ -4,6 +4,7 @@
 //! nothing is dropped silently.
 
 mod breakout;
+mod cabling;
 mod containerlab;
 mod dpid;
 mod flows;
@@ -191,6 +192,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         vrf: net.vrf.as_ref().map(|v| v.value.clone()),
         controller_via: net.controller_via.as_str().to_owned(),
     };
+    let cabling = cabling::lower(m, &front.db, &show);
     Ok(Lab {
         show,
         switches,
@@ -199,6 +201,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         // diagnostics, so `check` need not pay for them.
         hosts: Vec::new(),
         flows: flows::lower(front),
+        cabling,
         containerlab,
     })
 }

@@ -29,7 +29,6 @@ fn behind_names(ch: &ChassisModel) -> Vec<&str> {
 }
 
 fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, host: &mut Host) {
-    let mut used_slots: HashMap<String, Span> = HashMap::new();
     // Each port's shell variable in the host scripts, with the port that took it.
     let mut vars: HashMap<String, (&str, Span)> = HashMap::new();
     for nic in h.nics.iter().flatten() {
@@ -54,19 +53,6 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 );
             }
         }
-        if let Some(&first) = used_slots.get(nic.slot.as_str()) {
-            rx.diags.push(
-                Diagnostic::new(
-                    codes::PORT_REUSED,
-                    nic.slot.span,
-                    format!("slot `{}` holds two cards", nic.slot.value),
-                )
-                .label("second card")
-                .also(first, "first card in this slot")
-                .help("put each card in its own slot"),
-            );
-        }
-        used_slots.insert(nic.slot.value.clone(), nic.slot.span);
         let nports = model.map_or(u32::MAX, |m| m.ports) as usize;
         if nic.ports.len() > nports {
             rx.diags.push(
@@ -337,6 +323,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             }
             nics(rx, h, ch, &mut host);
             nvme(rx, h, ch, &mut host);
+            one_card_per_slot(rx, h);
             if i > 0 {
                 std::mem::swap(rx.diags, &mut scratch);
             } else if count > 1 {
@@ -348,6 +335,42 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
                 host.addresses.clear();
             }
             m.hosts.push(host);
+        }
+    }
+}
+
+/// A slot holds one card: NICs and NVMe add-in cards name different slots (E0121).
+fn one_card_per_slot(rx: &mut Rx, h: &crate::spec::host::Host) {
+    let mut taken: Vec<(&str, Span, &'static str)> = Vec::new();
+    let nics = h
+        .nics
+        .iter()
+        .flatten()
+        .map(|n| (n.slot.value.as_str(), n.slot.span, "a NIC"));
+    let drives = h.nvme.iter().flatten().filter_map(|g| {
+        let s = g.slot.as_ref()?;
+        Some((s.value.as_str(), s.span, "an NVMe card"))
+    });
+    for (slot, span, what) in nics.chain(drives) {
+        match taken.iter().find(|(s, ..)| *s == slot) {
+            Some(&(_, first, first_what)) => rx.diags.push(
+                Diagnostic::new(
+                    codes::SLOT_TAKEN,
+                    span,
+                    format!(
+                        "slot `{slot}` holds two cards: {first_what} and {}",
+                        if what == first_what {
+                            what.replacen("an ", "another ", 1).replacen("a ", "another ", 1)
+                        } else {
+                            what.to_owned()
+                        }
+                    ),
+                )
+                .label(format!("{what} in slot `{slot}`"))
+                .also(first, format!("{first_what} already sits in slot `{slot}`"))
+                .help("a slot holds one card (a carrier of several drives is one `nvme:` entry with a `count`): move one to a free slot; `democ catalog` lists the chassis' slots"),
+            ),
+            None => taken.push((slot, span, what)),
         }
     }
 }

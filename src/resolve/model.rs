@@ -54,6 +54,8 @@ pub(crate) struct Settings {
     pub(crate) pfc_priority: u8,
     pub(crate) pcie_mps: u32,
     pub(crate) hop_latency_us: f64,
+    /// Spares in the bill of materials, percent.
+    pub(crate) spares_percent: f64,
     pub(crate) pools: Pools,
     pub(crate) management: ManagementNet,
     pub(crate) services: Services,

@@ -59,6 +59,7 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         hop_latency_us: d
             .and_then(|d| d.hop_latency_us.as_ref())
             .map_or(1.0, |v| v.value),
+        spares_percent: show.spares_percent.as_ref().map_or(10.0, |v| v.value),
         pools: Pools {
             dtn: a.and_then(|a| a.dtn.clone()),
             p2p: a.and_then(|a| a.p2p.clone()),

@@ -21,6 +21,9 @@ spec_struct! {
         management: Option<Management> = opt,
         /// NTP, syslog, SNMP, sFlow and LLDP on every switch.
         services: Option<super::services::Services> = opt,
+        /// Spare transceivers and cables in the bill of materials (`bom.csv`), in
+        /// percent of what the show uses, rounded up per part and site (default 10).
+        spares_percent: Option<Sp<f64>> = opt in PERCENT,
     }
 }
 

@@ -1,0 +1,271 @@
+//! The cabling plan and the bill of materials from the model's links: both ends of
+//! every cable, the optic in each port, and the parts to order per site. A breakout
+//! counts once per parent port: one breakout cable (copper, AOC) or one optic and one
+//! fan-out (fiber) for all its lanes.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::catalog::Db;
+use crate::ir::cabling::{BomLine, Cable, CableEnd, Cabling};
+use crate::resolve::model::{End, Link, LinkKind, Model, NodeId};
+use crate::spec::link::Media;
+
+/// (site, category, part, length in millimetres).
+type Key = (String, &'static str, String, Option<u64>);
+
+/// Lanes per breakout parent: (switch, parent port) -> how many subports.
+fn lanes(m: &Model) -> HashMap<(usize, &str), usize> {
+    let mut out = HashMap::new();
+    for (s, sw) in m.switches.iter().enumerate() {
+        for p in &sw.ports {
+            if let Some(parent) = &p.parent {
+                *out.entry((s, parent.as_str())).or_insert(0) += 1;
+            }
+        }
+    }
+    out
+}
+
+fn site_of(m: &Model, e: End) -> usize {
+    match e.node {
+        NodeId::Switch(s) => m.switches[s].site,
+        NodeId::Host(h) => m.hosts[h].site,
+    }
+}
+
+fn optic_at(l: &Link, e: End) -> Option<&str> {
+    if e == l.a { &l.optic_a } else { &l.optic_b }
+        .as_ref()
+        .map(|o| o.value.as_str())
+}
+
+fn end(m: &Model, l: &Link, e: End) -> CableEnd {
+    let site = m.sites.get(site_of(m, e));
+    let p = m.port(e);
+    let (port, subport) = match &p.parent {
+        Some(parent) => (
+            parent.clone(),
+            p.name.rsplit_once(':').map(|(_, k)| k.to_owned()),
+        ),
+        None => (p.name.clone(), None),
+    };
+    CableEnd {
+        site: site.map(|s| s.name.value.clone()).unwrap_or_default(),
+        booth: site.and_then(|s| s.booth.clone().or_else(|| s.location.clone())),
+        device: m.node_name(e.node).to_owned(),
+        port,
+        subport,
+        optic: optic_at(l, e).map(str::to_owned),
+    }
+}
+
+/// The breakout parent an end sits on, for switch ends on a subport.
+fn parent(m: &Model, e: End) -> Option<(usize, &str)> {
+    match e.node {
+        NodeId::Switch(s) => m.switches[s].ports[e.port]
+            .parent
+            .as_deref()
+            .map(|p| (s, p)),
+        NodeId::Host(_) => None,
+    }
+}
+
+fn media_name(l: &Link) -> &'static str {
+    match l.media {
+        Some(m) => m.as_str(),
+        None if l.optic_a.is_some() || l.optic_b.is_some() => "fiber",
+        None => "",
+    }
+}
+
+fn notes(m: &Model, l: &Link, breakout: Option<(usize, &str, usize)>) -> String {
+    let mut n = Vec::new();
+    if let LinkKind::Wan(w) = l.kind {
+        let wan = &m.wans[w];
+        n.push(match wan.kind {
+            crate::spec::wan::WanKind::DarkFiber => format!(
+                "dark fiber {:.1} km, {} connectors, {} splices",
+                l.length_km, l.connectors, l.splices
+            ),
+            crate::spec::wan::WanKind::Otn => {
+                "hand-off to the OTN transponder's client port".into()
+            }
+            crate::spec::wan::WanKind::Circuit => "hand-off to the carrier's circuit".into(),
+        });
+    } else if l.media == Some(Media::Fiber) {
+        n.push(format!(
+            "{} connectors, {} splices",
+            l.connectors, l.splices
+        ));
+    }
+    if let Some((s, p, k)) = breakout {
+        n.push(format!(
+            "breakout {k} lanes of {}:{p}",
+            m.switches[s].name.value
+        ));
+    }
+    if let Some(d) = &l.description {
+        n.push(d.clone());
+    }
+    n.join("; ")
+}
+
+struct Bom<'a> {
+    m: &'a Model,
+    counts: BTreeMap<Key, u32>,
+    /// Breakout parents already counted (one optic, one cable or fan-out each).
+    parents: HashSet<(usize, &'a str, &'static str)>,
+}
+
+impl<'a> Bom<'a> {
+    fn add(&mut self, site: usize, category: &'static str, part: String, length_m: Option<f64>) {
+        let site = self
+            .m
+            .sites
+            .get(site)
+            .map(|s| s.name.value.clone())
+            .unwrap_or_default();
+        let mm = length_m.map(|l| (l * 1000.0).round() as u64);
+        *self.counts.entry((site, category, part, mm)).or_insert(0) += 1;
+    }
+
+    /// Counts a part once per breakout parent (`what` tells the parts of one parent apart).
+    fn first(&mut self, parent: Option<(usize, &'a str)>, what: &'static str) -> bool {
+        parent.is_none_or(|(s, p)| self.parents.insert((s, p, what)))
+    }
+
+    fn link(&mut self, db: &Db, l: &'a Link, lanes: &HashMap<(usize, &str), usize>) {
+        let m = self.m;
+        let length = l.length_span.map(|_| l.length_km * 1000.0);
+        for e in [l.a, l.b] {
+            if let Some(o) = optic_at(l, e) {
+                if self.first(parent(m, e), "optic") {
+                    self.add(site_of(m, e), "optic", o.to_owned(), None);
+                }
+            }
+        }
+        if l.kind != LinkKind::Lan {
+            return;
+        }
+        let on = parent(m, l.a).or(parent(m, l.b));
+        let site = site_of(m, l.a);
+        let mode = on.map(|(s, p)| {
+            let k = lanes.get(&(s, p)).copied().unwrap_or(1);
+            format!("{k}x{}", l.capacity)
+        });
+        let media = media_name(l);
+        let item = match (l.media, mode) {
+            (Some(Media::Dac | Media::Aoc), Some(mode)) => self
+                .first(on, "cable")
+                .then(|| ("breakout-cable", format!("{mode} {}", media.to_uppercase()))),
+            (Some(Media::Dac | Media::Aoc), None) => Some((
+                if media == "dac" { "dac" } else { "aoc" },
+                format!("{} {}", l.capacity, media.to_uppercase()),
+            )),
+            (_, Some(mode)) if l.optic_a.is_some() => self
+                .first(on, "fan-out")
+                .then(|| ("breakout-fiber", format!("{mode} MPO fan-out"))),
+            _ if l.optic_a.is_some() => {
+                let fiber = fiber_of(db, l).unwrap_or("smf");
+                Some(("fiber-patch", format!("{fiber} duplex patch cord")))
+            }
+            _ => None,
+        };
+        if let Some((category, part)) = item {
+            self.add(site, category, part, length);
+        }
+    }
+}
+
+fn fiber_of<'d>(db: &'d Db, l: &Link) -> Option<&'d str> {
+    let o = l.optic_a.as_ref().or(l.optic_b.as_ref())?;
+    Some(db.optics.get(o)?.fiber.as_str())
+}
+
+fn spares(q: u32, pct: f64) -> u32 {
+    (f64::from(q) * pct / 100.0 - 1e-9).ceil().max(0.0) as u32
+}
+
+pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
+    let lanes = lanes(m);
+    let mut bom = Bom {
+        m,
+        counts: BTreeMap::new(),
+        parents: HashSet::new(),
+    };
+    let mut cables = Vec::with_capacity(m.links.len());
+    for (i, l) in m.links.iter().enumerate() {
+        bom.link(db, l, &lanes);
+        let (a, b) = (end(m, l, l.a), end(m, l, l.b));
+        let breakout = parent(m, l.a)
+            .or(parent(m, l.b))
+            .map(|(s, p)| (s, p, lanes.get(&(s, p)).copied().unwrap_or(1)));
+        let id = format!("{show}-{:03}", i + 1);
+        let wan = match l.kind {
+            LinkKind::Wan(w) => Some(&m.wans[w]),
+            LinkKind::Lan => None,
+        };
+        let fiber = match wan {
+            Some(w) if w.kind == crate::spec::wan::WanKind::DarkFiber => {
+                Some(w.fiber.as_str().to_owned())
+            }
+            _ => fiber_of(db, l).map(str::to_owned),
+        };
+        let length_m = match wan {
+            Some(w) => w.length_km.as_ref().map(|k| k.value * 1000.0),
+            None => l.length_span.map(|_| l.length_km * 1000.0),
+        };
+        let end_text = |e: &CableEnd| match &e.subport {
+            Some(k) => format!("{}:{}:{k}", e.device, e.port),
+            None => format!("{}:{}", e.device, e.port),
+        };
+        cables.push(Cable {
+            label: format!("{id} {} <> {}", end_text(&a), end_text(&b)),
+            id,
+            kind: wan.map_or("lan", |w| w.kind.as_str()).to_owned(),
+            wan: wan.map(|w| w.name.value.clone()),
+            speed: l.capacity.to_string(),
+            media: media_name(l).to_owned(),
+            fiber,
+            length_m,
+            lag: l.lag.map(|g| m.lags[g].id),
+            notes: notes(m, l, breakout),
+            a,
+            b,
+        });
+    }
+    let pct = m.settings.spares_percent;
+    let mut totals: BTreeMap<(&'static str, String, Option<u64>), (u32, u32)> = BTreeMap::new();
+    let mut lines = Vec::with_capacity(bom.counts.len() * 2);
+    for ((site, category, part, mm), q) in bom.counts {
+        let s = spares(q, pct);
+        let t = totals.entry((category, part.clone(), mm)).or_insert((0, 0));
+        t.0 += q;
+        t.1 += s;
+        lines.push(BomLine {
+            site,
+            category: category.to_owned(),
+            part,
+            length_m: mm.map(|v| v as f64 / 1000.0),
+            quantity: q,
+            spares: s,
+        });
+    }
+    lines.extend(
+        totals
+            .into_iter()
+            .map(|((category, part, mm), (q, s))| BomLine {
+                site: "total".into(),
+                category: category.to_owned(),
+                part,
+                length_m: mm.map(|v| v as f64 / 1000.0),
+                quantity: q,
+                spares: s,
+            }),
+    );
+    Cabling {
+        spares_percent: pct,
+        cables,
+        bom: lines,
+    }
+}

@@ -1,0 +1,207 @@
+//! The cabling plan and bill of materials of sc16 (issue 12 §2): `cabling.csv` has a
+//! row per link of the spec, and `bom.csv` counts every optic plugged in (what the IR
+//! records per switch port, plus the hosts' ends) and every copper cable.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+/// A minimal RFC 4180 reader (quoted cells, doubled quotes, CRLF).
+fn parse(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let (mut row, mut cell, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => row.push(std::mem::take(&mut cell)),
+            ('\r', false) => {}
+            ('\n', false) => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+            }
+            _ => cell.push(c),
+        }
+    }
+    rows
+}
+
+fn table(text: &str) -> Vec<BTreeMap<String, String>> {
+    let rows = parse(text);
+    let head = rows[0].clone();
+    rows[1..]
+        .iter()
+        .map(|r| {
+            assert_eq!(r.len(), head.len(), "{r:?}");
+            head.iter().cloned().zip(r.iter().cloned()).collect()
+        })
+        .collect()
+}
+
+fn democ(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_democ"))
+        .args(args)
+        .output()
+        .expect("democ runs")
+}
+
+#[test]
+fn sc16_cabling_and_bom_sum_to_the_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sc16");
+    let b = democ(&[
+        "build",
+        "examples/sc16/show.yaml",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let cabling = std::fs::read_to_string(out.join("cabling.csv")).unwrap();
+    let bom = table(&std::fs::read_to_string(out.join("bom.csv")).unwrap());
+    let cables = table(&cabling);
+
+    // One row per link: `check` counts the spec's links (LAN and WAN, ranges expanded).
+    let c = democ(&["check", "examples/sc16/show.yaml"]);
+    let ok = String::from_utf8_lossy(&c.stderr);
+    let links: usize = ok
+        .lines()
+        .find(|l| l.starts_with("ok: "))
+        .unwrap_or_else(|| panic!("{ok}"))
+        .split(" links")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{ok}"));
+    assert_eq!(cables.len(), links, "{cabling}");
+    let ids: BTreeSet<&String> = cables.iter().map(|c| &c["id"]).collect();
+    assert_eq!(ids.len(), links, "ids are unique");
+
+    // Optics: the IR says which optic sits in which switch port; hosts' ends come from
+    // the cabling plan. A breakout's lanes share their parent port's optic.
+    let ir = democ(&["ir", "examples/sc16/show.yaml"]);
+    let ir: serde_json::Value = serde_json::from_slice(&ir.stdout).unwrap();
+    let mut want: BTreeMap<String, u32> = BTreeMap::new();
+    let mut parents = BTreeSet::new();
+    for sw in ir["switches"].as_array().unwrap() {
+        for i in sw["interfaces"].as_array().unwrap() {
+            if let Some(o) = i["optic"].as_str() {
+                let port = i["parent"].as_str().unwrap_or(i["port"].as_str().unwrap());
+                if parents.insert((sw["hostname"].to_string(), port.to_owned())) {
+                    *want.entry(o.to_owned()).or_default() += 1;
+                }
+            }
+        }
+    }
+    let switches: BTreeSet<String> = ir["switches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["hostname"].as_str().unwrap().to_owned())
+        .collect();
+    for c in &cables {
+        for end in ["a", "b"] {
+            let optic = &c[&format!("{end}_optic")];
+            if !optic.is_empty() && !switches.contains(&c[&format!("{end}_device")]) {
+                *want.entry(optic.clone()).or_default() += 1;
+            }
+        }
+    }
+    assert!(!want.is_empty(), "sc16 has optics");
+    let total = |category: &str| -> BTreeMap<String, u32> {
+        let mut m = BTreeMap::new();
+        for l in bom
+            .iter()
+            .filter(|l| l["site"] == "total" && l["category"] == category)
+        {
+            *m.entry(l["part"].clone()).or_default() += l["quantity"].parse::<u32>().unwrap();
+        }
+        m
+    };
+    assert_eq!(total("optic"), want);
+    // Per site lines add up to the totals, and spares are 10 % rounded up per line.
+    let mut per_site: BTreeMap<(String, String, String), u32> = BTreeMap::new();
+    for l in &bom {
+        let q: u32 = l["quantity"].parse().unwrap();
+        let s: u32 = l["spares"].parse().unwrap();
+        if l["site"] != "total" {
+            assert_eq!(s, (q * 10).div_ceil(100), "{l:?}");
+        }
+        assert_eq!(l["order"].parse::<u32>().unwrap(), q + s);
+        let key = (
+            l["category"].clone(),
+            l["part"].clone(),
+            l["length_m"].clone(),
+        );
+        if l["site"] != "total" {
+            *per_site.entry(key).or_default() += q;
+        } else {
+            assert_eq!(per_site.get(&key), Some(&q), "{l:?}");
+        }
+    }
+    // Copper: a DAC per plain DAC link, one breakout cable per split parent port.
+    let dac_links = cables
+        .iter()
+        .filter(|c| c["media"] == "dac" && c["a_subport"].is_empty() && c["b_subport"].is_empty())
+        .count() as u32;
+    assert_eq!(total("dac").values().sum::<u32>(), dac_links);
+    let split: BTreeSet<(String, String)> = cables
+        .iter()
+        .filter(|c| c["media"] == "dac")
+        .flat_map(|c| {
+            ["a", "b"]
+                .into_iter()
+                .filter(move |e| !c[&format!("{e}_subport")].is_empty())
+                .map(move |e| {
+                    (
+                        c[&format!("{e}_device")].clone(),
+                        c[&format!("{e}_port")].clone(),
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(
+        total("breakout-cable").values().sum::<u32>(),
+        split.len() as u32
+    );
+}
+
+#[test]
+fn csv_cells_cannot_inject_formulas() {
+    let spec = std::fs::read_to_string("tests/fixtures/infeasible/show.yaml")
+        .unwrap()
+        .replace("BIG", "10G")
+        .replace("EXPECT", "")
+        .replace(
+            "ALLOW",
+            ", description: \"=HYPERLINK(\\\"http://x\\\",\\\"a,b\\\")\"",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("show.yaml"), spec).unwrap();
+    let b = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(dir.path())
+        .args(["build", "show.yaml", "-o", "out"])
+        .output()
+        .unwrap();
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let text = std::fs::read_to_string(dir.path().join("out/cabling.csv")).unwrap();
+    let rows = parse(&text);
+    let notes = rows
+        .iter()
+        .map(|r| r.last().unwrap())
+        .find(|n| n.contains("HYPERLINK"))
+        .unwrap();
+    // Inside the notes, after other text, or neutralised with a quote: never a cell
+    // starting with `=`.
+    for r in &rows {
+        for c in r {
+            assert!(!c.starts_with(['=', '+', '-', '@']), "{c:?}");
+        }
+    }
+    assert!(
+        notes.contains("=HYPERLINK(\"http://x\",\"a,b\")"),
+        "{notes}"
+    );
+}
