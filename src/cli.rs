@@ -57,12 +57,16 @@ enum Command {
         #[arg(long)]
         eos_only: bool,
     },
-    /// Explain a diagnostic code (`E0101` or `unknown-reference`).
-    Explain { code: String },
+    /// Explain a diagnostic code (`E0101` or `unknown-reference`); without one, list
+    /// every code.
+    Explain { code: Option<String> },
     /// Print the JSON Schema of spec files.
     Schema,
-    /// List the hardware catalog.
+    /// List the hardware catalog; with a NAME, show that entry in full (every figure
+    /// and its source, as the catalog file writes it).
     Catalog {
+        /// A model, NIC, CPU, chassis, drive, optic or cable name.
+        name: Option<String>,
         /// Extra catalog folder.
         #[arg(long)]
         catalog: Option<PathBuf>,
@@ -118,6 +122,9 @@ enum Color {
     Never,
 }
 
+/// The spec a folder holds by convention (the examples' main files are `show.yaml`).
+const LOCAL_SPEC: &str = "show.yaml";
+
 impl Common {
     fn options(&self) -> Options {
         Options {
@@ -128,8 +135,22 @@ impl Common {
         }
     }
 
+    /// The spec named on the command line; else `show.yaml` in the current folder; else
+    /// the embedded SC16 show, said plainly on stderr (a planner who forgot the argument
+    /// must not think their own show was checked).
     fn input(&self) -> Input<'_> {
-        self.spec.as_deref().map_or(Input::Embedded, Input::Path)
+        if let Some(p) = self.spec.as_deref() {
+            return Input::Path(p);
+        }
+        let here = std::path::Path::new(LOCAL_SPEC);
+        if here.is_file() {
+            eprintln!("note: no spec given: using ./{LOCAL_SPEC}");
+            return Input::Path(here);
+        }
+        eprintln!(
+            "note: no spec given and no ./{LOCAL_SPEC} here: using the SC16 example built into democ (examples/sc16); name your spec to use yours"
+        );
+        Input::Embedded
     }
 
     fn color(&self) -> bool {
@@ -226,7 +247,22 @@ fn usage(message: &str) -> i32 {
     2
 }
 
-fn explain(code: &str) -> i32 {
+fn explain(code: Option<&str>) -> i32 {
+    let Some(code) = code else {
+        let mut out = String::new();
+        for c in codes::ALL {
+            let first = c.explain.split(". ").next().unwrap_or(c.explain);
+            let first = first.trim_end_matches('.');
+            out.push_str(&format!(
+                "{} {:<26} {:<7} {first}.\n",
+                c.id,
+                c.name,
+                format!("{:?}", c.severity())
+            ));
+        }
+        print!("{out}");
+        return 0;
+    };
     match codes::find(code) {
         Some(c) => {
             println!(
@@ -244,7 +280,7 @@ fn explain(code: &str) -> i32 {
     }
 }
 
-fn catalog(dir: Option<PathBuf>) -> i32 {
+fn catalog(name: Option<&str>, dir: Option<PathBuf>) -> i32 {
     let mut s = Session::default();
     let cats = match crate::catalog::load(&mut s.sources, &mut s.diags, dir.as_deref()) {
         Ok(c) => c,
@@ -256,8 +292,36 @@ fn catalog(dir: Option<PathBuf>) -> i32 {
     }
     let mut db = crate::catalog::Db::default();
     cats.into_iter().for_each(|c| db.absorb(c));
-    print!("{}", crate::escape::lines(&crate::catalog::listing(&db)));
+    let Some(name) = name else {
+        print!("{}", crate::escape::lines(&crate::catalog::listing(&db)));
+        return 0;
+    };
+    let found = crate::catalog::entry::find(&db, name);
+    if found.is_empty() {
+        return usage(&format!(
+            "no catalog entry `{name}`; `democ catalog` lists every name"
+        ));
+    }
+    for (what, key) in found {
+        print!(
+            "{}",
+            crate::escape::lines(&crate::catalog::entry::text(&s.sources, what, key))
+        );
+    }
     0
+}
+
+/// `--format` where a command does not print in that format is a usage error, not
+/// silently ignored: `check` prints diagnostics as text or JSON; `ir` always prints
+/// JSON and `build` writes files in their own formats (`why` says which).
+fn refuse_format(command: &str, c: &Common, takes: &[Format], why: &str) -> Option<i32> {
+    if takes.contains(&c.format) {
+        return None;
+    }
+    let name = format!("{:?}", c.format).to_lowercase();
+    Some(usage(&format!(
+        "`democ {command}` does not take `--format {name}` ({why})"
+    )))
 }
 
 /// Runs democ with the given arguments and returns the process exit code.
@@ -270,12 +334,30 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         }
     };
     match cli.command {
-        Command::Check(c) => check(&c),
+        Command::Check(c) => refuse_format(
+            "check",
+            &c,
+            &[Format::Text, Format::Json],
+            "it prints text or json",
+        )
+        .unwrap_or_else(|| check(&c)),
         Command::Plan(a) => plan(&a),
-        Command::Ir(a) => out::ir(&a),
-        Command::Build(a) => out::build(&a),
+        Command::Ir(a) => refuse_format(
+            "ir",
+            &a.common,
+            &[Format::Text, Format::Json],
+            "it always prints JSON",
+        )
+        .unwrap_or_else(|| out::ir(&a)),
+        Command::Build(a) => refuse_format(
+            "build",
+            &a.common,
+            &[Format::Text],
+            "it writes files in their own formats",
+        )
+        .unwrap_or_else(|| out::build(&a)),
         Command::Twin(t) => twin::run(&t),
-        Command::Explain { code } => explain(&code),
+        Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,
             switches,
@@ -299,6 +381,6 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             print!("{}", crate::spec::json_schema());
             0
         }
-        Command::Catalog { catalog: dir } => catalog(dir),
+        Command::Catalog { name, catalog: dir } => catalog(name.as_deref(), dir),
     }
 }

@@ -1,6 +1,7 @@
 //! The hardware catalog: embedded data files, plus the spec's `catalog:` sections and
 //! `--catalog DIR`. Later entries override earlier ones by name.
 
+pub(crate) mod entry;
 pub(crate) mod types;
 
 use std::collections::HashMap;
@@ -67,6 +68,11 @@ impl<T> Table<T> {
 
     pub(crate) fn get(&self, name: &str) -> Option<&T> {
         self.by_name.get(name).map(|(_, v)| v)
+    }
+
+    /// The entry's name as written, with where.
+    pub(crate) fn key(&self, name: &str) -> Option<&Sp<String>> {
+        self.by_name.get(name).map(|(k, _)| k)
     }
 
     pub(crate) fn names(&self) -> impl Iterator<Item = &str> + Clone {

@@ -14,7 +14,7 @@ use crate::render::Renderer;
 #[derive(Args, Debug)]
 pub(super) struct IrArgs {
     #[command(flatten)]
-    common: Common,
+    pub(super) common: Common,
     /// Write the JSON here instead of stdout.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -26,7 +26,7 @@ pub(super) struct IrArgs {
 #[derive(Args, Debug)]
 pub(super) struct BuildArgs {
     #[command(flatten)]
-    common: Common,
+    pub(super) common: Common,
     /// Output folder; replaced atomically (democ refuses folders it did not write and
     /// folders holding files it did not write).
     #[arg(short, long)]
