@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
+mod diff;
 mod out;
 mod twin;
 
@@ -38,6 +39,10 @@ enum Command {
     /// Run the built show here: namespaces, Open vSwitch, FRR; test every flow.
     #[command(subcommand)]
     Twin(twin::TwinCmd),
+    /// What changed between two builds: per device, each file added, removed or
+    /// changed, unified diffs of configs, rulesets and scripts, and the flow pairs whose
+    /// path, RTT or MTU moved (exit 0 no change, 1 changes, 2 trouble).
+    Diff(diff::DiffArgs),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -241,7 +246,7 @@ fn plan(a: &PlanArgs) -> i32 {
     }
 }
 
-fn usage(message: &str) -> i32 {
+pub(crate) fn usage(message: &str) -> i32 {
     // Messages name paths and spec text.
     eprintln!("error: {}", crate::escape::line(message));
     2
@@ -357,6 +362,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         )
         .unwrap_or_else(|| out::build(&a)),
         Command::Twin(t) => twin::run(&t),
+        Command::Diff(a) => diff::run(&a),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,

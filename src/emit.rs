@@ -29,6 +29,7 @@ pub(crate) fn files(
     r: &Renderer,
     s: &Session,
     main_dir: &str,
+    extra: Option<OutFile>,
 ) -> Result<Vec<OutFile>, String> {
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 3);
     // Below a few hundred devices a thread costs more than it saves.
@@ -59,6 +60,7 @@ pub(crate) fn files(
         path: lab.containerlab.file.clone(),
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
     });
+    out.extend(extra);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     let (sources_sha256, sources) = manifest::sources_hash(&s.sources, main_dir);
     let m = Manifest {

@@ -38,6 +38,16 @@ impl Extras {
             detail,
         }
     }
+
+    /// The plan alone, for a build's `plan.json`: diagnostics carry the spec's paths as
+    /// given on the command line, and a build must not depend on where democ ran.
+    pub(crate) fn none() -> Extras {
+        Extras {
+            diagnostics: serde_json::Value::Array(Vec::new()),
+            acknowledged: Vec::new(),
+            detail: true,
+        }
+    }
 }
 
 /// How a flow stands: the share of its demand it reaches, and whether that is a shortfall.

@@ -79,7 +79,7 @@ fn lab(
     s: &mut Session,
     hosts: bool,
     allow_infeasible: bool,
-) -> Result<crate::ir::Lab, i32> {
+) -> Result<(crate::ir::Lab, Option<String>), i32> {
     progress("checking and lowering the spec");
     let opts = compile::Options {
         allow_infeasible,
@@ -97,7 +97,13 @@ fn lab(
                     lab.hosts = crate::lower::hosts(&l.front)
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
                 }
-                Ok(lab)
+                // The prediction beside the configs: what `democ diff` compares when a
+                // rate or a link changes a flow's outcome but no config line.
+                let plan = crate::check::Ctx::new(&l.front).map(|cx| {
+                    let (p, _) = crate::check::predict::plan(&cx);
+                    crate::plan::json(&p, &crate::plan::Extras::none())
+                });
+                Ok((lab, plan))
             }
         },
     }
@@ -110,7 +116,7 @@ pub(super) fn ir(a: &IrArgs) -> i32 {
     }
     let mut s = Session::default();
     let lab = match lab(&a.common, &mut s, HOSTS_IN_IR, false) {
-        Ok(l) => l,
+        Ok((l, _)) => l,
         Err(code) => return code,
     };
     let text = crate::ir::to_json(&lab);
@@ -160,7 +166,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let mut s = Session::default();
-    let lab = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible) {
+    let (lab, plan) = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -174,11 +180,16 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         plural(lab.switches.len(), "config")
     ));
     let mut clock = compile::Stages::new();
+    let extra = plan.map(|p| crate::write::OutFile {
+        path: "plan.json".into(),
+        bytes: p.into_bytes(),
+    });
     let files = match emit::files(
         &lab,
         &renderer,
         &s,
         &emit::main_dir(a.common.spec.as_deref()),
+        extra,
     ) {
         Ok(f) => f,
         Err(e) => return usage(&format!("internal error: {e}")),
