@@ -153,9 +153,9 @@ fn lower_render(c: &mut Criterion, sizes: &[Size]) {
                 let files = api::lower_render(black_box(checked), &templates, &name)
                     .expect("lowers and renders");
                 // A config and an IR file per switch, the flows' IR (ir/flows/flows.json),
-                // the lab topology, cabling.csv, bom.csv, the manifest (synth shows have no
-                // OpenFlow rulesets).
-                assert_eq!(files.len(), 2 * s.switches + 5);
+                // the lab topology, cabling.csv, bom.csv, the report, the manifest (synth
+                // shows have no OpenFlow rulesets).
+                assert_eq!(files.len(), 2 * s.switches + 6);
                 files
             });
         });

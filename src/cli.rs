@@ -36,6 +36,9 @@ enum Command {
     Ir(out::IrArgs),
     /// Build every switch config, its IR and a manifest into a folder.
     Build(out::BuildArgs),
+    /// Write the show report (`index.html`: topology, flows, links, optics, DTNs,
+    /// cabling, findings) into a folder.
+    Report(out::ReportArgs),
     /// Run the built show here: namespaces, Open vSwitch, FRR; test every flow.
     #[command(subcommand)]
     Twin(twin::TwinCmd),
@@ -361,6 +364,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             "it writes files in their own formats",
         )
         .unwrap_or_else(|| out::build(&a)),
+        Command::Report(a) => refuse_format("report", &a.common, &[Format::Text], "it writes HTML")
+            .unwrap_or_else(|| out::report_only(&a)),
         Command::Twin(t) => twin::run(&t),
         Command::Diff(a) => diff::run(&a),
         Command::Explain { code } => explain(code.as_deref()),

@@ -23,13 +23,15 @@ pub(crate) fn lab(
     Ok((!s.diags.has_errors()).then_some(lab))
 }
 
-/// Every file of a build, sorted by path, manifest.json last.
+/// Every file of a build, sorted by path, manifest.json last; `report/index.html` when
+/// the checked front end is given.
 pub(crate) fn files(
     lab: &Lab,
     r: &Renderer,
     s: &Session,
     main_dir: &str,
     extra: Option<OutFile>,
+    front: Option<&Front>,
 ) -> Result<Vec<OutFile>, String> {
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 3);
     // Below a few hundred devices a thread costs more than it saves.
@@ -61,6 +63,17 @@ pub(crate) fn files(
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
     });
     out.extend(extra);
+    if let Some(front) = front {
+        let mut clock = crate::compile::Stages::new();
+        let mut listed: Vec<String> = out.iter().map(|f| f.path.clone()).collect();
+        listed.push("manifest.json".into());
+        listed.sort();
+        out.push(OutFile {
+            path: "report/index.html".into(),
+            bytes: report(front, lab, s, main_dir, &listed).into_bytes(),
+        });
+        clock.mark("  report");
+    }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     let (sources_sha256, sources) = manifest::sources_hash(&s.sources, main_dir);
     let m = Manifest {
@@ -85,6 +98,22 @@ pub(crate) fn files(
         bytes: ir::to_json(&m).into_bytes(),
     });
     Ok(out)
+}
+
+/// The show report: predictions, findings and the files it links to.
+pub(crate) fn report(
+    front: &Front,
+    lab: &Lab,
+    s: &Session,
+    main_dir: &str,
+    files: &[String],
+) -> String {
+    let Some(cx) = crate::check::Ctx::new(front) else {
+        return String::new();
+    };
+    let (plan, _) = crate::check::predict::plan(&cx);
+    let found = crate::report::Finding::all(s, main_dir);
+    crate::report::html_report(front, &plan, lab, &found, files)
 }
 
 /// Renders `items` on `threads` threads: the items are cut into one run per thread and

@@ -60,9 +60,35 @@ pub(crate) fn markdown(s: &str) -> String {
     out
 }
 
+/// Spec text inside HTML (element content and quoted attribute values): `&`, `<`, `>`,
+/// both quotes escaped, control characters made visible. Nothing the spec says can open a
+/// tag, close an attribute or start a script.
+pub(crate) fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in line(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_cannot_open_a_tag_or_close_an_attribute() {
+        assert_eq!(
+            html("<script>x</script>\" onload='y' &"),
+            "&lt;script&gt;x&lt;/script&gt;&quot; onload=&#39;y&#39; &amp;"
+        );
+    }
 
     #[test]
     fn controls_become_visible_one_for_one() {

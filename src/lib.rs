@@ -22,6 +22,7 @@ pub(crate) mod manifest;
 pub(crate) mod plan;
 pub(crate) mod read;
 pub(crate) mod render;
+pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod rulesets;
 pub mod source;

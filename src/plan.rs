@@ -133,7 +133,7 @@ fn rows(plan: &Plan) -> (Vec<[String; 7]>, Vec<[String; 5]>) {
     (flows, links)
 }
 
-const FLOW_HEAD: [&str; 7] = [
+pub(crate) const FLOW_HEAD: [&str; 7] = [
     "flow",
     "kind",
     "demand Gbit/s",
@@ -142,7 +142,8 @@ const FLOW_HEAD: [&str; 7] = [
     "RTT ms",
     "bottleneck",
 ];
-const LINK_HEAD: [&str; 5] = ["link", "direction", "load Gbit/s", "capacity Gbit/s", "use"];
+pub(crate) const LINK_HEAD: [&str; 5] =
+    ["link", "direction", "load Gbit/s", "capacity Gbit/s", "use"];
 
 fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]) {
     let mut w: Vec<usize> = head.iter().map(|h| h.len()).collect();

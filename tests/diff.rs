@@ -60,9 +60,9 @@ fn a_rate_change_shows_the_plan_and_the_flow_only() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert_eq!(
         out,
-        "show: changed plan.json\n\
+        "show: changed plan.json, report/index.html\n\
          flow cit-sl-rdma-1t: demand 1000.0 => 800.0 Gbit/s, predicted 990.9 => 800.0 Gbit/s (now limited by each of its 10 pairs asks for 80G)\n\
-         1 file on 1 device; 1 flow change\n"
+         2 files on 1 device; 1 flow change\n"
     );
 }
 
@@ -81,9 +81,9 @@ fn a_circuit_description_change_diffs_exactly_its_two_ends() {
         summary,
         [
             "pop-uen-sw: changed ir/pop-uen-sw.json, switches/pop-uen-sw.cfg",
-            "show: changed cabling.csv",
+            "show: changed cabling.csv, report/index.html",
             "ucsd-campus-sw: changed ir/ucsd-campus-sw.json, switches/ucsd-campus-sw.cfg",
-            "5 files on 3 devices; 0 flow changes",
+            "6 files on 3 devices; 0 flow changes",
         ]
     );
     for want in [

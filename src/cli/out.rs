@@ -79,7 +79,7 @@ fn lab(
     s: &mut Session,
     hosts: bool,
     allow_infeasible: bool,
-) -> Result<(crate::ir::Lab, Option<String>), i32> {
+) -> Result<(crate::ir::Lab, compile::Front), i32> {
     progress("checking and lowering the spec");
     let opts = compile::Options {
         allow_infeasible,
@@ -97,13 +97,7 @@ fn lab(
                     lab.hosts = crate::lower::hosts(&l.front)
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
                 }
-                // The prediction beside the configs: what `democ diff` compares when a
-                // rate or a link changes a flow's outcome but no config line.
-                let plan = crate::check::Ctx::new(&l.front).map(|cx| {
-                    let (p, _) = crate::check::predict::plan(&cx);
-                    crate::plan::json(&p, &crate::plan::Extras::none())
-                });
-                Ok((lab, plan))
+                Ok((lab, l.front))
             }
         },
     }
@@ -166,10 +160,16 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let mut s = Session::default();
-    let (lab, plan) = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible) {
+    let (lab, front) = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible) {
         Ok(l) => l,
         Err(code) => return code,
     };
+    // The prediction beside the configs: what `democ diff` compares when a rate or a
+    // link changes a flow's outcome but no config line.
+    let plan = crate::check::Ctx::new(&front).map(|cx| {
+        let (p, _) = crate::check::predict::plan(&cx);
+        crate::plan::json(&p, &crate::plan::Extras::none())
+    });
     let specs = read_specs(a, &s);
     let specs = specs.iter().map(|p| ("spec file", p.as_path()));
     if let Err(e) = crate::write::outside(&a.output, specs) {
@@ -190,6 +190,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         &s,
         &emit::main_dir(a.common.spec.as_deref()),
         extra,
+        Some(&front),
     ) {
         Ok(f) => f,
         Err(e) => return usage(&format!("internal error: {e}")),
@@ -214,4 +215,36 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         }
         Err(e) => usage(&e.message),
     }
+}
+
+#[derive(Args, Debug)]
+pub(super) struct ReportArgs {
+    #[command(flatten)]
+    pub(super) common: Common,
+    /// Folder to write `index.html` into (created when missing; only that file is
+    /// written).
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+/// `democ report`: the show report alone, also for a show with feasibility errors (it
+/// lists them); `democ build` writes the same report beside the files it links to.
+pub(super) fn report_only(a: &ReportArgs) -> i32 {
+    let mut s = Session::default();
+    let (lab, front) = match lab(&a.common, &mut s, false, true) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let text = emit::report(
+        &front,
+        &lab,
+        &s,
+        &emit::main_dir(a.common.spec.as_deref()),
+        &[],
+    );
+    if let Err(e) = std::fs::create_dir_all(&a.output) {
+        return usage(&format!("cannot create {}: {e}", a.output.display()));
+    }
+    crate::write::file(&a.output.join("index.html"), text.as_bytes())
+        .map_or_else(|e| usage(&e), |()| 0)
 }

@@ -1,0 +1,294 @@
+//! The topology diagram: sites as clusters, switches and DTN groups as nodes, one path
+//! per cable coloured by its predicted utilization, labels with speed (and for WAN links
+//! kind, length and RTT). Positions from `layout`; the SVG is democ's own, so every
+//! element carries a class a test or a stylesheet can find.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::layout::place;
+use crate::check::load::Res;
+use crate::check::predict::Plan;
+use crate::escape::html;
+use crate::resolve::model::{LinkKind, Model, NodeId};
+
+/// A node of the diagram: a switch, or the DTNs of one site cabled to one switch.
+struct Node {
+    label: String,
+    class: &'static str,
+    site: usize,
+    /// Its title (tooltip): every DTN of a group.
+    title: String,
+}
+
+const H: f64 = 30.0;
+const PAD: f64 = 16.0;
+const TITLE: f64 = 22.0;
+
+fn width(label: &str) -> f64 {
+    7.2 * label.chars().count() as f64 + 18.0
+}
+
+/// A host name without its trailing number: the stem DTN groups are named by.
+fn stem(name: &str) -> &str {
+    name.trim_end_matches(|c: char| c.is_ascii_digit())
+        .trim_end_matches('-')
+}
+
+/// The diagram's nodes and which node each switch and host is.
+fn nodes(m: &Model) -> (Vec<Node>, Vec<usize>, Vec<usize>) {
+    let mut out: Vec<Node> = m
+        .switches
+        .iter()
+        .map(|s| Node {
+            label: s.name.value.clone(),
+            class: "switch",
+            site: s.site,
+            title: format!("{} ({})", s.name.value, s.model.value),
+        })
+        .collect();
+    let sw_node: Vec<usize> = (0..m.switches.len()).collect();
+    // Hosts by (site, the switch their first port is cabled to, name stem).
+    let mut groups: BTreeMap<(usize, Option<usize>, &str), Vec<usize>> = BTreeMap::new();
+    for (i, h) in m.hosts.iter().enumerate() {
+        let sw = h.ports.iter().filter_map(|p| p.link).find_map(|l| {
+            let l = &m.links[l];
+            [l.a.node, l.b.node].into_iter().find_map(|n| match n {
+                NodeId::Switch(s) => Some(s),
+                NodeId::Host(_) => None,
+            })
+        });
+        groups
+            .entry((h.site, sw, stem(&h.name.value)))
+            .or_default()
+            .push(i);
+    }
+    let mut host_node = vec![0; m.hosts.len()];
+    for ((site, _, stem), hosts) in groups {
+        let names: Vec<&str> = hosts
+            .iter()
+            .map(|&h| m.hosts[h].name.value.as_str())
+            .collect();
+        let label = match names.len() {
+            1 => names[0].to_owned(),
+            n => format!("{stem} x{n}"),
+        };
+        for &h in &hosts {
+            host_node[h] = out.len();
+        }
+        out.push(Node {
+            label,
+            class: "dtn",
+            site,
+            title: names.join(", "),
+        });
+    }
+    (out, sw_node, host_node)
+}
+
+/// Predicted utilization of each link, percent (the busier direction; a LAG member its
+/// LAG's), None when nothing is routed over it.
+pub(crate) fn utilization(m: &Model, plan: &Plan) -> Vec<Option<f64>> {
+    let mut out = vec![None; m.links.len()];
+    let mut put = |l: usize, u: f64| {
+        let x: &mut Option<f64> = &mut out[l];
+        *x = Some(x.map_or(u, |v| v.max(u)));
+    };
+    for (r, u) in &plan.links {
+        match r {
+            Res::Link(l, _) => put(*l, u.utilization_pct),
+            Res::Lag(g, _) => {
+                for &l in &m.lags[*g].members {
+                    put(l, u.utilization_pct);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The CSS class of a utilization.
+pub(crate) fn load_class(u: Option<f64>) -> &'static str {
+    match u {
+        None => "u-idle",
+        Some(u) if u > 100.0 + 1e-6 => "u-over",
+        Some(u) if u >= 90.0 => "u-high",
+        Some(u) if u >= 50.0 => "u-mid",
+        Some(_) => "u-low",
+    }
+}
+
+/// What a link's label says: speed, and for a WAN link its kind, length and RTT.
+fn link_label(m: &Model, l: usize, fiber_us_per_km: f64) -> String {
+    let link = &m.links[l];
+    match link.kind {
+        LinkKind::Lan => link.capacity.to_string(),
+        LinkKind::Wan(w) => {
+            let wan = &m.wans[w];
+            let rtt =
+                2.0 * crate::derive::topology::link_latency_us(m, l, fiber_us_per_km) / 1000.0;
+            let len = if link.length_km > 0.0 {
+                format!(" {:.0} km", link.length_km)
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {} {}{len} RTT {rtt:.1} ms",
+                wan.name.value,
+                wan.kind.as_str(),
+                link.capacity
+            )
+        }
+    }
+}
+
+/// The topology as an inline SVG element.
+pub(crate) fn svg(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> String {
+    let (nodes, sw_node, host_node) = nodes(m);
+    let node_of = |n: NodeId| match n {
+        NodeId::Switch(s) => sw_node[s],
+        NodeId::Host(h) => host_node[h],
+    };
+    // Each site's nodes laid out alone.
+    let mut local: Vec<Vec<usize>> = vec![Vec::new(); m.sites.len()];
+    let mut index = vec![0; nodes.len()];
+    for (i, n) in nodes.iter().enumerate() {
+        index[i] = local[n.site].len();
+        local[n.site].push(i);
+    }
+    let mut pairs: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for (i, l) in m.links.iter().enumerate() {
+        let (a, b) = (node_of(l.a.node), node_of(l.b.node));
+        pairs.entry((a.min(b), a.max(b))).or_default().push(i);
+    }
+    let mut site_pos = Vec::with_capacity(m.sites.len());
+    let mut site_size = Vec::with_capacity(m.sites.len());
+    for (s, members) in local.iter().enumerate() {
+        let sizes: Vec<(f64, f64)> = members
+            .iter()
+            .map(|&n| (width(&nodes[n].label), H))
+            .collect();
+        let edges: Vec<(usize, usize)> = pairs
+            .keys()
+            .filter(|(a, b)| nodes[*a].site == s && nodes[*b].site == s)
+            .map(|&(a, b)| (index[a], index[b]))
+            .collect();
+        let (pos, (w, h)) = place(&sizes, &edges, false);
+        let title = width(&site_title(m, s));
+        site_pos.push(pos);
+        site_size.push(((w + 2.0 * PAD).max(title), h + 2.0 * PAD + TITLE));
+    }
+    let site_edges: Vec<(usize, usize)> = pairs
+        .keys()
+        .map(|&(a, b)| (nodes[a].site, nodes[b].site))
+        .filter(|(a, b)| a != b)
+        .collect();
+    let padded: Vec<(f64, f64)> = site_size
+        .iter()
+        .map(|&(w, h)| (w + 30.0, h + 40.0))
+        .collect();
+    // Sites in ranks from left to right: a show's hub with its many booths and remote
+    // sites becomes a column beside a column, not one row as wide as all of them.
+    let (centres, (tw, th)) = place(&padded, &site_edges, true);
+    // Absolute centre of every node.
+    let origin: Vec<(f64, f64)> = centres
+        .iter()
+        .zip(&site_size)
+        .map(|(&(x, y), &(w, h))| (x - w / 2.0 + 15.0, y - h / 2.0 + 20.0))
+        .collect();
+    let at: Vec<(f64, f64)> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let (ox, oy) = origin[n.site];
+            let (x, y) = site_pos[n.site][index[i]];
+            (ox + PAD + x, oy + PAD + TITLE + y)
+        })
+        .collect();
+    let util = utilization(m, plan);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="topology" viewBox="0 0 {:.0} {:.0}" width="{:.0}" height="{:.0}" role="img" aria-label="topology">"#,
+        tw.max(1.0),
+        th.max(1.0),
+        tw.max(1.0),
+        th.max(1.0)
+    );
+    for (s, site) in m.sites.iter().enumerate() {
+        let (x, y) = origin[s];
+        let (w, h) = site_size[s];
+        let _ = write!(
+            out,
+            r#"<g class="site" data-site="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="8"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
+            html(&site.name.value),
+            x + 8.0,
+            y + 16.0,
+            html(&site_title(m, s))
+        );
+    }
+    for (&(a, b), links) in &pairs {
+        let ((x1, y1), (x2, y2)) = (at[a], at[b]);
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let (nx, ny) = (-dy / len, dx / len);
+        let n = links.len() as f64;
+        for (k, &l) in links.iter().enumerate() {
+            let off = (k as f64 - (n - 1.0) / 2.0) * 2.5;
+            let u = util[l];
+            let _ = write!(
+                out,
+                r#"<path class="link {}" data-link="{}" d="M{:.1} {:.1} L{:.1} {:.1}"><title>{} — {}: {}</title></path>"#,
+                load_class(u),
+                l + 1,
+                x1 + nx * off,
+                y1 + ny * off,
+                x2 + nx * off,
+                y2 + ny * off,
+                html(&m.end_name(m.links[l].a)),
+                html(&m.end_name(m.links[l].b)),
+                u.map_or("no flow routed".to_owned(), |u| format!("{u:.0}% used"))
+            );
+        }
+        let first = links[0];
+        let label = if links.len() > 1 {
+            format!("{}x {}", links.len(), link_label(m, first, fiber_us_per_km))
+        } else {
+            link_label(m, first, fiber_us_per_km)
+        };
+        let _ = write!(
+            out,
+            r#"<text class="link-label" x="{:.1}" y="{:.1}">{}</text>"#,
+            (x1 + x2) / 2.0 + 4.0,
+            (y1 + y2) / 2.0 - 3.0,
+            html(&label)
+        );
+    }
+    for (i, node) in nodes.iter().enumerate() {
+        let (x, y) = at[i];
+        let w = width(&node.label);
+        let _ = write!(
+            out,
+            r#"<g class="node {}" data-name="{}"><title>{}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{H}" rx="4"/><text x="{x:.1}" y="{:.1}">{}</text></g>"#,
+            node.class,
+            html(&node.label),
+            html(&node.title),
+            x - w / 2.0,
+            y - H / 2.0,
+            y + 4.5,
+            html(&node.label)
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+fn site_title(m: &Model, s: usize) -> String {
+    let site = &m.sites[s];
+    match (&site.booth, &site.location) {
+        (Some(b), _) => format!("{} (booth {b})", site.name.value),
+        (None, Some(l)) => format!("{} ({l})", site.name.value),
+        _ => site.name.value.clone(),
+    }
+}

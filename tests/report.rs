@@ -1,0 +1,123 @@
+//! The show report (issue 12 §1): `build` writes `report/index.html`, `democ report`
+//! writes it alone; it is self-contained (no script, nothing fetched), byte-identical
+//! from build to build, and spec text cannot inject markup. The browser test is in
+//! tests/report_browser.rs.
+
+use std::path::Path;
+use std::process::Command;
+
+fn democ(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("democ runs")
+}
+
+fn build_sc16(out: &Path) -> String {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = democ(
+        here,
+        &[
+            "build",
+            "examples/sc16/show.yaml",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(out.join("report/index.html")).unwrap()
+}
+
+#[test]
+fn sc16_report_is_self_contained_complete_and_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = build_sc16(&dir.path().join("a"));
+    let b = build_sc16(&dir.path().join("b"));
+    assert_eq!(a, b, "two builds, one report");
+    // Nothing fetched, nothing run. The only http:// is the SVG namespace name, which
+    // browsers never fetch.
+    let a_sans_ns = a.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for banned in [
+        "<script", "http://", "https://", "<link", "@import", "src=", "url(",
+    ] {
+        assert!(!a_sans_ns.contains(banned), "{banned}");
+    }
+    for section in [
+        "topology", "flows", "links", "optics", "hosts", "cabling", "findings", "files",
+    ] {
+        assert!(
+            a.contains(&format!("<section id=\"{section}\">")),
+            "{section}"
+        );
+    }
+    // Links to every other generated file.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("a/manifest.json")).unwrap())
+            .unwrap();
+    for f in manifest["files"].as_array().unwrap() {
+        let path = f["path"].as_str().unwrap();
+        if path != "report/index.html" {
+            assert!(a.contains(&format!("href=\"../{path}\"")), "{path}");
+        }
+    }
+    // One diagram node per switch, one path per cable.
+    assert_eq!(a.matches("class=\"node switch\"").count(), 19);
+    let cables = std::fs::read_to_string(dir.path().join("a/cabling.csv")).unwrap();
+    assert_eq!(
+        a.matches("<path class=\"link ").count(),
+        cables.lines().count() - 1
+    );
+}
+
+/// `democ report` on a spec text, in a fresh folder.
+fn report_of(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("show.yaml"), text).unwrap();
+    let o = democ(dir.path(), &["report", "show.yaml", "-o", "rep"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(dir.path().join("rep/index.html")).unwrap();
+    (dir, html)
+}
+
+#[test]
+fn spec_text_cannot_inject_markup() {
+    let text = std::fs::read_to_string("tests/fixtures/infeasible/show.yaml")
+        .unwrap()
+        .replace("BIG", "10G")
+        .replace("EXPECT", "")
+        .replace("ALLOW", ", description: \"</td><script>alert(1)</script>\"")
+        .replace(
+            "show: { name: infeasible }",
+            "show: { name: infeasible, title: \"<img src=x onerror=alert(1)>\", venue: \"\\\" onmouseover=\\\"alert(2)\" }",
+        )
+        .replace(
+            "a: { kind: booth }",
+            "a: { kind: booth, booth: \"<svg onload=alert(3)>\" }",
+        );
+    let (dir, html) = report_of(&text);
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "the title is shown, escaped"
+    );
+    for bad in ["<script", "<img", "<svg onload", "\" onmouseover"] {
+        assert!(!html.contains(bad), "{bad} got through");
+    }
+    // `report` writes that one file only.
+    let entries: Vec<_> = std::fs::read_dir(dir.path().join("rep")).unwrap().collect();
+    assert_eq!(entries.len(), 1);
+}
+
+#[test]
+fn report_runs_on_an_infeasible_show_and_lists_the_findings() {
+    let text = std::fs::read_to_string("tests/fixtures/infeasible/show.yaml")
+        .unwrap()
+        .replace("BIG", "95G")
+        .replace("EXPECT", "")
+        .replace("ALLOW", "");
+    let (_dir, html) = report_of(&text);
+    assert!(
+        html.contains("E0245") && html.contains("infeasible</strong>"),
+        "{html}"
+    );
+}
