@@ -370,3 +370,74 @@ fn a_crossing_from_openflow_to_legacy_the_vendor_cannot_make_fails() {
     };
     expect(&r, code, [false, false, true]);
 }
+
+/// tests/fixtures/show/routes-bgp-gateway.yaml (two gateway subnets joined over eBGP
+/// through a transit switch) in the twin, its IR sabotaged by `ir`: the BGP sessions
+/// come up, and the flow passes only if the routes it needs are originated.
+fn bgp_scenario(
+    ir: impl Fn(&str, &mut serde_json::Value),
+) -> Option<(i32, serde_json::Value, String)> {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(why) = skip() {
+        println!("skipped: {why}");
+        return None;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = Path::new("tests/fixtures/show");
+    std::fs::copy(src.join("catalog.yaml"), tmp.path().join("catalog.yaml")).expect("copy");
+    let spec = std::fs::read_to_string(src.join("routes-bgp-gateway.yaml")).expect("fixture");
+    let spec = spec.replace("name: routed", &format!("name: {}", show_id()));
+    std::fs::write(tmp.path().join("show.yaml"), spec).expect("write");
+    let out = tmp.path().join("out");
+    let (code, _, err) = democ(&[
+        "build",
+        "--hosts",
+        &tmp.path().join("show.yaml").display().to_string(),
+        "-o",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for sw in ["sw-a", "sw-m", "sw-b"] {
+        let path = out.join("ir").join(format!("{sw}.json"));
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("ir")).expect("json");
+        ir(sw, &mut v);
+        std::fs::write(&path, serde_json::to_string_pretty(&v).expect("json")).expect("write");
+    }
+    let b = out.display().to_string();
+    let (up, msg, err) = democ(&["twin", "up", &b]);
+    assert_eq!(up, 0, "up: {msg}{err}");
+    let (tested, table, err) = democ(&["twin", "test", &b]);
+    println!("{table}{err}");
+    let (down, msg, err2) = democ(&["twin", "down", &b]);
+    assert_eq!(down, 0, "down: {msg}{err2}");
+    assert!(leftovers(&out.join("twin/state")).is_empty());
+    let report = std::fs::read_to_string(out.join("twin/report.json")).expect("report");
+    Some((tested, serde_json::from_str(&report).expect("json"), err))
+}
+
+#[test]
+fn bgp_that_originates_nothing_fails_the_routed_flow() {
+    // As built, every session is established (the twin says which are not) and the
+    // routed flow passes.
+    let Some((code, r, err)) = bgp_scenario(as_built) else {
+        return;
+    };
+    assert_eq!(code, 0, "{r:#}");
+    assert!(!err.contains("BGP sessions established"), "{err}");
+    assert_eq!(rows(&r).0, [("a-to-b".to_owned(), true)], "{r:#}");
+    // The defect issue 9 found: sessions that come up and advertise nothing. Without
+    // sw-a's `network` statement sw-b never learns dtn-a's subnet, so the flow fails
+    // although every session is up.
+    let no_origination = |sw: &str, v: &mut serde_json::Value| {
+        if sw == "sw-a" {
+            v["bgp"]["networks"] = serde_json::json!([]);
+        }
+    };
+    let Some((code, r, err)) = bgp_scenario(no_origination) else {
+        return;
+    };
+    assert_eq!(code, 1, "{r:#}");
+    assert!(!err.contains("BGP sessions established"), "{err}");
+    assert_eq!(rows(&r).0, [("a-to-b".to_owned(), false)], "{r:#}");
+}

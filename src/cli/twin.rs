@@ -1,6 +1,6 @@
 //! `democ twin up | test | down | script BUILD_DIR`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
@@ -44,6 +44,13 @@ fn check_host() -> Option<i32> {
     crate::twin::unavailable().map(|why| usage(&format!("the twin cannot run here: {why}")))
 }
 
+/// The folder as an absolute path: the OVS daemons run with their own working folder
+/// and resolve a relative pid file against their run folder (`twin up out` once made
+/// ovsdb-server create `out/.../run/out/.../ovsdb-server.pid`).
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_owned())
+}
+
 pub(super) fn run(c: &TwinCmd) -> i32 {
     let done = |r: Result<String, (String, i32)>| match r {
         Ok(m) => {
@@ -56,12 +63,21 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
         }
     };
     match c {
-        TwinCmd::Up(a) => {
-            check_host().unwrap_or_else(|| done(crate::twin::up(&a.build, a.state.as_deref())))
-        }
-        TwinCmd::Down(a) => done(crate::twin::down(&a.build, a.state.as_deref())),
-        TwinCmd::Test(a) => {
-            check_host().unwrap_or_else(|| match crate::twin::test(&a.build, a.state.as_deref()) {
+        TwinCmd::Up(a) => check_host().unwrap_or_else(|| {
+            done(crate::twin::up(
+                &absolute(&a.build),
+                a.state.as_deref().map(absolute).as_deref(),
+            ))
+        }),
+        TwinCmd::Down(a) => done(crate::twin::down(
+            &absolute(&a.build),
+            a.state.as_deref().map(absolute).as_deref(),
+        )),
+        TwinCmd::Test(a) => check_host().unwrap_or_else(|| {
+            match crate::twin::test(
+                &absolute(&a.build),
+                a.state.as_deref().map(absolute).as_deref(),
+            ) {
                 Ok((m, passed)) => {
                     println!("{m}");
                     i32::from(!passed)
@@ -70,10 +86,14 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                     eprintln!("error: {m}");
                     code
                 }
-            })
-        }
+            }
+        }),
         TwinCmd::Script { twin, switch } => {
-            match crate::twin::script(&twin.build, twin.state.as_deref(), switch) {
+            match crate::twin::script(
+                &absolute(&twin.build),
+                twin.state.as_deref().map(absolute).as_deref(),
+                switch,
+            ) {
                 Ok(s) => {
                     print!("{s}");
                     0

@@ -200,9 +200,10 @@ fn wait_bgp(b: &Build, state: &Path, n: &Names) -> Vec<String> {
         let d = net::switch_dirs(state, &s.hostname);
         loop {
             let (_, out) = Cmd::new(&[
+                // No `-N`: vtysh would look for the daemons' sockets in a folder named
+                // after the pathspace below `--vty_socket`, find none, and count no
+                // session as established.
                 "vtysh",
-                "-N",
-                &n.pathspace(&s.hostname),
                 "--vty_socket",
                 &d.frr.display().to_string(),
                 "-c",
@@ -225,6 +226,11 @@ fn wait_bgp(b: &Build, state: &Path, n: &Names) -> Vec<String> {
             }
             std::thread::sleep(Duration::from_millis(500));
         }
+    }
+    // Established sessions exchange their first updates right after the OPEN (no
+    // advertisement interval in the twin): give them a moment to land in the kernel.
+    if down.is_empty() && b.switches.values().any(|s| s.bgp.is_some()) {
+        std::thread::sleep(Duration::from_secs(3));
     }
     down
 }
