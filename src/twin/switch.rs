@@ -484,7 +484,10 @@ pub(crate) fn frr_conf(sw: &Switch, bgp: &Bgp) -> String {
         t.push_str(&format!(" neighbor {} timers connect 1\n", n.address));
         // `frr defaults traditional` holds eBGP updates back 30 s (the minimum route
         // advertisement interval); the twin tests as soon as sessions are up.
-        t.push_str(&format!(" neighbor {} advertisement-interval 0\n", n.address));
+        t.push_str(&format!(
+            " neighbor {} advertisement-interval 0\n",
+            n.address
+        ));
     }
     t.push_str(" address-family ipv4 unicast\n");
     for n in &bgp.networks {
