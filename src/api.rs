@@ -99,6 +99,7 @@ pub fn plan(c: &Checked) -> Planned {
         db: &f.db,
         physics,
         routes: &routes,
+        segments: &f.segments,
         wire: crate::check::mtu::Wire::new(&f.model),
     };
     let (p, _) = crate::check::predict::plan(&cx);

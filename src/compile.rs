@@ -41,6 +41,8 @@ pub(crate) struct Front {
     pub(crate) db: Db,
     pub(crate) model: Model,
     pub(crate) routes: Routes,
+    /// The VLAN of every segment of every route (derive::segments).
+    pub(crate) segments: crate::derive::segments::Segments,
 }
 
 /// Stage timings on stderr when `DEMOC_TIMINGS` is set (for profiling; never in outputs).
@@ -240,5 +242,11 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     if s.diags.has_errors() {
         return Ok(None);
     }
-    Ok(Some(Front { db, model, routes }))
+    let segments = crate::derive::segments::derive(&model, &routes);
+    Ok(Some(Front {
+        db,
+        model,
+        routes,
+        segments,
+    }))
 }

@@ -140,6 +140,8 @@ specs! {
     bad e0251_management_route => "tests/bad/E0251-management-route.yaml",
     bad e0252_inband_openflow => "tests/bad/E0252-inband-openflow.yaml",
     bad e0253_missing_route => "tests/bad/E0253-missing-route.yaml",
+    bad e0255_segment_vlans => "tests/bad/E0255-segment-vlans.yaml",
+    bad e0256_access_port_vlans => "tests/bad/E0256-access-port-vlans.yaml",
     bad w0232_rtt_length => "tests/bad/W0232-rtt-length.yaml",
     bad e0254_service_unreachable => "tests/bad/E0254-service-unreachable.yaml",
     bad w0254_service_no_management => "tests/bad/W0254-service-no-management.yaml",

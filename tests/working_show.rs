@@ -270,3 +270,87 @@ fn roce_is_classified_by_one_dscp_scheme_from_nic_to_nic() {
     }
     snapshot("roce-dscp", &text);
 }
+
+// ---- VLANs end to end: a circuit's VLAN reaches the DTNs (derive::segments) -----------
+
+fn example(show: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    support::build(&format!("examples/{show}/show.yaml"), &out);
+    (tmp, out)
+}
+
+/// The interface of `switch` named `name`: (mode, access VLAN, trunk VLANs).
+fn port_vlans(out: &Path, switch: &str, name: &str) -> (String, Option<u64>, Vec<u64>) {
+    let v = ir(out, switch);
+    let i = v["interfaces"]
+        .as_array()
+        .and_then(|a| a.iter().find(|i| i["name"] == name))
+        .unwrap_or_else(|| panic!("{switch} has {name}"));
+    (
+        i["mode"].as_str().unwrap_or("").to_owned(),
+        i["access_vlan"].as_u64(),
+        i["trunk_vlans"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_u64()).collect())
+            .unwrap_or_default(),
+    )
+}
+
+/// sc16's campus flows: the campus DTN port used to be an access port in the DTN VLAN
+/// (1000) while the circuit trunked only 3613, and the PoP took the booth side in VLAN
+/// 1000: no VLAN carried the flow end to end (the twin's 8 failing campus rows). Now the
+/// campus DTN sits in the circuit's VLAN, the PoP carries the circuit VLANs toward the
+/// OpenFlow core, and the core's rules push and pop the tag where the PoP trunks several.
+#[test]
+fn a_circuit_vlan_reaches_the_campus_dtn_and_the_openflow_core() {
+    let (_tmp, out) = example("sc16");
+    assert_eq!(
+        port_vlans(&out, "umich-campus-sw", "hundredGigE 1/1"),
+        ("access".into(), Some(3613), vec![])
+    );
+    assert_eq!(
+        port_vlans(&out, "umich-campus-sw", "hundredGigE 1/32"),
+        ("trunk".into(), None, vec![3613])
+    );
+    // The PoP's dark-fiber ports toward scinet-core carry the circuits' VLANs only.
+    for i in ["ethernet1/1/1", "ethernet1/1/2"] {
+        let (mode, access, trunk) = port_vlans(&out, "pop-i2-sw", i);
+        let carried: Vec<u64> = access.into_iter().chain(trunk).collect();
+        assert!(
+            !carried.is_empty() && carried.iter().all(|v| [3613, 3615].contains(v)),
+            "{i}: {mode} {carried:?}"
+        );
+    }
+    // Where the PoP trunks (tagged), scinet-core's rules match the VLAN and pop it
+    // toward the booth, and push it toward the PoP.
+    let flows = read(&out, "openflow/scinet-core.flows");
+    let tagged: Vec<&str> = flows.lines().filter(|l| l.contains("dl_vlan=")).collect();
+    assert!(!tagged.is_empty(), "{flows}");
+    assert!(
+        tagged.iter().all(|l| l.contains("actions=pop_vlan,")),
+        "{flows}"
+    );
+    assert!(flows.contains("push_vlan:0x8100,set_field:"), "{flows}");
+}
+
+/// sc15's NSI circuits end on a pure OpenFlow switch: its rules must tag what they send
+/// into the circuit (the campus end is a legacy trunk of the circuit VLAN) and untag what
+/// comes back. They used to send untagged frames, which the trunk dropped.
+#[test]
+fn a_circuit_on_an_openflow_port_is_tagged_by_the_rules() {
+    let (_tmp, out) = example("sc15");
+    let flows = read(&out, "openflow/cit-z9100-1.flows");
+    assert!(
+        flows.contains("set_field:5867->vlan_vid"),
+        "VLAN 1771 pushed:\n{flows}"
+    );
+    assert!(
+        flows.contains("dl_vlan=1771"),
+        "VLAN 1771 matched:\n{flows}"
+    );
+    assert_eq!(
+        port_vlans(&out, "umich-sw", "hundredGigE 1/1"),
+        ("access".into(), Some(1771), vec![])
+    );
+}

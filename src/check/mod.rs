@@ -19,6 +19,7 @@ pub(crate) mod predict;
 #[cfg(test)]
 mod props;
 pub(crate) mod routes;
+pub(crate) mod segments;
 pub(crate) mod server_ports;
 pub(crate) mod services;
 pub(crate) mod share;
@@ -38,6 +39,7 @@ pub(crate) struct Ctx<'a> {
     pub(crate) db: &'a Db,
     pub(crate) physics: &'a Physics,
     pub(crate) routes: &'a Routes,
+    pub(crate) segments: &'a crate::derive::segments::Segments,
     /// What limits packets on each link (for path MTUs).
     pub(crate) wire: mtu::Wire,
 }
@@ -49,6 +51,7 @@ impl<'a> Ctx<'a> {
             db: &f.db,
             physics: f.db.physics.as_ref()?,
             routes: &f.routes,
+            segments: &f.segments,
             wire: mtu::Wire::new(&f.model),
         })
     }
@@ -80,6 +83,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     openflow::check(&cx, diags);
     control::check(&cx, diags);
     routes::check(&cx, diags);
+    segments::check(&cx, diags);
     services::check(&cx, diags);
     wan_rtt::check(&cx, diags);
     boundary::check(&cx, diags);

@@ -5,4 +5,5 @@ pub(crate) mod bgp;
 pub(crate) mod mtu;
 pub(crate) mod paths;
 pub(crate) mod roles;
+pub(crate) mod segments;
 pub(crate) mod topology;

@@ -295,6 +295,20 @@ codes! {
         "`show.services` names services, but a switch has no management address, so it cannot \
          reach them: its config leaves them out. Give the switch a `mgmt:` address or set \
          `addressing.mgmt` so democ assigns one.";
+    SEGMENT_VLANS = "E0255" "segment-vlans" Error
+        "A legacy switch bridges frames only within one VLAN; it never translates one VLAN id \
+         into another. A flow's route crosses a run of legacy-switched hops (no port under the \
+         controller, no routed port) whose links admit no common VLAN: typically two circuits \
+         provisioned on different VLANs, or a circuit and a trunk whose `vlans` leave its VLAN \
+         out, meet on one switch. The error names the switch and the two links. Route the flow \
+         through a router or an OpenFlow switch between them (its rules retag), provision the \
+         circuits on one VLAN, or add the VLAN to the trunk.";
+    ACCESS_PORT_VLANS = "E0256" "access-port-vlans" Error
+        "A DTN sends untagged frames, so the switch port it is cabled to is an access port in \
+         one VLAN. The flows through that port ride segments in two different VLANs (say, one \
+         flow over a circuit on its VLAN and another flow on the DTN VLAN), and one access \
+         port cannot be in both. Give the other flow's links the circuit's VLAN (`vlan:`), \
+         route one of the flows, or cable the DTN with a second port.";
     OPENFLOW_BOUNDARY = "E0265" "openflow-boundary" Error
         "A flow's path enters a switch on an OpenFlow port and leaves it on a legacy port (or the \
          reverse), and the switch's OS cannot pass packets between the controller's ports and its \

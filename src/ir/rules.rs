@@ -74,6 +74,10 @@ impl EtherType {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Match {
     pub(crate) in_port: u32,
+    /// The VLAN id the frames arrive tagged with (a circuit's, or a trunk's toward a
+    /// legacy port); absent: they arrive untagged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) vlan: Option<u16>,
     pub(crate) ether_type: EtherType,
     /// Source host address (IPv4 source, or ARP sender).
     #[schemars(regex(pattern = r"^[0-9]{1,3}(\.[0-9]{1,3}){3}$"))]
@@ -83,12 +87,20 @@ pub(crate) struct Match {
     pub(crate) dst: String,
 }
 
-/// What a rule does, in order: meter, queue, output.
+/// What a rule does, in order: meter, pop the arriving VLAN tag, push the leaving one,
+/// queue, output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Actions {
     /// Meter id (`meters`), for flows with a rate cap.
     pub(crate) meter: Option<u32>,
+    /// Remove the VLAN tag the frames arrived with (`match.vlan`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) pop_vlan: bool,
+    /// Tag the frames with this VLAN id before they leave (toward a circuit, or a legacy
+    /// trunk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) push_vlan: Option<u16>,
     /// Egress queue: the lossless queue for RoCE flows.
     pub(crate) queue: Option<u8>,
     pub(crate) output: Output,

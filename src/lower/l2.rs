@@ -3,15 +3,18 @@
 //!   port trunks that VLAN and the address moves to a VLAN interface;
 //! - an explicit `mode:` wins next (access: `vlan` or the DTN VLAN; trunk: `vlans` or
 //!   the DTN VLAN, `vlan` native);
-//! - otherwise a circuit trunks its VLAN, a host-facing port is an access port in
-//!   `show.defaults.dtn_vlan`, a port facing a port under an OpenFlow controller is an
-//!   access port in the link's VLAN (the rules send untagged frames), and any other link
-//!   between switches trunks the DTN VLAN.
+//! - otherwise a circuit trunks its VLAN; a host-facing port is an access port in the
+//!   VLAN of the flows' segments through it (derive::segments: a campus DTN joins its
+//!   circuit's VLAN), else in `show.defaults.dtn_vlan`; a port facing a port under an
+//!   OpenFlow controller carries its segments' VLANs, untagged when there is one (an
+//!   access port) and on a trunk when there are several (the rules push and pop the
+//!   tags); any other link between switches trunks the DTN VLAN and its segments'.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::vendor::RoutedPorts;
 use super::{Lx, naming};
+use crate::derive::segments::circuit_vlan;
 use crate::ir::interface::{Interface, Mode, Mtu, PortChannel, Switching, Vlan, VlanL3};
 use crate::ir::switch::Ipv4;
 use crate::resolve::model::{End, Link, LinkKind, NodeId};
@@ -36,12 +39,6 @@ fn trunk(mut vlans: Vec<u16>, native: Option<u16>) -> Switching {
     }
 }
 
-fn circuit_vlan(link: &Link) -> Option<u16> {
-    matches!(link.kind, LinkKind::Wan(_))
-        .then_some(link.vlan)
-        .flatten()
-}
-
 /// The role of this switch's end of `link`.
 pub(crate) fn switching(lx: &Lx, link: &Link, mine: End, other: End) -> Switching {
     let dtn = lx.m.settings.dtn_vlan;
@@ -52,6 +49,8 @@ pub(crate) fn switching(lx: &Lx, link: &Link, mine: End, other: End) -> Switchin
             link.vlans.clone()
         }
     };
+    let id = lx.m.port(mine).link;
+    let carried = id.map_or(&[][..], |l| lx.segs.link_vlans(l));
     if let Some(a) = lx.m.port(mine).address {
         return match circuit_vlan(link) {
             Some(v) => trunk(vec![v], None),
@@ -71,15 +70,29 @@ pub(crate) fn switching(lx: &Lx, link: &Link, mine: End, other: End) -> Switchin
         Some(PortMode::Trunk) => trunk(listed(), link.vlan),
         None => match circuit_vlan(link) {
             Some(v) => trunk(vec![v], None),
-            None if matches!(other.node, NodeId::Host(_)) => access(link.vlan.unwrap_or(dtn)),
-            // The OpenFlow rules match and send untagged frames (they push and pop no
-            // VLAN tag), so the legacy end facing a port under the controller carries the
-            // VLAN untagged: a trunk would tag what the rules send on to a DTN, and drop
-            // the untagged frames the rules send into it.
-            None if lx.m.port(other).openflow && link.vlans.len() <= 1 => {
-                access(link.vlans.first().copied().or(link.vlan).unwrap_or(dtn))
+            // A DTN sends untagged frames: its port is in the VLAN its segments carry
+            // (check::segments refuses a port that would need two).
+            None if matches!(other.node, NodeId::Host(_)) => {
+                access(carried.first().copied().or(link.vlan).unwrap_or(dtn))
             }
-            None => trunk(listed(), link.vlan),
+            // The rules send one segment's frames untagged and tag them where a port
+            // carries several (derive::segments decides both sides alike).
+            None if lx.m.port(other).openflow => {
+                let (set, tagged) = match id {
+                    Some(l) => lx.segs.facing_openflow(link, l),
+                    None => (Vec::new(), false),
+                };
+                if tagged {
+                    trunk(set, None)
+                } else {
+                    access(set.first().copied().or(link.vlan).unwrap_or(dtn))
+                }
+            }
+            None => {
+                let mut v = listed();
+                v.extend_from_slice(carried);
+                trunk(v, link.vlan)
+            }
         },
     }
 }
@@ -204,10 +217,11 @@ pub(crate) fn vlans(lx: &mut Lx, interfaces: &mut [Interface], pcs: &[PortChanne
         let mut add = |id: u16, tagged: bool| {
             let v = out.entry(id).or_insert_with(|| Vlan {
                 id,
-                name: names
-                    .get(&id)
-                    .cloned()
-                    .unwrap_or_else(|| format!("vlan{id}")),
+                name: names.get(&id).cloned().unwrap_or_else(|| {
+                    lx.segs
+                        .circuit(id)
+                        .map_or_else(|| format!("vlan{id}"), |w| lx.m.wans[w].name.value.clone())
+                }),
                 untagged: Vec::new(),
                 tagged: Vec::new(),
                 l3: None,

@@ -43,6 +43,8 @@ pub(crate) struct Lx<'a> {
     pub(crate) speeds: &'a BTreeMap<String, String>,
     /// What BGP originates and each session's policy.
     pub(crate) plan: &'a crate::derive::bgp::Plan,
+    /// The VLANs the flows' segments carry on each link.
+    pub(crate) segs: &'a crate::derive::segments::Segments,
     /// Spans already reported, so a shared cause is reported once.
     reported: HashSet<(Span, &'static str)>,
 }
@@ -171,6 +173,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
             f,
             speeds,
             plan: &plan,
+            segs: &front.segments,
             reported: HashSet::new(),
         };
         let rdma = std::mem::take(&mut rdma_all[sw]);

@@ -47,6 +47,8 @@ struct Match<'a> {
     in_port: Option<String>,
     #[serde(rename = "ethernet-match", skip_serializing_if = "Option::is_none")]
     ethernet_match: Option<EthernetMatch>,
+    #[serde(rename = "vlan-match", skip_serializing_if = "Option::is_none")]
+    vlan_match: Option<VlanMatch>,
     #[serde(rename = "ipv4-source", skip_serializing_if = "Option::is_none")]
     ipv4_source: Option<Prefix<'a>>,
     #[serde(rename = "ipv4-destination", skip_serializing_if = "Option::is_none")]
@@ -109,15 +111,60 @@ struct ActionList {
     action: Vec<Action>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Default)]
 struct Action {
     order: u32,
+    #[serde(rename = "pop-vlan-action", skip_serializing_if = "Option::is_none")]
+    pop_vlan: Option<Empty>,
+    #[serde(rename = "push-vlan-action", skip_serializing_if = "Option::is_none")]
+    push_vlan: Option<PushVlan>,
+    #[serde(rename = "set-field", skip_serializing_if = "Option::is_none")]
+    set_field: Option<SetField>,
     #[serde(rename = "set-queue-action", skip_serializing_if = "Option::is_none")]
     set_queue: Option<SetQueue>,
     #[serde(rename = "output-action", skip_serializing_if = "Option::is_none")]
     output: Option<OutputAction>,
     #[serde(rename = "drop-action", skip_serializing_if = "Option::is_none")]
     drop: Option<Empty>,
+}
+
+/// `push-vlan-action` (opendaylight-action-types.yang): the tag's ether type.
+#[derive(Serialize)]
+struct PushVlan {
+    #[serde(rename = "ethernet-type")]
+    ethernet_type: u16,
+}
+
+/// `set-field` holds a match (opendaylight-action-types.yang `uses match:match`); democ
+/// sets only the VLAN id of a tag it has just pushed.
+#[derive(Serialize)]
+struct SetField {
+    #[serde(rename = "vlan-match")]
+    vlan_match: VlanMatch,
+}
+
+/// `vlan-match` (opendaylight-match-types.yang `vlan-match-fields`).
+#[derive(Serialize)]
+struct VlanMatch {
+    #[serde(rename = "vlan-id")]
+    vlan_id: VlanId,
+}
+
+#[derive(Serialize)]
+struct VlanId {
+    #[serde(rename = "vlan-id")]
+    vlan_id: u16,
+    #[serde(rename = "vlan-id-present")]
+    present: bool,
+}
+
+fn vlan_match(v: u16) -> VlanMatch {
+    VlanMatch {
+        vlan_id: VlanId {
+            vlan_id: v,
+            present: true,
+        },
+    }
 }
 
 #[derive(Serialize)]
@@ -133,7 +180,7 @@ struct OutputAction {
     connector: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Default)]
 struct Empty {}
 
 #[derive(Serialize)]
@@ -213,6 +260,7 @@ fn rule<'a>(r: &'a Rule, mask: &str) -> Flow<'a> {
                 value: m.ether_type.value(),
             },
         }),
+        vlan_match: m.vlan.map(vlan_match),
         ..Match::default()
     };
     match m.ether_type {
@@ -227,25 +275,47 @@ fn rule<'a>(r: &'a Rule, mask: &str) -> Flow<'a> {
             apply_actions: None,
         });
     }
-    let mut action = Vec::with_capacity(2);
-    if let Some(q) = r.actions.queue {
+    // apply-actions in the order OpenFlow applies them: pop the arriving tag, push and
+    // set the leaving one, queue, output.
+    let a = &r.actions;
+    let mut action: Vec<Action> = Vec::with_capacity(5);
+    if a.pop_vlan {
         action.push(Action {
-            order: 0,
+            pop_vlan: Some(Empty {}),
+            ..Action::default()
+        });
+    }
+    if let Some(v) = a.push_vlan {
+        action.push(Action {
+            push_vlan: Some(PushVlan {
+                ethernet_type: 0x8100,
+            }),
+            ..Action::default()
+        });
+        action.push(Action {
+            set_field: Some(SetField {
+                vlan_match: vlan_match(v),
+            }),
+            ..Action::default()
+        });
+    }
+    if let Some(q) = a.queue {
+        action.push(Action {
             set_queue: Some(SetQueue {
                 queue_id: u32::from(q),
             }),
-            output: None,
-            drop: None,
+            ..Action::default()
         });
     }
     action.push(Action {
-        order: action.len() as u32,
-        set_queue: None,
         output: Some(OutputAction {
-            connector: connector(r.actions.output),
+            connector: connector(a.output),
         }),
-        drop: None,
+        ..Action::default()
     });
+    for (i, x) in action.iter_mut().enumerate() {
+        x.order = i as u32;
+    }
     instruction.push(Instruction {
         order: instruction.len() as u32,
         meter: None,
@@ -266,18 +336,14 @@ fn rule<'a>(r: &'a Rule, mask: &str) -> Flow<'a> {
 fn table_miss(rs: &Ruleset) -> Flow<'_> {
     let action = match rs.table_miss {
         Miss::Drop => Action {
-            order: 0,
-            set_queue: None,
-            output: None,
             drop: Some(Empty {}),
+            ..Action::default()
         },
         Miss::Normal => Action {
-            order: 0,
-            set_queue: None,
             output: Some(OutputAction {
                 connector: connector(Output::Normal),
             }),
-            drop: None,
+            ..Action::default()
         },
     };
     Flow {
@@ -398,12 +464,15 @@ mod tests {
             to_host: "b".into(),
             matches: IrMatch {
                 in_port: 17,
+                vlan: None,
                 ether_type,
                 src: "10.0.0.1".into(),
                 dst: "10.0.0.2".into(),
             },
             actions: Actions {
                 meter,
+                pop_vlan: false,
+                push_vlan: None,
                 queue,
                 output: Output::Port { number: 1010 },
             },

@@ -15,8 +15,10 @@ pub(crate) fn rule_line(r: &Rule) -> String {
         EtherType::Ipv4 => ("nw_src", "nw_dst"),
         EtherType::Arp => ("arp_spa", "arp_tpa"),
     };
+    // A tagged arrival matches its VLAN id (OpenFlow 1.3 sets OFPVID_PRESENT for dl_vlan).
+    let vlan = m.vlan.map(|v| format!(",dl_vlan={v}")).unwrap_or_default();
     format!(
-        "cookie={},table=0,priority={},in_port={},dl_type=0x{:04x},{src}={},{dst}={},actions={}",
+        "cookie={},table=0,priority={},in_port={}{vlan},dl_type=0x{:04x},{src}={},{dst}={},actions={}",
         r.cookie,
         r.priority,
         m.in_port,
@@ -31,6 +33,18 @@ fn actions(a: &Actions) -> String {
     let mut out = String::new();
     if let Some(id) = a.meter {
         let _ = write!(out, "meter:{id},");
+    }
+    if a.pop_vlan {
+        out.push_str("pop_vlan,");
+    }
+    if let Some(v) = a.push_vlan {
+        // OpenFlow 1.3: push an 802.1Q header, then set its VID with the present bit
+        // (0x1000) on, as ovs-actions(7) writes it.
+        let _ = write!(
+            out,
+            "push_vlan:0x8100,set_field:{}->vlan_vid,",
+            0x1000 | u32::from(v)
+        );
     }
     if let Some(q) = a.queue {
         let _ = write!(out, "set_queue:{q},");

@@ -80,7 +80,13 @@ pub(crate) fn front(yaml: &str) -> Front {
     let topology = crate::derive::topology::build(&model, us_per_km);
     let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
     assert!(!s.diags.has_errors(), "{}", render(&s));
-    Front { db, model, routes }
+    let segments = crate::derive::segments::derive(&model, &routes);
+    Front {
+        db,
+        model,
+        routes,
+        segments,
+    }
 }
 
 /// Runs one check on `yaml`; the codes it reported, in order.

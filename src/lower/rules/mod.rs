@@ -42,8 +42,8 @@ struct Table {
     /// Rules may hand packets to the legacy pipeline.
     normal: bool,
     rules: Vec<Rule>,
-    /// (ether type, in_port, src, dst) -> index in `rules`.
-    index: FxMap<(EtherType, u32, Ipv4Addr, Ipv4Addr), usize>,
+    /// (ether type, in_port, arriving VLAN, src, dst) -> index in `rules`.
+    index: FxMap<(EtherType, u32, Option<u16>, Ipv4Addr, Ipv4Addr), usize>,
     meters: Vec<Meter>,
     /// Flow index -> (index in `meters`, pair-directions metered here).
     meter_of: FxMap<usize, (usize, u32)>,
@@ -53,6 +53,8 @@ struct Table {
 struct Leg<'a> {
     flow: usize,
     pair: usize,
+    /// The route's index in the flow's routes (for its segments' VLANs).
+    route: usize,
     dir: Direction,
     hops: &'a [Hop],
     /// Walk `hops` backwards (the replies of a one-way pair).
@@ -79,6 +81,7 @@ pub(crate) fn attach(
     let ids = flow_ids(m);
     let mut g = Gen {
         m,
+        segments: &front.segments,
         tables: &mut tables,
         ids: &ids,
         reported: FxSet::default(),
@@ -99,6 +102,7 @@ pub(crate) fn attach(
             g.leg(&Leg {
                 flow: fi,
                 pair,
+                route: j,
                 dir,
                 hops: &pr.hops,
                 reversed: false,
@@ -110,6 +114,7 @@ pub(crate) fn attach(
                 g.leg(&Leg {
                     flow: fi,
                     pair,
+                    route: j,
                     dir: Direction::Reverse,
                     hops: &pr.hops,
                     reversed: true,
@@ -216,11 +221,19 @@ fn table(
 
 struct Gen<'a> {
     m: &'a Model,
+    segments: &'a crate::derive::segments::Segments,
     tables: &'a mut [Option<Table>],
     ids: &'a [u32],
     /// (flow, switch) pairs already reported as unruled.
     reported: FxSet<(usize, SwitchId)>,
     diags: &'a mut Diags,
+}
+
+/// The VLAN tags of a rule's frames as they arrive and as they leave.
+#[derive(Clone, Copy)]
+struct Tags {
+    arrive: Option<u16>,
+    leave: Option<u16>,
 }
 
 /// What a hop rides on at one switch, under the controller or not.
@@ -262,12 +275,16 @@ impl Gen<'_> {
         for k in 1..n {
             // Forward: hop k-1 enters the switch, hop k leaves it. Reversed: hop n-k
             // enters (travelled backwards), hop n-k-1 leaves.
-            let (into, out, s) = if leg.reversed {
-                let h = &leg.hops[n - k];
-                (h.via, leg.hops[n - k - 1].via, h.from)
+            let (hi, ho) = if leg.reversed {
+                (n - k, n - k - 1)
             } else {
-                let h = &leg.hops[k - 1];
-                (h.via, leg.hops[k].via, h.to)
+                (k - 1, k)
+            };
+            let (into, out) = (leg.hops[hi].via, leg.hops[ho].via);
+            let s = if leg.reversed {
+                leg.hops[hi].from
+            } else {
+                leg.hops[hi].to
             };
             let NodeId::Switch(s) = s else { continue };
             if self.tables[s].is_none() {
@@ -304,8 +321,26 @@ impl Gen<'_> {
                 None
             };
             first_of = false;
-            self.rule(s, leg, in_port, output, meter);
+            let tags = Tags {
+                arrive: self.tag(leg, s, hi),
+                leave: match output {
+                    // The legacy pipeline tags what it sends by its own VLAN config.
+                    Output::Normal => None,
+                    Output::Port { .. } => self.tag(leg, s, ho),
+                },
+            };
+            self.rule(s, leg, in_port, tags, output, meter);
         }
+    }
+
+    /// The VLAN tag a leg's frames carry on hop `hop` where it meets switch `s`: its
+    /// segment's VLAN when that link is tagged there.
+    fn tag(&self, leg: &Leg, s: SwitchId, hop: usize) -> Option<u16> {
+        let link = *leg.hops[hop].via.links(self.m).first()?;
+        if !self.segments.tagged_at(self.m, link, s) {
+            return None;
+        }
+        self.segments.hop_vlan(leg.flow, leg.route, hop)
     }
 
     fn unruled(&mut self, flow: usize, s: SwitchId, why: String) {
@@ -339,7 +374,15 @@ impl Gen<'_> {
     }
 
     /// Adds the IPv4 and ARP rules, or finds them already there for another flow.
-    fn rule(&mut self, s: SwitchId, leg: &Leg, in_port: u32, output: Output, meter: Option<u32>) {
+    fn rule(
+        &mut self,
+        s: SwitchId,
+        leg: &Leg,
+        in_port: u32,
+        tags: Tags,
+        output: Output,
+        meter: Option<u32>,
+    ) {
         let f = &self.m.flows[leg.flow];
         let cookie = cookie::cookie(self.ids[leg.flow], leg.dir, leg.pair);
         let queue = (f.protocol.value == Protocol::Rdma).then_some(self.m.settings.pfc_priority);
@@ -347,16 +390,20 @@ impl Gen<'_> {
             let actions = match ether_type {
                 EtherType::Ipv4 => Actions {
                     meter,
+                    pop_vlan: tags.arrive.is_some(),
+                    push_vlan: tags.leave,
                     queue,
                     output,
                 },
                 EtherType::Arp => Actions {
                     meter: None,
+                    pop_vlan: tags.arrive.is_some(),
+                    push_vlan: tags.leave,
                     queue: None,
                     output,
                 },
             };
-            let key = (ether_type, in_port, leg.src.1, leg.dst.1);
+            let key = (ether_type, in_port, tags.arrive, leg.src.1, leg.dst.1);
             let Some(t) = self.tables[s].as_mut() else {
                 return;
             };
@@ -383,6 +430,7 @@ impl Gen<'_> {
                 to_host: self.m.hosts[leg.dst.0].name.value.clone(),
                 matches: Match {
                     in_port,
+                    vlan: tags.arrive,
                     ether_type,
                     src: leg.src.1.to_string(),
                     dst: leg.dst.1.to_string(),
