@@ -23,12 +23,16 @@ def _iface(name: str) -> str:
     return "".join(name.split()).lower()
 
 
-def expected_neighbors(build: Path, device: str, switches: set[str]) -> dict[str, str]:
-    """Interface name -> the switch cabled to it, for the LAN cables between two switches
-    of the build on ports where the IR runs LLDP.
+LLDP_TRANSPARENT = {"lan", "dark-fiber", "otn"}
 
-    WAN circuits are left out: LLDP frames stop at the carrier's equipment, so the far
-    switch is not what the port sees. DTNs are left out: their LLDP daemon (if any)
+
+def expected_neighbors(build: Path, device: str, switches: set[str]) -> dict[str, str]:
+    """Interface name -> the switch cabled to it, for the cables between two switches of
+    the build that carry LLDP frames end to end, on ports where the IR runs LLDP.
+
+    That is LAN cables, dark fibre and OTN (a 100GE client mapped bit-transparently into
+    ODU4 arrives whole, LLDP included). Carrier circuits are left out: LLDP frames stop
+    at the carrier's equipment, so the far switch is not what the port sees. DTNs are left out: their LLDP daemon (if any)
     reports the host's own name for a port democ calls `p0`, which the build cannot
     predict."""
     try:
@@ -38,7 +42,7 @@ def expected_neighbors(build: Path, device: str, switches: set[str]) -> dict[str
     ports = build_mod.ports(build, device)
     out = {}
     for r in rows:
-        if r.get("kind") != "lan":
+        if r.get("kind") not in LLDP_TRANSPARENT:
             continue
         for me, them in (("a", "b"), ("b", "a")):
             if r.get(f"{me}_device") != device or r.get(f"{them}_device") not in switches:
