@@ -38,6 +38,28 @@ fn venv_python() -> Result<PathBuf, String> {
     Ok(py)
 }
 
+/// sc16 built into a temporary folder (kept while the first value lives).
+fn sc16() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let build = tmp.path().join("sc16");
+    let o = democ(
+        &[
+            "build",
+            "examples/sc16/show.yaml",
+            "-o",
+            build.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (tmp, build)
+}
+
 #[test]
 fn a_folder_that_is_not_a_build_exits_2() {
     let tmp = tempfile::tempdir().unwrap();
@@ -49,18 +71,7 @@ fn a_folder_that_is_not_a_build_exits_2() {
 
 #[test]
 fn a_python_without_the_shim_is_a_clear_usage_error() {
-    let tmp = tempfile::tempdir().unwrap();
-    let build = tmp.path().join("b");
-    let o = democ(
-        &[
-            "build",
-            "examples/sc16/show.yaml",
-            "-o",
-            build.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let (tmp, build) = sc16();
     // python3 without site-packages: the standard library, never the shim.
     let wrapper = tmp.path().join("python-no-site");
     std::fs::write(&wrapper, "#!/bin/sh\nexec python3 -I -S \"$@\"\n").unwrap();
@@ -97,18 +108,7 @@ fn a_dry_run_on_sc16_prints_a_line_per_device() {
             return;
         }
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let build = tmp.path().join("sc16");
-    let o = democ(
-        &[
-            "build",
-            "examples/sc16/show.yaml",
-            "-o",
-            build.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let (tmp, build) = sc16();
     // One fixture folder for every device: each loads, shows a one-line diff, discards.
     let mock = tmp.path().join("mock");
     std::fs::create_dir(&mock).unwrap();
