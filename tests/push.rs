@@ -167,4 +167,16 @@ fn a_dry_run_on_sc16_prints_a_line_per_device() {
         "{out}"
     );
     assert!(!out.contains("pw-rust-test-Qx7") && !err.contains("pw-rust-test-Qx7"));
+    // Options reach the shim, and its usage errors come back as democ's exit 2.
+    let o = democ(
+        &[
+            "push",
+            build.to_str().unwrap(),
+            "--preamble",
+            "junos=site.cfg",
+        ],
+        &[("DEMOC_PYTHON", py.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--preamble 'junos=site.cfg'"));
 }

@@ -45,6 +45,11 @@ pub(crate) struct PushArgs {
     /// (default ~/.netrc); or DEMOC_PUSH_USER / DEMOC_PUSH_PASSWORD in the environment.
     #[arg(long, value_name = "PATH")]
     netrc: Option<PathBuf>,
+    /// Lines put before every config of that OS (eos, os10, ftos9, onyx, picos): the
+    /// site's users and management API, which democ does not write and a replace must
+    /// keep (repeatable).
+    #[arg(long, value_name = "OS=FILE")]
+    preamble: Vec<String>,
 }
 
 impl PushArgs {
@@ -53,6 +58,9 @@ impl PushArgs {
         let mut a: Vec<OsString> = vec!["-m".into(), "democ_push".into()];
         for d in &self.device {
             a.push(format!("--device={d}").into());
+        }
+        for p in &self.preamble {
+            a.push(format!("--preamble={p}").into());
         }
         if self.commit {
             a.push("--commit".into());

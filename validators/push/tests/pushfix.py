@@ -80,6 +80,8 @@ class Recorder:
     def __init__(self, dev):
         self._dev = dev
         self.log: list[str] = []
+        # Each method's last keyword arguments (the config a candidate was loaded with).
+        self.kwargs: dict[str, dict] = {}
 
     def __getattr__(self, name):
         attr = getattr(self._dev, name)
@@ -89,6 +91,7 @@ class Recorder:
         @functools.wraps(attr)
         def call(*a, **k):
             self.log.append(name)
+            self.kwargs[name] = k
             return attr(*a, **k)
 
         return call

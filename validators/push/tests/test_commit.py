@@ -74,3 +74,19 @@ def test_an_unchanged_device_is_not_committed(sc16, tmp_path):
     assert code == 0
     assert rep["crsi-arista"]["committed"] is False and rep["crsi-arista"]["changed"] is False
     assert "commit_config" not in opened["crsi-arista"].log
+
+
+def test_a_preamble_goes_in_front_of_every_config_of_its_os(sc16, tmp_path):
+    pre = tmp_path / "eos-site.cfg"
+    pre.write_text("username ops privilege 15 role network-admin secret sha512 $6$x\n")
+    mock = tmp_path / "mock"
+    healthy(sc16, mock, "crsi-arista")
+    env = mock_env(mock)
+    connect, opened = recording(env)
+    code = main([str(sc16), "--device=crsi-arista", f"--preamble=eos={pre}", "--report-dir", str(tmp_path / "r")],
+                env=env, connect=connect)
+    assert code == 0
+    loaded = opened["crsi-arista"].kwargs["load_replace_candidate"]["config"]
+    assert loaded.startswith(pre.read_text()) and "hostname crsi-arista" in loaded
+    assert main([str(sc16), "--preamble=junos=x"], env=env) == 2
+    assert main([str(sc16), f"--preamble=eos={tmp_path / 'missing'}"], env=env) == 2

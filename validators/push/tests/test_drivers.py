@@ -27,6 +27,17 @@ class FakeSession:
         self.closed = True
 
 
+class Diffing:
+    """A driver that shows a diff and would commit: the shim must stop before it does."""
+
+    def open(self): pass
+    def close(self): pass
+    def load_replace_candidate(self, filename=None, config=None): pass
+    def compare_config(self): return "+hostname crsi-arista"
+    def discard_config(self): pass
+    def commit_config(self, message="", revert_in=None): raise AssertionError("must not commit")
+
+
 def device(build: Path, name: str):
     return next(d for d in load(build) if d.name == name)
 
@@ -110,13 +121,6 @@ def test_os10_goes_to_dellos10_and_its_commit_to_manual_steps(sc16):
     assert drv.name == "dellos10" and napalm.get_network_driver(drv.name).__name__ == "DellOS10Driver"
     assert not drivers.has_confirm_timer(napalm.get_network_driver(drv.name)("h", "u", "p"))
 
-    class Diffing:
-        def open(self): pass
-        def close(self): pass
-        def load_replace_candidate(self, filename=None, config=None): pass
-        def compare_config(self): return "+hostname pop-i2-sw"
-        def discard_config(self): pass
-
     rec = Recorder(Diffing())
     r = push.run(d, drv, Credentials("u", "p"), lambda *_: rec, opts(sc16, True), {})
     assert r["changed"] is True and r["committed"] is False and r["error"] is None
@@ -130,3 +134,30 @@ def test_a_device_without_a_management_address_is_skipped(sc16):
     d = replace(device(sc16, "scinet-core"), address=None)
     r = push.run(d, drivers.MOCK, Credentials("u", "p"), None, opts(sc16, False), {})
     assert r["skipped"] == "the IR has no management address" and r["error"] is None
+
+
+def test_an_eos_replace_that_would_lock_the_switch_out_is_refused(sc16):
+    # democ writes no users and no eAPI: replaced as built, the switch would drop NAPALM's
+    # own session and every login.
+    from pushfix import Recorder
+
+    d = device(sc16, "crsi-arista")
+    rec = Recorder(Diffing())
+    r = push.run(d, drivers.BY_OS["eos"], Credentials("u", "p"), lambda *_: rec, opts(sc16, True), {})
+    assert r["committed"] is False and r["rolled_back"] is False
+    assert r["error"].startswith("refused before commit, the replace would lock the switch out: ")
+    assert "management api http-commands" in r["error"] and "--preamble eos=FILE" in r["error"]
+    assert "commit_config" not in rec.log and "discard_config" in rec.log
+    # The dry run says the same as a warning, and is not a failure.
+    r = push.run(d, drivers.BY_OS["eos"], Credentials("u", "p"), lambda *_: Recorder(Diffing()), opts(sc16, False), {})
+    assert r["error"] is None and len(r["lockout"]) == 2
+    assert "warning: --commit would refuse this replace" in text(r, d.config)
+
+
+def test_a_preamble_with_users_and_eapi_clears_the_lockout_check(sc16):
+    from democ_push.lockout import risks
+
+    site = "username ops secret sha512 $6$x\nmanagement api http-commands\n   no shutdown\n!\n"
+    assert risks("eos", site + device(sc16, "crsi-arista").config) == []
+    assert risks("eos", "management api http-commands\n   shutdown\nusername a nopassword\n") != []
+    assert risks("mock", "") == []

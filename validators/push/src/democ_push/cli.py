@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from . import build, checks, credentials, drivers, push, report
@@ -36,12 +37,30 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--lldp-wait", type=float, default=30.0, metavar="SECONDS",
                    help="how long the post-commit check waits for LLDP neighbours (default 30)")
     p.add_argument("--netrc", type=Path, metavar="PATH", help="netrc file (default ~/.netrc)")
+    p.add_argument("--preamble", action="append", default=[], metavar="OS=FILE",
+                   help="lines put before every config of that OS (eos, os10, ftos9, onyx, picos): "
+                   "the site's users and management API, which democ does not write (repeatable)")
     a = p.parse_args(argv)
     if a.parallel < 1:
         p.error("--parallel must be at least 1")
     if a.revert_in < 1 or a.lldp_wait < 0 or a.lldp_wait >= a.revert_in:
         p.error("--revert-in must be at least 1 s and longer than --lldp-wait (the check runs inside it)")
     return a
+
+
+def preambles(specs: list[str]) -> dict[str, str]:
+    """`OS=FILE` -> {os: text}; a site's lines that a replace must keep (lockout.py)."""
+    out = {}
+    for spec in specs:
+        os_name, sep, file = spec.partition("=")
+        if not sep or os_name not in drivers.BY_OS:
+            raise build.BuildError(f"--preamble {spec!r}: write OS=FILE, OS one of {', '.join(drivers.BY_OS)}")
+        try:
+            text = Path(file).read_text()
+        except OSError as e:
+            raise build.BuildError(f"--preamble {file}: {e}")
+        out[os_name] = text if text.endswith("\n") else text + "\n"
+    return out
 
 
 def _inside(child: Path, parent: Path) -> bool:
@@ -60,6 +79,8 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None, co
         return 0 if e.code == 0 else 2
     try:
         devices = build.load(a.build_dir)
+        pre = preambles(a.preamble)
+        devices = [replace(d, config=pre.get(d.os, "") + d.config) for d in devices]
         choose = choose or drivers.chooser(env)
     except (build.BuildError, drivers.DriverChoiceError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import checks, manual
+from . import checks, lockout, manual
 from .build import Device
 from .credentials import Credentials
 from .drivers import Driver, has_confirm_timer
@@ -47,6 +47,7 @@ def new_report(device: Device, driver: Driver, commit: bool) -> dict:
         "skipped": None,
         "manual_steps": [],
         "confirm_timer_s": None,
+        "lockout": [],
     }
 
 
@@ -114,12 +115,16 @@ def run(device: Device, driver: Driver, creds: Credentials | None, connect, opts
         else:
             r["diff"] = diff
             r["changed"] = bool(diff.strip())
+        r["lockout"] = lockout.risks(driver.name, device.config)
+        if opts.commit and not driver.no_commit and r["lockout"] and r["changed"] is not False:
+            r["error"] = ("refused before commit, the replace would lock the switch out: "
+                          + "; ".join(r["lockout"]) + f"; add the site's lines with --preamble {device.os}=FILE")
         if opts.commit and driver.no_commit:
             r["skipped"] = f"not committed: {driver.no_commit}"
             r["manual_steps"] = manual.steps(device, str(opts.build_dir))
-        if not opts.commit or driver.no_commit or r["changed"] is False:
-            # Nothing to commit (dry run, a driver that cannot, or no change): leave the
-            # switch exactly as it was.
+        if not opts.commit or driver.no_commit or r["changed"] is False or r["error"]:
+            # Nothing to commit (dry run, a driver that cannot, no change, or a replace
+            # that would lock the switch out): leave the switch exactly as it was.
             stage = "discard"
             dev.discard_config()
             return r

@@ -73,6 +73,8 @@ def text(r: dict, config: str) -> str:
         body = config.splitlines()
     for line in body:
         out.append(f"    {line}")
+    if r["lockout"] and not r["error"]:
+        out.extend(f"    warning: --commit would refuse this replace: {w}" for w in r["lockout"])
     for i, step in enumerate(r["manual_steps"], 1):
         out.append(f"    {i}. {step}")
     if r["checks"] and r["checks"].get("lldp") and r["checks"]["lldp"].get("problems"):
