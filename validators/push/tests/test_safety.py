@@ -41,6 +41,13 @@ def test_usage_problems_exit_2(sc16, tmp_path, capsys):
     assert "no switch no-such-switch" in capsys.readouterr().err
     assert main([str(sc16)], env={"DEMOC_PUSH_DRIVER": "junos"}) == 2
     assert main([str(sc16), "--parallel", "0"], env=env) == 2
+    # A report folder that cannot be made stops the push before any switch is touched.
+    (tmp_path / "a-file").write_text("")
+
+    def connect(*_):
+        raise AssertionError("no switch may be contacted")
+
+    assert main([str(sc16), "--commit", "--report-dir", str(tmp_path / "a-file" / "r")], env=env, connect=connect) == 2
 
 
 def test_credentials_from_the_environment_per_device_first():

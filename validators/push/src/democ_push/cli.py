@@ -101,29 +101,40 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None, co
         print(f"error: the report folder {report_dir} is inside the build; name another with --report-dir",
               file=sys.stderr)
         return 2
+    try:
+        # Before any switch is touched: a commit whose report cannot be written is not
+        # one to make.
+        report_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"error: the report folder {report_dir}: {e}", file=sys.stderr)
+        return 2
     connect = connect or (lambda drv, dev, cr: drivers.connect(drv, dev, cr, env))
     netrc_path = a.netrc or Path.home() / ".netrc"
     creds = {d.name: credentials.lookup(env, netrc_path, d.name, d.address or "") for d in devices}
     secrets = credentials.secrets(list(creds.values()))
     opts = push.Options(a.build_dir, a.commit, a.revert_in, a.lldp_wait)
     lock = threading.Lock()
+    unwritten: list[str] = []
 
     def one(d: build.Device) -> dict:
         expected = checks.expected_neighbors(a.build_dir, d.name, switches) if a.commit else {}
         r = report.redact(push.run(d, choose(d), creds[d.name], connect, opts, expected), secrets)
         with lock:  # one device's block at a time, as each finishes
+            # Written as each device finishes: an interrupted push still leaves the
+            # reports of the devices it changed.
+            try:
+                report.write(report_dir, r)
+            except OSError as e:
+                unwritten.append(f"{d.name}: {e}")
             sys.stdout.write(report.redact(report.text(r, d.config), secrets))
             sys.stdout.flush()
         return r
 
     with ThreadPoolExecutor(max_workers=a.parallel) as pool:
         reports = list(pool.map(one, devices))
-    try:
-        for r in reports:
-            report.write(report_dir, r)
-    except OSError as e:
-        print(f"error: writing the reports in {report_dir}: {e}", file=sys.stderr)
-        return 2
     sys.stdout.write(report.summary(reports, a.commit))
     print(f"reports: {report_dir}")
+    if unwritten:
+        print(f"error: reports not written: {'; '.join(unwritten)}", file=sys.stderr)
+        return 2
     return 1 if any(report.failed(r) for r in reports) else 0

@@ -27,7 +27,6 @@ def redact(value, secrets: list[str]):
 
 def write(report_dir: Path, r: dict) -> Path:
     """`<device>.json`, replaced atomically (a reader never sees half a report)."""
-    report_dir.mkdir(parents=True, exist_ok=True)
     path = report_dir / f"{r['device']}.json"
     fd, tmp = tempfile.mkstemp(dir=report_dir, prefix=f".{r['device']}.", suffix=".tmp")
     with os.fdopen(fd, "w") as f:
