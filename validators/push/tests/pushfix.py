@@ -1,10 +1,5 @@
-"""Shared test pieces: an sc16 build made by the real democ binary, NAPALM mock fixtures,
-and a recorder of the calls the shim makes on each driver.
-
-Not a conftest.py: validators/avd and validators/batfish share one conftest module name,
-and a third, different conftest would clash with theirs when pytest runs them together.
-Test modules import these fixtures by name.
-"""
+"""Shared test helpers: NAPALM mock fixtures and a recorder of the calls the shim makes
+on each driver (the sc16 build fixture is in conftest.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from democ_push import checks, drivers
 from democ_push.build import load
 
@@ -26,18 +19,6 @@ PASSWORD = "pw-Zq81-never-shown"
 
 def democ_binary() -> Path:
     return Path(os.environ.get("DEMOC") or ROOT / "target" / "debug" / "democ")
-
-
-@pytest.fixture(scope="session")
-def sc16(tmp_path_factory) -> Path:
-    exe = democ_binary()
-    if not exe.is_file():
-        pytest.fail(f"democ binary not found at {exe}: run `cargo build` or set DEMOC")
-    out = tmp_path_factory.mktemp("sc16") / "build"
-    proc = subprocess.run([str(exe), "build", str(ROOT / "examples/sc16/show.yaml"), "-o", str(out)],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return out
 
 
 def write_fixtures(folder: Path, **methods) -> Path:

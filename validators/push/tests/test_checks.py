@@ -1,7 +1,5 @@
 """The post-commit LLDP expectation comes from the build's cabling."""
 
-from pushfix import sc16  # noqa: F401 - a fixture
-
 from democ_push.build import load
 from democ_push.checks import expected_neighbors, lldp_mismatches
 

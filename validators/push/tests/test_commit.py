@@ -1,7 +1,7 @@
 """--commit: commit with a confirm timer, check, confirm; any failure rolls that device
 back and leaves the others committed."""
 
-from pushfix import healthy, mock_env, recording, reports, sc16  # noqa: F401 - sc16 is a fixture
+from pushfix import healthy, mock_env, recording, reports
 
 from democ_push.cli import main
 

@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-from pushfix import sc16  # noqa: F401 - a fixture
-
 from democ_push import drivers, push
 from democ_push.build import load
 from democ_push.credentials import Credentials

@@ -1,6 +1,6 @@
 """The default: load, diff, discard; nothing committed, every device's diff printed."""
 
-from pushfix import healthy, mock_env, recording, reports, sc16  # noqa: F401 - sc16 is a fixture
+from pushfix import healthy, mock_env, recording, reports
 
 from democ_push.cli import main
 

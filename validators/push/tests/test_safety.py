@@ -1,6 +1,6 @@
 """Credentials never leave the process; a folder that is not a build is a usage error."""
 
-from pushfix import PASSWORD, healthy, mock_env, reports, run_module, sc16  # noqa: F401 - sc16 is a fixture
+from pushfix import PASSWORD, healthy, mock_env, reports, run_module
 
 from democ_push.cli import main
 from democ_push.report import MASK
