@@ -2,11 +2,13 @@
 
 | os    | driver                      | dry run (diff)                 | commit                      |
 |-------|-----------------------------|--------------------------------|-----------------------------|
-| eos   | NAPALM `eos`                | device-computed session diff   | commit timer, check, confirm|
+| eos   | NAPALM `eos`                | device-computed session diff   | timer, check, confirm (*)   |
 | os10  | napalm-dellos10             | device-computed diff           | no: manual steps            |
 | ftos9 | netmiko `dell_force10`      | unavailable: config shown      | no: manual steps            |
 | onyx  | netmiko `mellanox_mlnxos`   | unavailable: config shown      | no: manual steps            |
 | picos | none                        | none: manual steps             | no: manual steps            |
+
+(*) once the candidate has the site's users and eAPI (`--preamble`, lockout.py).
 
 `DEMOC_PUSH_DRIVER=mock` (with `DEMOC_PUSH_MOCK_DIR`) maps every OS to NAPALM's mock
 driver, which replays JSON fixtures: the tests' way in, and a rehearsal without switches.
