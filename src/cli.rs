@@ -12,6 +12,7 @@ use crate::diag::{Severity, codes, plural, render};
 
 mod diff;
 mod out;
+mod push;
 mod twin;
 
 #[derive(Parser, Debug)]
@@ -46,6 +47,12 @@ enum Command {
     /// changed, unified diffs of configs, rulesets and scripts, and the flow pairs whose
     /// path, RTT or MTU moved (exit 0 no change, 1 changes, 2 trouble).
     Diff(diff::DiffArgs),
+    /// Take a build's configs to the switches through the NAPALM shim (validators/push):
+    /// a dry run printing each device's diff unless `--commit`, which commits with a
+    /// confirm timer, checks the device (facts, LLDP against the cabling) and confirms or
+    /// rolls back. Credentials from DEMOC_PUSH_USER / DEMOC_PUSH_PASSWORD or a netrc, never
+    /// arguments (exit 0 all ok, 1 a device failed, 2 trouble).
+    Push(push::PushArgs),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -368,6 +375,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             .unwrap_or_else(|| out::report_only(&a)),
         Command::Twin(t) => twin::run(&t),
         Command::Diff(a) => diff::run(&a),
+        Command::Push(a) => push::run(&a),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,

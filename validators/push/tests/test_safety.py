@@ -1,0 +1,81 @@
+"""Credentials never leave the process; a folder that is not a build is a usage error."""
+
+from pushfix import PASSWORD, healthy, mock_env, reports, run_module
+
+from democ_push.cli import main
+from democ_push.report import MASK
+
+
+def test_the_password_is_never_printed_or_reported(sc16, tmp_path):
+    # The driver's exception quotes the password, as a failed login line or URL can: the
+    # shim must blot it out of stdout, stderr and the report.
+    mock = tmp_path / "mock"
+    leak = {"exception": "napalm.base.exceptions.CommitError", "args": [f"login admin:{PASSWORD} refused"]}
+    healthy(sc16, mock, "scinet-core", commit_config=leak)
+    healthy(sc16, mock, "crsi-arista")
+    rep = tmp_path / "rep"
+    p = run_module([str(sc16), "--commit", "--lldp-wait=0", "--report-dir", str(rep),
+                    "--device=scinet-core", "--device=crsi-arista"], mock_env(mock))
+    assert p.returncode == 1, p.stdout + p.stderr
+    files = "".join(f.read_text() for f in rep.iterdir())
+    for where in (p.stdout, p.stderr, files):
+        assert PASSWORD not in where
+    assert f"login admin:{MASK} refused" in p.stdout
+    assert reports(rep)["scinet-core"]["error"] == f"commit: CommitError: login admin:{MASK} refused"
+
+
+def test_a_folder_that_is_not_a_build_exits_2(tmp_path):
+    p = run_module([str(tmp_path)], {})
+    assert p.returncode == 2
+    assert "no readable manifest.json" in p.stderr and "democ build" in p.stderr
+    (tmp_path / "manifest.json").write_text('{"format": "something else"}')
+    assert run_module([str(tmp_path)], {}).returncode == 2
+
+
+def test_usage_problems_exit_2(sc16, tmp_path, capsys):
+    env = mock_env(tmp_path)
+    assert main([str(sc16), "--report-dir", str(sc16 / "push-report")], env=env) == 2
+    assert "inside the build" in capsys.readouterr().err
+    assert not (sc16 / "push-report").exists()
+    assert main([str(sc16), "--device", "no-such-switch"], env=env) == 2
+    assert "no switch no-such-switch" in capsys.readouterr().err
+    assert main([str(sc16)], env={"DEMOC_PUSH_DRIVER": "junos"}) == 2
+    assert main([str(sc16), "--parallel", "0"], env=env) == 2
+    # A report folder that cannot be made stops the push before any switch is touched.
+    (tmp_path / "a-file").write_text("")
+
+    def connect(*_):
+        raise AssertionError("no switch may be contacted")
+
+    assert main([str(sc16), "--commit", "--report-dir", str(tmp_path / "a-file" / "r")], env=env, connect=connect) == 2
+
+
+def test_credentials_from_the_environment_per_device_first():
+    from democ_push.credentials import lookup
+
+    env = {"DEMOC_PUSH_USER": "ops", "DEMOC_PUSH_PASSWORD": "pw-global", "DEMOC_PUSH_PASSWORD_CIT_A_ARISTA": "pw-cit"}
+    c = lookup(env, None, "cit-a-arista", "192.0.2.1")
+    assert (c.username, c.password) == ("ops", "pw-cit")
+    c = lookup(env, None, "crsi-arista", "192.0.2.2")
+    assert c.password == "pw-global" and "pw-global" not in repr(c)
+
+
+def test_credentials_from_netrc_by_management_address(tmp_path):
+    from democ_push.credentials import lookup
+
+    rc = tmp_path / "netrc"
+    rc.write_text("machine 192.0.2.7 login netops password s3cret\n")
+    rc.chmod(0o600)
+    c = lookup({}, rc, "sw", "192.0.2.7")
+    assert (c.username, c.password) == ("netops", "s3cret")
+    assert lookup({}, rc, "sw", "192.0.2.8") is None
+
+
+def test_a_device_without_credentials_fails_alone(sc16, tmp_path, capsys):
+    mock = tmp_path / "mock"
+    healthy(sc16, mock, "scinet-core")
+    env = {"DEMOC_PUSH_DRIVER": "mock", "DEMOC_PUSH_MOCK_DIR": str(mock)}
+    code = main([str(sc16), "--device=scinet-core", "--netrc", str(tmp_path / "none"),
+                 "--report-dir", str(tmp_path / "rep")], env=env)
+    assert code == 1
+    assert reports(tmp_path / "rep")["scinet-core"]["error"].startswith("no credentials")
