@@ -5,6 +5,8 @@
 //! never write it (see README, "Stable addresses").
 
 pub(crate) mod outdated;
+#[cfg(test)]
+mod props;
 pub(crate) mod read;
 pub(crate) mod text;
 
