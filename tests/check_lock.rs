@@ -85,6 +85,22 @@ fn host_addresses(out: &Path) -> BTreeMap<String, Vec<String>> {
     all
 }
 
+/// Every node's `mgmt-ipv4` in a build's containerlab topology.
+fn lab_addresses(out: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(out.join("lab/sc16.clab.yml")).unwrap();
+    let mut all = BTreeMap::new();
+    let mut node = String::new();
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if indent == 4 && line.ends_with(':') {
+            node = line.trim().trim_end_matches(':').to_owned();
+        } else if let Some(a) = line.trim().strip_prefix("mgmt-ipv4: ") {
+            all.insert(node.clone(), a.to_owned());
+        }
+    }
+    all
+}
+
 fn lock_of(dir: &Path) -> PathBuf {
     dir.join("sc16/democ.lock")
 }
@@ -108,6 +124,16 @@ fn adding_a_host_at_the_top_of_caltech_moves_no_other_host() {
         assert_eq!(Some(addrs), after.get(host), "`{host}` moved");
     }
     assert!(after["cit-aaa-new"][0].contains("10.16."), "{after:?}");
+    // Nor any node's lab management address, though the new name sorts first.
+    let (lab_before, lab_after) = (
+        lab_addresses(&dir.join("before")),
+        lab_addresses(&dir.join("after")),
+    );
+    assert!(lab_before.len() > 60, "{lab_before:?}");
+    for (node, a) in &lab_before {
+        assert_eq!(Some(a), lab_after.get(node), "`{node}`'s lab address moved");
+    }
+    assert!(lab_after.contains_key("cit-aaa-new"), "{lab_after:?}");
     // Without the lock the same edit renumbers others: the test proves something.
     ok(&build(dir, "unlocked", &["--no-lock"]));
     let unlocked = host_addresses(&dir.join("unlocked"));
@@ -228,16 +254,14 @@ fn a_stale_entry_is_dropped_with_a_note() {
         .iter()
         .filter(|d| d["code"] == "N0131")
         .collect();
-    assert_eq!(notes.len(), 1, "{doc:#}");
-    assert_eq!(notes[0]["severity"], "note");
-    assert!(notes[0]["file"].as_str().unwrap().ends_with("democ.lock"));
-    assert!(
-        notes[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("cit-b-25g-4:p0"),
-        "{doc:#}"
-    );
+    // Its DTN interface's entry and its lab management address's.
+    assert_eq!(notes.len(), 2, "{doc:#}");
+    for note in &notes {
+        assert_eq!(note["severity"], "note");
+        assert!(note["file"].as_str().unwrap().ends_with("democ.lock"));
+        let message = note["message"].as_str().unwrap();
+        assert!(message.contains("`cit-b-25g-4"), "{doc:#}");
+    }
     let o = build(dir, "out", &[]);
     ok(&o);
     assert!(reports(&stderr(&o), "N0131"), "{}", stderr(&o));

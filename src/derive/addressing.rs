@@ -484,7 +484,9 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
             exhausted(ax.diags, pool, "mgmt", missing, alloc.capacity());
         }
     }
-    keep::next(m, &wants)
+    let mut next = keep::next(m, &wants);
+    next.lab = super::lab_mgmt::assign(m, lock.map(|l| &l.lab), ax.diags);
+    next
 }
 
 fn set(m: &mut Model, e: End, a: Ipv4Addr, len: u8) {

@@ -186,7 +186,8 @@ fn set(m: &mut Model, e: End, a: Ipv4Addr) {
 
 const STALE_HELP: &str = "nothing to do: `democ build` writes the lock without it";
 
-fn stale(span: Span, message: String) -> Diagnostic {
+/// N0131 for an entry whose holder is gone or no longer takes a pool address.
+pub(crate) fn stale(span: Span, message: String) -> Diagnostic {
     Diagnostic::new(codes::LOCK_ENTRY_DROPPED, span, message)
         .label("dropped from the lock")
         .help(STALE_HELP)

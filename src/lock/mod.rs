@@ -29,16 +29,18 @@ pub(crate) struct AddressLock {
     pub(crate) links: BTreeMap<String, Sp<[Ipv4Addr; 2]>>,
     /// Switch name -> its management address (from the mgmt pool).
     pub(crate) switches: BTreeMap<String, Sp<Ipv4Addr>>,
+    /// Host name -> its containerlab management address (from the top of the mgmt pool).
+    pub(crate) lab: BTreeMap<String, Sp<Ipv4Addr>>,
 }
 
 impl AddressLock {
     pub(crate) fn is_empty(&self) -> bool {
-        self.hosts.is_empty() && self.links.is_empty() && self.switches.is_empty()
+        self.len() == 0
     }
 
     /// The number of entries.
     pub(crate) fn len(&self) -> usize {
-        self.hosts.len() + self.links.len() + self.switches.len()
+        self.hosts.len() + self.links.len() + self.switches.len() + self.lab.len()
     }
 }
 

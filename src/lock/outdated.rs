@@ -74,6 +74,7 @@ pub(crate) fn check(
         format!("[{}, {}]", p[0], p[1])
     });
     c.section(&o.switches, &next.switches, one);
+    c.section(&o.lab, &next.lab, one);
     let (at, _) = c.lines.first()?;
     let what = [
         (c.added, "added"),

@@ -1,5 +1,6 @@
 //! The lock's promise as a property: with the lock of the previous build, adding a host
-//! anywhere in the host list, or removing one, changes no other host's address, and
+//! anywhere in the host list, or removing one, changes no other host's address (its DTN
+//! interface's, and its lab management address, which follows host names), and
 //! the lock then records exactly the new assignment. Through the real pipeline: spec and
 //! lock are files, the lock is the text a build writes.
 
@@ -54,12 +55,14 @@ fn build(dir: &Path, hosts: &[u8]) -> BTreeMap<String, String> {
         .model
         .hosts
         .iter()
-        .map(|h| {
+        .enumerate()
+        .map(|(i, h)| {
             let a = h.ports[0]
                 .address
                 .map(|a| a.to_string())
                 .unwrap_or_default();
-            (h.name.value.clone(), a)
+            let lab = front.model.lab_mgmt.hosts.get(&i);
+            (h.name.value.clone(), format!("{a} lab {lab:?}"))
         })
         .collect()
 }
@@ -88,7 +91,10 @@ proptest! {
             prop_assert_eq!(Some(a), second.get(h), "{} moved", h);
         }
         let added = format!("h{new}");
-        prop_assert!(!second[&added].is_empty(), "{} has no address", added);
+        prop_assert!(
+            second[&added].starts_with("10.") && !second[&added].ends_with("None"),
+            "{} has no address: {}", added, second[&added]
+        );
         // The lock now says exactly this: a third build changes nothing.
         prop_assert_eq!(&build(tmp.path(), &after), &second);
     }

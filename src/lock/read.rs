@@ -116,7 +116,7 @@ fn text_of(
         diags.push(invalid(
             root.span,
             format!(
-                "an address lock is a mapping (`version:`, `hosts:`, `links:`, `switches:`), found {}",
+                "an address lock is a mapping (`version:`, `hosts:`, `links:`, `switches:`, `lab:`), found {}",
                 root.kind.describe()
             ),
             "not a lock",
@@ -143,10 +143,15 @@ fn text_of(
                     lock.switches.insert(k.name.clone(), Sp::new(a, k.span));
                 }
             }),
+            "lab" => each(value, "lab", diags, |k, v, d| {
+                if let Some(a) = address(v, d) {
+                    lock.lab.insert(k.name.clone(), Sp::new(a, k.span));
+                }
+            }),
             other => diags.push(invalid(
                 key.span,
                 format!(
-                    "`{}` is not part of an address lock (it has `version`, `hosts`, `links` and `switches`)",
+                    "`{}` is not part of an address lock (it has `version`, `hosts`, `links`, `switches` and `lab`)",
                     crate::escape::line(other)
                 ),
                 "unknown section",

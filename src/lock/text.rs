@@ -49,5 +49,6 @@ pub(crate) fn render(lock: &AddressLock) -> String {
         format!("[{}, {}]", v.value[0], v.value[1])
     });
     section(&mut out, "switches", lock.switches.iter(), |v| one(v));
+    section(&mut out, "lab", lock.lab.iter(), |v| one(v));
     out
 }
