@@ -107,6 +107,13 @@ struct Common {
     /// Let includes read below DIR too (includes are confined to the spec's folder).
     #[arg(long, value_name = "DIR")]
     allow_include_outside: Vec<PathBuf>,
+    /// Fail (E0132) when the address lock beside the spec (`democ.lock`) would change:
+    /// for CI.
+    #[arg(long, conflicts_with = "no_lock")]
+    locked: bool,
+    /// Ignore the address lock: allocate every address afresh, and `build` writes none.
+    #[arg(long)]
+    no_lock: bool,
 }
 
 #[derive(Args, Debug)]
@@ -146,6 +153,11 @@ impl Common {
             catalog_dir: self.catalog.clone(),
             deny_warnings: self.deny.is_some(),
             include_roots: self.allow_include_outside.clone(),
+            lock: match (self.locked, self.no_lock) {
+                (true, _) => compile::LockMode::Locked,
+                (false, true) => compile::LockMode::Ignore,
+                (false, false) => compile::LockMode::Read,
+            },
             ..Options::default()
         }
     }

@@ -27,6 +27,21 @@ pub struct Options {
     /// `build --allow-infeasible`: feasibility errors (`codes::FEASIBILITY`) become
     /// warnings.
     pub allow_infeasible: bool,
+    /// What to do with the spec's address lock.
+    pub lock: LockMode,
+}
+
+/// The address lock of a spec file (`democ.lock` beside it, see `lock::path_for`). A
+/// spec held in memory, and the embedded example, have none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LockMode {
+    /// Keep the assignments of the lock when there is one.
+    #[default]
+    Read,
+    /// `--locked`: as `Read`, and E0132 when the lock would change.
+    Locked,
+    /// `--no-lock`: allocate as if there were no lock, and never write one.
+    Ignore,
 }
 
 /// Everything read and reported during one compilation.
@@ -34,6 +49,9 @@ pub struct Options {
 pub struct Session {
     pub sources: Sources,
     pub diags: Diags,
+    /// The spec's address lock: what it held and what this compilation allocated (None
+    /// without a spec file or with `--no-lock`).
+    pub(crate) lock: Option<crate::lock::Locking>,
 }
 
 /// What a successful front end produces.
@@ -189,6 +207,10 @@ pub(crate) fn checked(
 /// Parse + resolve + derive: everything before the checks.
 fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
     let mut clock = Stages::new();
+    let lock_path = match (&input, opts.lock) {
+        (_, LockMode::Ignore) | (Input::Embedded | Input::Bytes { .. }, _) => None,
+        (Input::Path(p), _) => Some(crate::lock::path_for(p)),
+    };
     let mut spec = Spec::default();
     let base = catalog::load(&mut s.sources, &mut s.diags, opts.catalog_dir.as_deref())?;
     {
@@ -232,7 +254,9 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
             "the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into(),
         );
     };
-    crate::derive::addressing::assign(&mut model, &mut s.diags);
+    if !addresses(&mut model, lock_path, opts, s) {
+        return Ok(None);
+    }
     crate::derive::roles::assign(&mut model, &mut s.diags);
     clock.mark("  addresses");
     let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
@@ -249,4 +273,42 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         routes,
         segments,
     }))
+}
+
+/// Allocates addresses, keeping the lock at `lock_path` (when given) and recording what
+/// it would hold now in the session; false when the lock cannot be read (E0130).
+fn addresses(
+    model: &mut Model,
+    lock_path: Option<PathBuf>,
+    opts: &Options,
+    s: &mut Session,
+) -> bool {
+    let Some(path) = lock_path else {
+        crate::derive::addressing::assign(model, None, &mut s.diags);
+        return true;
+    };
+    let Ok(read) = crate::lock::read::file(&path, &opts.limits, &mut s.sources, &mut s.diags)
+    else {
+        return false;
+    };
+    let next =
+        crate::derive::addressing::assign(model, read.as_ref().map(|r| &r.lock), &mut s.diags);
+    if opts.lock == LockMode::Locked {
+        let old = read.as_ref().map(|r| &r.lock);
+        let name = crate::lock::display(&path);
+        if let Some(d) = crate::lock::outdated::check(old, &next, &name) {
+            s.diags.push(d);
+        }
+    }
+    let (old, old_text) = match read {
+        Some(r) => (Some((r.lock, r.file)), Some(r.text)),
+        None => (None, None),
+    };
+    s.lock = Some(crate::lock::Locking {
+        path,
+        old,
+        old_text,
+        next,
+    });
+    true
 }

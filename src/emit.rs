@@ -75,7 +75,12 @@ pub(crate) fn files(
         clock.mark("  report");
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
-    let (sources_sha256, sources) = manifest::sources_hash(&s.sources, main_dir);
+    let lock_file = s
+        .lock
+        .as_ref()
+        .and_then(|l| l.old.as_ref())
+        .map(|(_, id)| *id);
+    let (sources_sha256, sources) = manifest::sources_hash(&s.sources, main_dir, lock_file);
     let m = Manifest {
         format: manifest::FORMAT,
         format_version: manifest::FORMAT_VERSION,

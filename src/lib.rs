@@ -17,6 +17,7 @@ pub(crate) mod emit;
 pub(crate) mod escape;
 pub(crate) mod fxhash;
 pub(crate) mod ir;
+pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
 pub(crate) mod plan;

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::source::Sources;
+use crate::source::{FileId, Sources};
 
 /// The value of `format`: names the file's kind, so nothing else is taken for it.
 pub(crate) const FORMAT: &str = "democ-build-manifest";
@@ -91,11 +91,17 @@ fn relative(name: &str, main_dir: &str) -> String {
         .to_owned()
 }
 
-/// (hash, names) of every source file in load order: name, NUL, length, text.
-pub(crate) fn sources_hash(sources: &Sources, main_dir: &str) -> (String, Vec<String>) {
+/// (hash, names) of every source file in load order: name, NUL, length, text. `skip`
+/// is the address lock: a build's files show every address it kept, and a build that
+/// wrote the lock must not differ from the next one, which reads it.
+pub(crate) fn sources_hash(
+    sources: &Sources,
+    main_dir: &str,
+    skip: Option<FileId>,
+) -> (String, Vec<String>) {
     let mut h = Sha256::new();
     let mut names = Vec::with_capacity(sources.len());
-    for (_, f) in sources.files() {
+    for (_, f) in sources.files().filter(|(id, _)| Some(*id) != skip) {
         let name = relative(&f.name, main_dir);
         h.update(name.as_bytes());
         h.update([0]);

@@ -4,25 +4,15 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+use common::copy_dir;
+
 fn democ(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_democ"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(args)
         .output()
         .expect("democ runs")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
 }
 
 /// sc16 copied, `edit` applied to one of its files, built; and sc16 itself, built.

@@ -204,7 +204,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     let written = crate::write::tree(&a.output, &files);
     clock.mark("write");
     match written {
-        Ok(()) => 0,
+        Ok(()) => write_lock(&s, &a.common),
         // Killed by a signal, as the shell reports it: 128 + its number.
         Err(crate::write::Failed {
             message,
@@ -214,6 +214,31 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
             128 + sig
         }
         Err(e) => usage(&e.message),
+    }
+}
+
+/// After a successful build: the address lock beside the spec, atomically, when it
+/// changed (never under `--locked`, which refuses any change; never for the embedded
+/// example or with `--no-lock`, which have no lock path).
+fn write_lock(s: &Session, c: &Common) -> i32 {
+    let Some(lock) = s.lock.as_ref().filter(|_| !c.locked) else {
+        return 0;
+    };
+    let Some(text) = lock.to_write() else {
+        return 0;
+    };
+    let name = crate::lock::display(&lock.path);
+    match crate::write::file(&lock.path, text.as_bytes()) {
+        Ok(()) => {
+            progress(&format!(
+                "wrote {name} ({})",
+                plural(lock.next.len(), "address")
+            ));
+            0
+        }
+        Err(e) => usage(&format!(
+            "the build is written, but not its address lock: {e}"
+        )),
     }
 }
 

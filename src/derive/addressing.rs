@@ -1,10 +1,14 @@
 //! Address pools: overlap checks, static addresses validated, the rest allocated in
 //! declaration order (deterministic). One pass over the ports: linear in the show.
+//! With an address lock, its assignments are kept first (see `keep`) and only what it
+//! does not name is allocated, from the space left free.
 
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
+use super::keep::{self, Kept};
 use crate::diag::{Diagnostic, Diags, codes, plural};
+use crate::lock::AddressLock;
 use crate::resolve::model::{End, LinkKind, Model, NodeId};
 use crate::source::Span;
 use crate::spec::addr::Prefix;
@@ -40,6 +44,12 @@ impl Pool {
     /// Usable addresses in the pool.
     pub(crate) fn capacity(&self) -> u64 {
         self.last + 1 - self.first
+    }
+
+    /// Whether the pool could hand out `a` (inside it, and not its network or broadcast
+    /// address unless it is a /31 or /32).
+    pub(crate) fn holds(&self, a: Ipv4Addr) -> bool {
+        (self.first..=self.last).contains(&u64::from(u32::from(a)))
     }
 
     /// The next address not in `used`.
@@ -202,9 +212,75 @@ fn is_routed(m: &Model, l: &crate::resolve::model::Link) -> bool {
         && l.lag.is_none()
 }
 
-/// Validates static addresses and allocates the rest.
-pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
+/// A host port that takes its address from a pool.
+pub(crate) struct HostWant {
+    pub(crate) host: usize,
+    pub(crate) port: usize,
+    /// Its gateway's subnet, or the DTN pool.
+    pub(crate) pool: Sp<Prefix>,
+    pub(crate) what: &'static str,
+}
+
+/// Everything that takes its address from a pool, in declaration order: what the lock
+/// may name. Computed before allocation (switches' management addresses are filled in).
+pub(crate) struct Wants {
+    pub(crate) hosts: Vec<HostWant>,
+    /// Routed switch-to-switch links without a `subnet:`.
+    pub(crate) links: Vec<usize>,
+    /// Switches without a static management address.
+    pub(crate) switches: Vec<usize>,
+    pub(crate) p2p: Option<Sp<Prefix>>,
+    pub(crate) mgmt: Option<Sp<Prefix>>,
+}
+
+fn wants(m: &Model) -> Wants {
+    let pools = &m.settings.pools;
+    let mut hosts = Vec::new();
+    for (h, host) in m.hosts.iter().enumerate() {
+        for p in 0..host.ports.len() {
+            if host.addresses.contains_key(&p) || host.ports[p].link.is_none() {
+                continue;
+            }
+            let gateway = gateway_of(m, h, p).and_then(|s| m.switches[s].gateway.as_ref());
+            let (pool, what) = match (gateway, &pools.dtn) {
+                (Some(g), _) => (Sp::new(g.value.subnet(), g.span), "gateway"),
+                (None, Some(d)) => (d.clone(), "dtn"),
+                (None, None) => continue,
+            };
+            hosts.push(HostWant {
+                host: h,
+                port: p,
+                pool,
+                what,
+            });
+        }
+    }
+    let links = match pools.p2p {
+        Some(_) => (0..m.links.len())
+            .filter(|&l| is_routed(m, &m.links[l]) && m.links[l].subnet.is_none())
+            .collect(),
+        None => Vec::new(),
+    };
+    let switches = match pools.mgmt {
+        Some(_) => (0..m.switches.len())
+            .filter(|&s| m.switches[s].mgmt.is_none())
+            .collect(),
+        None => Vec::new(),
+    };
+    Wants {
+        hosts,
+        links,
+        switches,
+        p2p: pools.p2p.clone(),
+        mgmt: pools.mgmt.clone(),
+    }
+}
+
+/// Validates static addresses, keeps what `lock` assigned and still fits, and allocates
+/// the rest; returns the lock of the result (every address a pool handed out).
+pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diags) -> AddressLock {
     overlaps(m, diags);
+    let wants = wants(m);
     let pools = &m.settings.pools;
     let (dtn_pool, mgmt_pool, p2p_pool) =
         (pools.dtn.clone(), pools.mgmt.clone(), pools.p2p.clone());
@@ -272,6 +348,10 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     for (addr, span) in controllers.collect::<Vec<_>>() {
         ax.used.entry(addr).or_insert(span);
     }
+    let kept = match lock {
+        Some(lock) => keep::keep(m, &wants, lock, &mut ax.used, ax.diags),
+        None => Kept::default(),
+    };
     // DTN interfaces behind a gateway: from its subnet, in declaration order.
     let mut gateways: HashMap<usize, Pool> = HashMap::new();
     let mut short: HashMap<usize, usize> = HashMap::new();
@@ -289,6 +369,9 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
                     addr: a.addr,
                     len: a.len,
                 });
+                continue;
+            }
+            if kept.hosts.contains(&(h, p)) {
                 continue;
             }
             let pool = gateways
@@ -330,7 +413,7 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
                     });
                     continue;
                 }
-                if host.ports[p].link.is_none() {
+                if host.ports[p].link.is_none() || kept.hosts.contains(&(h, p)) {
                     continue;
                 }
                 match alloc.take(&ax.used) {
@@ -353,7 +436,7 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     let mut p2p = p2p_pool.as_ref().map(|p| Pool::new(p.value));
     let mut missing = 0;
     for i in 0..m.links.len() {
-        if !is_routed(m, &m.links[i]) {
+        if !is_routed(m, &m.links[i]) || kept.links.contains(&i) {
             continue;
         }
         let (a, b) = (m.links[i].a, m.links[i].b);
@@ -386,8 +469,8 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
     if let Some(pool) = &mgmt_pool {
         let mut alloc = Pool::new(pool.value);
         let mut missing = 0;
-        for s in &mut m.switches {
-            if s.mgmt.is_none() {
+        for (i, s) in m.switches.iter_mut().enumerate() {
+            if s.mgmt.is_none() && !kept.switches.contains(&i) {
                 match alloc.take(&ax.used) {
                     Some(a) => {
                         ax.used.insert(a, pool.span);
@@ -401,6 +484,9 @@ pub(crate) fn assign(m: &mut Model, diags: &mut Diags) {
             exhausted(ax.diags, pool, "mgmt", missing, alloc.capacity());
         }
     }
+    let mut next = keep::next(m, &wants);
+    next.lab = super::lab_mgmt::assign(m, lock.map(|l| &l.lab), ax.diags);
+    next
 }
 
 fn set(m: &mut Model, e: End, a: Ipv4Addr, len: u8) {

@@ -2,6 +2,8 @@
 //! flow paths and their latencies.
 pub(crate) mod addressing;
 pub(crate) mod bgp;
+pub(crate) mod keep;
+pub(crate) mod lab_mgmt;
 pub(crate) mod mtu;
 pub(crate) mod paths;
 pub(crate) mod roles;

@@ -131,6 +131,27 @@ codes! {
          card, or two NVMe entries. A slot holds one card (a carrier card with several drives is \
          one `nvme:` entry with a `count`). Move one card to a free slot of the chassis \
          (`democ catalog` lists its slots).";
+    // ---- the address lock (democ.lock) ----------------------------------------------------
+    LOCK_INVALID = "E0130" "lock-invalid" Error
+        "The address lock beside the spec (`democ.lock`, or `NAME.democ.lock` beside a spec \
+         not named `show.yaml`) cannot be used: it is unreadable, not UTF-8, not YAML, or not \
+         the shape `democ build` writes (`version: 1` and the `hosts:`, `links:` and \
+         `switches:` mappings of names to IPv4 addresses). democ does not guess at a damaged \
+         lock, since allocating around half of it would renumber the show. Restore it from \
+         version control, or delete it (or pass `--no-lock`) to allocate every address afresh.";
+    LOCK_ENTRY_DROPPED = "N0131" "lock-entry-dropped" Note
+        "An entry of the address lock is not kept: what it names (a host port, a routed link \
+         between two switch ports, a switch) is no longer in the spec or no longer takes its \
+         address from a pool, the spec now gives it an address itself (addresses written in \
+         the spec always win), or its address is now outside its pool or taken by something \
+         the spec declares. The thing, if it still exists, gets a new address from the free \
+         space of its pool, and the next `democ build` writes the lock without the entry. A \
+         note, not a warning: nothing is wrong with the show.";
+    LOCK_OUTDATED = "E0132" "lock-outdated" Error
+        "`--locked` was given and the address lock would change: an address would be added \
+         (a new host port, routed link or switch, or a lock that does not exist yet), dropped \
+         or moved. For CI, where a stale committed lock means the next build renumbers \
+         something. Build without `--locked` and commit the lock it writes.";
     // ---- feasibility ----------------------------------------------------------------------
     NO_PATH = "E0201" "no-path" Error
         "A flow pair cannot be routed: the hosts are not connected, or an explicit `path:` names \

@@ -107,6 +107,7 @@ pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> 
         fabrics: Vec::new(),
         flows: Vec::new(),
         allows: Vec::new(),
+        lab_mgmt: Default::default(),
     };
     switches::resolve(spec, &mut rx, &mut m);
     hosts::resolve(spec, &mut rx, &mut m);

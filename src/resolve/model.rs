@@ -365,6 +365,16 @@ pub(crate) struct Model {
     pub(crate) fabrics: Vec<Fabric>,
     pub(crate) flows: Vec<Flow>,
     pub(crate) allows: Vec<Allow>,
+    /// The lab's management addresses of hosts (derived from the mgmt pool).
+    pub(crate) lab_mgmt: LabMgmt,
+}
+
+/// The containerlab management network's gateway and hosts' addresses where the spec
+/// gives none inside the mgmt pool (set by `derive::lab_mgmt`).
+#[derive(Debug, Default)]
+pub(crate) struct LabMgmt {
+    pub(crate) gateway: Option<Ipv4Addr>,
+    pub(crate) hosts: HashMap<HostId, Ipv4Addr>,
 }
 
 impl Model {

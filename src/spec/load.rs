@@ -47,7 +47,7 @@ impl Default for Limits {
 const MAX_ALIAS_VALUES: usize = 100_000;
 
 /// Parser options for one file, with `nodes` values left of the show's budget.
-fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
+pub(crate) fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Options {
     // Both types are non-exhaustive: start from the defaults and adjust.
     let mut budget = serde_saphyr::Budget::default();
     budget.max_reader_input_bytes = Some(limits.max_file_bytes);
@@ -181,7 +181,7 @@ fn long_key(text: &str, at: usize) -> Option<usize> {
 }
 
 /// Turns a YAML-level error into a located diagnostic.
-fn yaml_error(
+pub(crate) fn yaml_error(
     sources: &Sources,
     file: FileId,
     err: &serde_saphyr::Error,

@@ -75,7 +75,7 @@ pub(crate) fn front(yaml: &str) -> Front {
     }
     assert!(!s.diags.has_errors(), "{}", render(&s));
     let mut model = crate::resolve::resolve(&spec, &db, &mut s.diags).expect("resolves");
-    crate::derive::addressing::assign(&mut model, &mut s.diags);
+    crate::derive::addressing::assign(&mut model, None, &mut s.diags);
     let us_per_km = db.physics.as_ref().map_or(5.0, |p| p.fiber_us_per_km);
     let topology = crate::derive::topology::build(&model, us_per_km);
     let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);

@@ -139,3 +139,17 @@ fn time(t: libc::timeval) -> Duration {
     let micros = u64::try_from(t.tv_usec).unwrap_or(0);
     Duration::from_secs(secs) + Duration::from_micros(micros)
 }
+
+/// Copies a folder tree (tests edit copies of the examples, never the examples).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}

@@ -1,10 +1,8 @@
-//! The management network on the show's `addressing.mgmt` pool. Switches keep their
-//! address; hosts keep a static one or take free addresses from the top of the pool,
-//! after the gateway (`show.management.gateway`, else the pool's last free address:
-//! containerlab's default gateway, the pool's first address, may be a switch's). Every node then has a fixed address, so Docker's dynamic allocation can
-//! never take one a node needs.
+//! The management network on the show's `addressing.mgmt` pool, as containerlab takes
+//! it: every switch and host with its fixed address, and the gateway (the hosts'
+//! addresses and the gateway come from `derive::lab_mgmt`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
 use crate::ir::lab::Mgmt;
@@ -33,39 +31,14 @@ pub(crate) fn assign(m: &Model, lab: &str) -> Assigned {
         }
     }
     for (i, h) in m.hosts.iter().enumerate() {
-        if let Some(a) = inside(&h.mgmt) {
+        if let Some(a) = inside(&h.mgmt).or_else(|| m.lab_mgmt.hosts.get(&i).copied()) {
             by_node.insert(NodeId::Host(i), a);
         }
-    }
-    // The show's management gateway is the lab's gateway too.
-    let show_gw = inside(&m.settings.management.gateway);
-    let used: BTreeSet<u32> = by_node
-        .values()
-        .chain(show_gw.iter())
-        .map(|a| u32::from(*a))
-        .collect();
-    // Host addresses: network + 1 .. broadcast - 1 (none in a /31 or /32).
-    let (first, last) = (
-        pool.network().saturating_add(1),
-        pool.last().saturating_sub(1),
-    );
-    let mut free = (first..=last)
-        .rev()
-        .filter(|a| !used.contains(a))
-        .map(Ipv4Addr::from);
-    let gw = show_gw.or_else(|| free.next());
-    let mut hosts: Vec<usize> = (0..m.hosts.len())
-        .filter(|h| !by_node.contains_key(&NodeId::Host(*h)))
-        .collect();
-    hosts.sort_by(|a, b| m.hosts[*a].name.value.cmp(&m.hosts[*b].name.value));
-    for h in hosts {
-        let Some(a) = free.next() else { break };
-        by_node.insert(NodeId::Host(h), a);
     }
     let network = Some(Mgmt {
         network: format!("democ-{lab}"),
         ipv4_subnet: format!("{}/{}", Ipv4Addr::from(pool.network()), pool.len),
-        ipv4_gw: gw.map(|a| a.to_string()),
+        ipv4_gw: m.lab_mgmt.gateway.map(|a| a.to_string()),
     });
     Assigned { network, by_node }
 }
