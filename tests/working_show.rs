@@ -354,3 +354,33 @@ fn a_circuit_on_an_openflow_port_is_tagged_by_the_rules() {
         ("access".into(), Some(1771), vec![])
     );
 }
+
+/// A circuit ending on an OS whose OpenFlow cannot push or pop VLAN tags (OS10, from its
+/// guide's action table in templates/dell/vendor.yaml) is refused where the rules are
+/// made, at the switch's OpenFlow settings; EOS and FTOS 9, whose manuals do not say,
+/// get a warning instead (sc16's scinet-core, sc15's ring).
+#[test]
+fn vlan_tags_an_os_cannot_push_are_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let build = |spec: &str, dir: &str| {
+        let o = support::democ(&[
+            "build",
+            spec,
+            "-o",
+            &tmp.path().join(dir).display().to_string(),
+        ]);
+        (o.status.code(), support::stderr(&o))
+    };
+    let (code, err) = build(&format!("{DIR}/vlan-tags-os10.yaml"), "out");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error[E0301]: the OpenFlow rules on `of-1` must pop and push VLAN tags"),
+        "{err}"
+    );
+    let (code, err) = build("examples/sc16/show.yaml", "sc16");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("warning[W0303]: the OpenFlow rules on `scinet-core` pop and push VLAN tags"),
+        "{err}"
+    );
+}

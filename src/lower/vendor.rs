@@ -336,6 +336,10 @@ pub(crate) struct OfCaps {
     pub(crate) normal: bool,
     /// What OpenFlow ports may share with the switch's own forwarding.
     pub(crate) boundary: OfBoundary,
+    /// Whether rules can match, push and pop 802.1Q tags (a circuit ending on an
+    /// OpenFlow port, a legacy trunk facing one).
+    #[serde(default)]
+    pub(crate) vlan_tags: VlanTags,
     /// OVS mode renders this template instead.
     #[serde(default)]
     pub(crate) ovs: Option<OvsOutput>,
@@ -353,6 +357,32 @@ pub(crate) struct OfBoundary {
     pub(crate) forwards_without_rules: bool,
     /// Features never configured on an OpenFlow port.
     pub(crate) forbids: Vec<OfForbid>,
+}
+
+/// What the manual says of one OpenFlow ability.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Support {
+    Yes,
+    No,
+    /// Not found in the manual either way: the rules use it, with a warning.
+    #[default]
+    Unconfirmed,
+}
+
+/// VLAN tag handling in OpenFlow rules (vendor.yaml `openflow.vlan_tags`).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VlanTags {
+    /// Match the VLAN id (`dl_vlan`).
+    #[serde(rename = "match", default)]
+    pub(crate) matches: Support,
+    /// Push a tag (`push_vlan` + `set_field` of its VID).
+    #[serde(default)]
+    pub(crate) push: Support,
+    /// Pop the tag (`pop_vlan`).
+    #[serde(default)]
+    pub(crate) pop: Support,
 }
 
 /// A feature an OS does not allow on OpenFlow ports.

@@ -23,7 +23,7 @@ use crate::ir::openflow::Mode;
 use crate::ir::rules::{
     Actions, Direction, EtherType, FLOW_PRIORITY, Match, Meter, Miss, OfPort, Output, Rule, Ruleset,
 };
-use crate::lower::vendor::Vendors;
+use crate::lower::vendor::{Support, Vendors, VlanTags};
 use crate::resolve::model::{End, Model, NodeId, SwitchId};
 use crate::spec::flow::Protocol;
 use ports::PortMap;
@@ -41,6 +41,8 @@ struct Table {
     lags: FxMap<u16, Number>,
     /// Rules may hand packets to the legacy pipeline.
     normal: bool,
+    /// What the OS's rules can do with VLAN tags.
+    tags: VlanTags,
     rules: Vec<Rule>,
     /// (ether type, in_port, arriving VLAN, src, dst) -> index in `rules`.
     index: FxMap<(EtherType, u32, Option<u16>, Ipv4Addr, Ipv4Addr), usize>,
@@ -179,16 +181,16 @@ fn table(
     let of = sw.openflow.as_ref()?;
     let ms = &m.switches[s];
     let map = PortMap::of(front.db.switches.get(&ms.model.value));
-    let normal = of.mode == Mode::Hybrid
-        && vendors
-            .flavour(&ms.vendor, ms.os.as_str())
-            .and_then(|(_, f)| f.openflow.as_ref())
-            .is_some_and(|c| c.normal);
+    let caps = vendors
+        .flavour(&ms.vendor, ms.os.as_str())
+        .and_then(|(_, f)| f.openflow.as_ref());
+    let normal = of.mode == Mode::Hybrid && caps.is_some_and(|c| c.normal);
     let mut t = Table {
         pos,
         ports: FxMap::default(),
         lags: FxMap::default(),
         normal,
+        tags: caps.map(|c| c.vlan_tags).unwrap_or_default(),
         rules: Vec::new(),
         index: FxMap::default(),
         meters: Vec::new(),
@@ -508,6 +510,7 @@ fn finish(
                 .help(format!("drop `cap:` from some flows, or meter them on another switch (`path:` around `{}`)", ms.name.value)),
         );
     }
+    tag_support(m, s, &t, span, diags);
     t.rules.sort_by(|a, b| {
         (&a.cookie, a.matches.ether_type, a.matches.in_port).cmp(&(
             &b.cookie,
@@ -545,4 +548,56 @@ fn finish(
         rules: t.rules,
         meters: t.meters,
     };
+}
+
+/// What the switch's rules ask of its OS with VLAN tags, against its manual
+/// (vendor.yaml `openflow.vlan_tags`): E0301 where the manual says the OS cannot, W0303
+/// where the manual does not say.
+fn tag_support(m: &Model, s: SwitchId, t: &Table, span: crate::source::Span, diags: &mut Diags) {
+    let ms = &m.switches[s];
+    let uses = [
+        (
+            "match",
+            t.tags.matches,
+            t.rules.iter().find(|r| r.matches.vlan.is_some()),
+        ),
+        (
+            "pop",
+            t.tags.pop,
+            t.rules.iter().find(|r| r.actions.pop_vlan),
+        ),
+        (
+            "push",
+            t.tags.push,
+            t.rules.iter().find(|r| r.actions.push_vlan.is_some()),
+        ),
+    ];
+    let mut no = Vec::new();
+    let mut unsure = Vec::new();
+    let mut first: Option<&Rule> = None;
+    for (what, support, rule) in uses {
+        let Some(r) = rule else { continue };
+        first.get_or_insert(r);
+        match support {
+            Support::Yes => {}
+            Support::No => no.push(what),
+            Support::Unconfirmed => unsure.push(what),
+        }
+    }
+    let Some(r) = first else { return };
+    let os = ms.os.as_str();
+    if !no.is_empty() {
+        diags.push(
+            Diagnostic::new(codes::VENDOR_UNSUPPORTED, span, format!("the OpenFlow rules on `{}` must {} VLAN tags (flow `{}` among others), and `{os}`'s OpenFlow cannot", ms.name.value, no.join(" and "), r.flow))
+                .label("not supported here")
+                .help(format!("keep one VLAN on each legacy port facing `{}` (an access port: no tag to push or pop), end circuits on a legacy port, or use a switch whose OpenFlow pushes and pops VLAN tags", ms.name.value)),
+        );
+    }
+    if !unsure.is_empty() {
+        diags.push(
+            Diagnostic::new(codes::VENDOR_MANUAL, span, format!("the OpenFlow rules on `{}` {} VLAN tags (flow `{}` among others), which `{os}`'s manual does not confirm", ms.name.value, unsure.join(" and "), r.flow))
+                .label("not confirmed for this OS")
+                .help(format!("load `openflow/{}.flows` on the switch (or in a lab) before the show and check the tags with `dump-flows`; or keep one VLAN on each legacy port facing `{}` so no tag is pushed or popped", ms.name.value, ms.name.value)),
+        );
+    }
 }
