@@ -15,6 +15,8 @@ pub(crate) struct Host {
     pub(crate) template: String,
     /// Cabled ports, in port order.
     pub(crate) interfaces: Vec<HostInterface>,
+    /// Linux bonds over the ports that are members of one port-channel, in id order.
+    pub(crate) bonds: Vec<Bond>,
     /// Kernel modules the settings need.
     pub(crate) modules: Vec<String>,
     pub(crate) sysctl: Vec<Sysctl>,
@@ -48,9 +50,31 @@ pub(crate) struct HostInterface {
     pub(crate) numa_node: Option<u8>,
     /// The NIC model.
     pub(crate) nic: String,
-    /// The port-channel the port is a member of: the script leaves the Linux bond and
-    /// its address to the operator (it says so) instead of addressing the member.
+    /// The port-channel the port is a member of: the port joins that bond (`bonds`),
+    /// which holds the address.
     pub(crate) lag: Option<u16>,
+}
+
+/// A Linux bond over a host's members of one port-channel (the switch's LAG).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Bond {
+    /// `bond<id>`.
+    pub(crate) name: String,
+    /// The port-channel id on the switch side.
+    pub(crate) lag: u16,
+    /// `802.3ad` where the switch runs LACP, `balance-xor` for a static channel.
+    pub(crate) mode: String,
+    /// LACP: `active` or `passive` (the switch side's); None for a static channel.
+    pub(crate) lacp: Option<String>,
+    /// The members' shell variables (`IF_p0`), in the LAG's member order.
+    pub(crate) members: Vec<String>,
+    /// The members' port names.
+    pub(crate) ports: Vec<String>,
+    /// IP MTU.
+    pub(crate) mtu: u32,
+    /// The address the flows use: the first member's.
+    pub(crate) address: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

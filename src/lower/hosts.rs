@@ -11,7 +11,6 @@ use serde::Deserialize;
 use crate::check::Ctx;
 use crate::check::load::host_ports;
 use crate::compile::Front;
-use crate::derive::paths::Via;
 use crate::ir::host::{Host, HostInterface, Sysctl, Transfer};
 use crate::lower::vendor::EMBEDDED;
 use crate::resolve::model::HostId;
@@ -150,6 +149,7 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         name: h.name.value.clone(),
         script_file: format!("hosts/{}.sh", h.name.value),
         template: TEMPLATE.into(),
+        bonds: bonds(cx.m, id),
         interfaces,
         modules: t.modules.clone(),
         sysctl,
@@ -160,6 +160,57 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         serve: Vec::new(),
         send: Vec::new(),
     }
+}
+
+/// The host's bonds: one per LAG with members on it, its members in the LAG's order, so
+/// the first member's address (the one the flows and rules use) goes on the bond.
+fn bonds(m: &crate::resolve::model::Model, id: HostId) -> Vec<crate::ir::host::Bond> {
+    use crate::resolve::model::NodeId;
+    use crate::spec::link::Lacp;
+    let h = &m.hosts[id];
+    let mut out: Vec<crate::ir::host::Bond> = m
+        .lags
+        .iter()
+        .filter_map(|g| {
+            let ports: Vec<usize> = g
+                .members
+                .iter()
+                .filter_map(|&l| {
+                    let link = &m.links[l];
+                    [link.a, link.b]
+                        .into_iter()
+                        .find(|e| e.node == NodeId::Host(id))
+                        .map(|e| e.port)
+                })
+                .collect();
+            let first = *ports.first()?;
+            let lacp = match g.lacp {
+                Lacp::Active => Some("active"),
+                Lacp::Passive => Some("passive"),
+                Lacp::Static => None,
+            };
+            Some(crate::ir::host::Bond {
+                name: format!("bond{}", g.id),
+                lag: g.id,
+                mode: if lacp.is_some() {
+                    "802.3ad"
+                } else {
+                    "balance-xor"
+                }
+                .into(),
+                lacp: lacp.map(str::to_owned),
+                members: ports
+                    .iter()
+                    .map(|&p| crate::spec::name::port_shell_var(&h.ports[p].name))
+                    .collect(),
+                ports: ports.iter().map(|&p| h.ports[p].name.clone()).collect(),
+                mtu: h.mtu.value,
+                address: h.ports[first].address.map(|a| a.to_string()),
+            })
+        })
+        .collect();
+    out.sort_by_key(|b| b.lag);
+    out
 }
 
 /// ToS of RoCE data: the DSCP in the upper six bits, ECT(0) in the ECN bits.
@@ -252,20 +303,6 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             let (Some(src_addr), Some(dst_addr)) = (addr(src, sp), addr(dst, dp)) else {
                 continue;
             };
-            // A host bond (the route's first or last hop a LAG) is the operator's to build
-            // (the script says so): bind nothing on it, and say which address to give it.
-            let bonded = |hop: Option<&crate::derive::paths::Hop>| {
-                hop.is_some_and(|h| matches!(h.via, Via::Lag(_)))
-            };
-            let (src_bond, dst_bond) = (bonded(pr.hops.first()), bonded(pr.hops.last()));
-            let note = match (&note, dst_bond) {
-                (_, true) => Some(format!(
-                    "`{}` bonds its ports: give its bond {dst_addr}{}",
-                    m.hosts[dst].name.value,
-                    note.as_deref().map_or(String::new(), |n| format!("; {n}"))
-                )),
-                (n, false) => n.clone(),
-            };
             let pin = |node: Option<u8>| -> Vec<String> {
                 node.map_or(Vec::new(), |n| {
                     let n = n.to_string();
@@ -303,20 +340,15 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                     (server, client)
                 }
                 proto => {
-                    let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port]);
-                    if !src_bond {
-                        c.extend(["-B".into(), src_addr]);
-                    }
+                    // A bonded host's address is its bond's (the script builds it).
+                    let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
                     c.extend(words(&["-P", &n, "-t", &secs]));
                     if proto == Protocol::Udp {
                         c.extend(["-u".into(), "-b".into(), rate_arg(per_stream)]);
                     } else {
                         c.extend(["--fq-rate".into(), rate_arg(per_stream)]);
                     }
-                    let mut server = words(&["iperf3", "-s", "-D", "-p", &port]);
-                    if !dst_bond {
-                        server.extend(["-B".into(), dst_addr]);
-                    }
+                    let server = words(&["iperf3", "-s", "-D", "-p", &port, "-B", &dst_addr]);
                     (server, c)
                 }
             };

@@ -248,6 +248,20 @@ pub(crate) struct Host {
     /// Routes the host script sets, once the IR carries them.
     #[serde(default)]
     pub(crate) routes: Vec<HostRoute>,
+    /// Bonds over the members of a port-channel (the host script's Linux bonds).
+    #[serde(default)]
+    pub(crate) bonds: Vec<HostBond>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct HostBond {
+    pub(crate) name: String,
+    /// `active`, `passive`; None: a static channel.
+    pub(crate) lacp: Option<String>,
+    /// The members' port names.
+    pub(crate) ports: Vec<String>,
+    pub(crate) mtu: u32,
+    pub(crate) address: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

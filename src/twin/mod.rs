@@ -2,6 +2,7 @@
 //! root) from its build folder's IR: network namespaces, Open vSwitch (userspace
 //! datapath), FRR, veth pairs. See README "The twin".
 
+mod bond;
 mod cmd;
 pub(crate) mod controller;
 mod counters;

@@ -175,7 +175,9 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
                 continue;
             }
             let local = &local;
-            if let Some(a) = &i.address {
+            // A bond's member carries no address: the bond does (below).
+            let bonded = h.bonds.iter().any(|b| b.ports.iter().any(|x| x == port));
+            if let (Some(a), false) = (&i.address, bonded) {
                 run(
                     &mut p,
                     Cmd::new(&["ip", "addr", "add", a, "dev", local]).in_ns(&ns),
@@ -192,6 +194,20 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
                 &mut p,
                 Cmd::new(&["ethtool", "-K", local, "tx", "off"]).in_ns(&ns),
             );
+        }
+        if !h.bonds.is_empty() {
+            let d = super::bond::dirs(state, &h.name);
+            p.pidfiles.extend(d.pidfiles());
+            let ports = host_ports(h);
+            let member = |port: &str| {
+                cabled
+                    .contains(&(h.name.clone(), port.to_owned()))
+                    .then(|| ports.get(port).map(|(l, _)| l.clone()))
+                    .flatten()
+            };
+            for st in super::bond::steps(&h.bonds, &d, member) {
+                p.steps.push(in_ns(st, &ns));
+            }
         }
         for r in &h.routes {
             run(

@@ -161,7 +161,7 @@ pub(crate) fn steps(sw: &Switch, d: &Dirs, ruleset: Option<&Path>, pathspace: &s
     s
 }
 
-fn ovs_daemons(s: &mut Vec<Step>, d: &Dirs) {
+pub(crate) fn ovs_daemons(s: &mut Vec<Step>, d: &Dirs) {
     let env = d.env();
     let run = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c.with_env(&env)));
     run(
@@ -238,7 +238,7 @@ fn lacp_args(lacp: Lacp) -> Vec<String> {
     vec![format!("lacp={l}"), "bond_mode=balance-slb".into()]
 }
 
-fn add_bridge(s: &mut Vec<Step>, d: &Dirs, name: &str, extra: &[String]) {
+pub(crate) fn add_bridge(s: &mut Vec<Step>, d: &Dirs, name: &str, extra: &[String]) {
     let mut c = vsctl(d)
         .arg("add-br")
         .arg(name)

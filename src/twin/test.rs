@@ -139,13 +139,18 @@ fn probe(
             .map(|h| h.switch.as_str())
             .collect();
         let max = (pair.path.len() + 2).to_string();
-        let (_, out) = Cmd::new(&["traceroute", "-n", "-q", "1", "-w", "1", "-m", &max, &dst])
+        // Three probes per hop, one at a time: a single probe lost on a loaded machine (or
+        // an ICMP reply the destination's rate limit swallowed among probes sent at once)
+        // read as a missing hop and failed a flow whose path was right.
+        let (_, out) = Cmd::new(&["traceroute", "-n", "-q", "3", "-w", "2", "-N", "1", "-m"])
+            .arg(max)
+            .arg(dst.clone())
             .in_ns(&src_ns)
             .try_run();
         let seen: Vec<String> = out
             .lines()
             .skip(1)
-            .filter_map(|l| l.split_whitespace().nth(1).map(str::to_owned))
+            .map(hop_address)
             .filter(|ip| *ip != dst)
             .map(|ip| owners.get(&ip).cloned().unwrap_or(ip))
             .collect();
@@ -159,6 +164,16 @@ fn probe(
         }
     }
     row
+}
+
+/// The address that answered on one traceroute line (`" 2  10.0.0.1  0.4 ms * 0.3 ms"`,
+/// `" 2  * 10.0.0.1  0.3 ms *"`), or `*` when no probe did.
+fn hop_address(line: &str) -> String {
+    line.split_whitespace()
+        .skip(1)
+        .find(|w| w.parse::<std::net::Ipv4Addr>().is_ok())
+        .unwrap_or("*")
+        .to_owned()
 }
 
 fn control_rows(b: &Build, state: &Path) -> Vec<ControlRow> {
@@ -390,4 +405,18 @@ pub(crate) fn test(
         ),
         passed,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hop_address;
+
+    #[test]
+    fn a_hop_is_the_first_address_any_probe_got() {
+        assert_eq!(hop_address(" 2  10.0.0.1  0.4 ms  *  0.3 ms"), "10.0.0.1");
+        assert_eq!(hop_address(" 2  *  10.0.0.1  0.3 ms  *"), "10.0.0.1");
+        assert_eq!(hop_address(" 3  * * *"), "*");
+        // The hop number is never read as an address.
+        assert_eq!(hop_address(" 1  * * *"), "*");
+    }
 }
