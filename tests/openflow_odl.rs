@@ -412,3 +412,59 @@ fn push_sh_puts_verifies_and_deletes_by_cookie() {
     let o = push(&out, &shim, &f.url, PASSWORD, &["verify", sw]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// `delete` removes the meter of the flow whose rules it deletes (a capped flow's meter
+/// is its own), and only when no rule left on the switch uses it. It used to leave every
+/// meter behind in the controller's config.
+#[test]
+fn push_sh_delete_takes_the_flows_meter_with_its_rules() {
+    if !["python3", "curl", "sh"].iter().all(|t| have(t)) {
+        println!("skipped: push.sh's test needs python3, curl and sh");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("render");
+    build("tests/fixtures/render/show.yaml", &out);
+    let f = fake(tmp.path(), "");
+    // ovs-1 meters the capped flow rdma-ed (meter 1).
+    let sw = "ovs-1";
+    let file = std::fs::read_to_string(out.join(format!("openflow/odl/{sw}.json"))).expect("odl");
+    let metered: Vec<String> = file
+        .lines()
+        .filter(|l| l.contains("\"meter\":{\"meter-id\":1}"))
+        .filter_map(|l| l.split('"').nth(3).map(|id| id[..16].to_owned()))
+        .collect();
+    assert!(!metered.is_empty(), "{file}");
+    let meters = |s: &Value| s["config"]["meters"].as_array().map_or(0, Vec::len);
+    let path = Path::new("/nonexistent-shim");
+    let o = push(&out, path, &f.url, PASSWORD, &["put", sw]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(meters(&state(&f.url)), 1);
+    // Another flow's rules (the cookie's first 10 hex digits name the flow): the meter stays.
+    let unmetered = ids(&state(&f.url), "config")
+        .into_iter()
+        .find(|i| !i.contains("-miss") && !metered.iter().any(|m| i[..10] == m[..10]));
+    if let Some(other) = unmetered {
+        let o = push(
+            &out,
+            path,
+            &f.url,
+            PASSWORD,
+            &["delete", sw, &format!("0x{}", &other[..16])],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(!text(&o).contains("deleted meter"), "{}", text(&o));
+        assert_eq!(meters(&state(&f.url)), 1);
+    }
+    // The metered flow (all its pairs and directions): its meter goes too.
+    let o = push(
+        &out,
+        path,
+        &f.url,
+        PASSWORD,
+        &["delete", sw, &format!("0x{}", metered[0])],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("deleted meter 1"), "{}", text(&o));
+    assert_eq!(meters(&state(&f.url)), 0);
+}

@@ -6,7 +6,8 @@
 #
 #   sh push.sh put    SWITCH [NODE]                 PUT meters and flows, then verify
 #   sh push.sh verify SWITCH [NODE]                 every flow and meter is operational
-#   sh push.sh delete SWITCH COOKIE[/MASK] [NODE]   delete the flows whose cookie matches
+#   sh push.sh delete SWITCH COOKIE[/MASK] [NODE]   delete the flows whose cookie matches,
+#                                                   and the meters only they used
 #   sh push.sh list   SWITCH                        cookie and flow id of every flow
 #
 # NODE is the inventory node (openflow:<datapath id in decimal>); the default is the
@@ -216,6 +217,36 @@ delete_matching() {
 		*) die "DELETE flow $id of $sw: HTTP $code $(cat "$resp")" ;;
 		esac
 	done <"$selected"
+	delete_meters
+}
+
+# flow_meter: the meter id a flow line's instructions name, if any.
+flow_meter() { sed -n 's/.*"meter":{"meter-id":\([0-9]*\)}.*/\1/p'; }
+
+# delete_meters: the meters only the deleted flows used (a meter belongs to one capped
+# flow, whose pairs on this switch share it), so a flow's meter goes with its rules and
+# no meter another flow still uses is touched.
+delete_meters() {
+	: >"$list"
+	: >"$tmp/kept"
+	flows >"$tmp/all"
+	while IFS= read -r line; do
+		id=$(printf '%s\n' "$line" | flow_id)
+		if grep -qx "$id" "$selected"; then
+			printf '%s\n' "$line" | flow_meter >>"$list"
+		else
+			printf '%s\n' "$line" | flow_meter >>"$tmp/kept"
+		fi
+	done <"$tmp/all"
+	for m in $(sort -u "$list"); do
+		grep -qx "$m" "$tmp/kept" && continue
+		code=$(odl DELETE "$base/flow-node-inventory:meter=$m")
+		case $code in
+		2??) printf 'deleted meter %s\n' "$m" ;;
+		404) printf 'meter %s was not configured\n' "$m" ;;
+		*) die "DELETE meter $m of $sw: HTTP $code $(cat "$resp")" ;;
+		esac
+	done
 }
 
 [ $# -ge 2 ] || usage
