@@ -238,7 +238,8 @@ delete_meters() {
 			printf '%s\n' "$line" | flow_meter >>"$tmp/kept"
 		fi
 	done <"$tmp/all"
-	for m in $(sort -u "$list"); do
+	sort -u "$list" >"$tmp/drop"
+	while IFS= read -r m; do
 		grep -qx "$m" "$tmp/kept" && continue
 		code=$(odl DELETE "$base/flow-node-inventory:meter=$m")
 		case $code in
@@ -246,7 +247,7 @@ delete_meters() {
 		404) printf 'meter %s was not configured\n' "$m" ;;
 		*) die "DELETE meter $m of $sw: HTTP $code $(cat "$resp")" ;;
 		esac
-	done
+	done <"$tmp/drop"
 }
 
 [ $# -ge 2 ] || usage
