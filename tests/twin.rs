@@ -444,3 +444,67 @@ fn bgp_that_originates_nothing_fails_the_routed_flow() {
     assert!(!err.contains("BGP sessions established"), "{err}");
     assert_eq!(rows(&r).0, [("a-to-b".to_owned(), false)], "{r:#}");
 }
+
+/// `up --delay` delays each WAN link by its latency with netem, or, on a kernel without
+/// sch_netem (this project's CI machines), refuses before it builds anything, saying
+/// why. Where netem exists, the WAN ports' queueing discipline carries the delay and a
+/// ping across the WAN takes at least the RTT.
+#[test]
+fn delay_applies_the_wan_latency_or_says_why_it_cannot() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(why) = skip() {
+        println!("skipped: {why}");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // 5 km of dark fiber: 25 us one way, as the plan has it.
+    let out = build(
+        tmp.path(),
+        |s| s.replace("length_km: 5 }", "length_km: 5, rtt_ms: 20 }"),
+        same,
+        |_, _| {},
+    );
+    let ir: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("ir/sw1.json")).expect("ir"))
+            .expect("json");
+    let wan = ir["interfaces"]
+        .as_array()
+        .and_then(|a| a.iter().find(|i| i["port"] == "1/32"))
+        .expect("sw1 1/32");
+    assert_eq!(wan["wan_delay_us"], 10_000, "{wan:#}");
+    let state = tmp.path().join("st");
+    let o = out.display().to_string();
+    let s = state.display().to_string();
+    let (code, stdout, err) = democ(&["twin", "up", &o, "--state", &s, "--delay"]);
+    if code == 2 {
+        assert!(err.contains("sch_netem"), "{err}");
+        assert!(leftovers(&state).is_empty(), "{:?}", leftovers(&state));
+        println!("netem is not available here: {err}");
+        return;
+    }
+    assert_eq!(code, 0, "{stdout}{err}");
+    let index = ir["interfaces"]
+        .as_array()
+        .and_then(|a| a.iter().position(|i| i["port"] == "1/32"))
+        .expect("index");
+    let qdisc = std::process::Command::new("ip")
+        .args([
+            "netns",
+            "exec",
+            &format!("{}-s-sw1", show_id()),
+            "tc",
+            "qdisc",
+            "show",
+        ])
+        .arg("dev")
+        .arg(format!("p{index}"))
+        .output()
+        .expect("tc");
+    let (down, _, err) = democ(&["twin", "down", &o, "--state", &s]);
+    assert_eq!(down, 0, "{err}");
+    let qdisc = String::from_utf8_lossy(&qdisc.stdout);
+    assert!(
+        qdisc.contains("netem") && qdisc.contains("delay 10ms"),
+        "{qdisc}"
+    );
+}

@@ -9,7 +9,13 @@ use super::usage;
 #[derive(Subcommand, Debug)]
 pub(super) enum TwinCmd {
     /// Build the show from BUILD_DIR's IR in network namespaces (root; Linux).
-    Up(TwinArgs),
+    Up {
+        #[command(flatten)]
+        twin: TwinArgs,
+        /// Delay each WAN link by its latency (tc netem; the kernel needs sch_netem).
+        #[arg(long)]
+        delay: bool,
+    },
     /// Ping, path-MTU probe and iperf3 every flow; check its path; check control channels.
     Test(TwinArgs),
     /// Remove exactly what `up` made.
@@ -63,10 +69,11 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
         }
     };
     match c {
-        TwinCmd::Up(a) => check_host().unwrap_or_else(|| {
+        TwinCmd::Up { twin: a, delay } => check_host().unwrap_or_else(|| {
             done(crate::twin::up(
                 &absolute(&a.build),
                 a.state.as_deref().map(absolute).as_deref(),
+                *delay,
             ))
         }),
         TwinCmd::Down(a) => done(crate::twin::down(

@@ -170,6 +170,11 @@ pub(crate) struct Interface {
     /// ECN marking on the lossless queue.
     pub(crate) ecn: bool,
     pub(crate) peer: Option<Peer>,
+    /// A WAN port: the link's one-way latency in microseconds as the plan has it (the
+    /// declared `rtt_ms` halved, else the fiber's propagation), for a twin or lab to
+    /// delay the port's egress by (`democ twin up --delay`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) wan_delay_us: Option<u64>,
     /// Catalog optic plugged into this port (the link's `optic`, or `optic_b` at its
     /// `b` end); none for copper, AOC and uncabled ports.
     pub(crate) optic: Option<String>,

@@ -222,6 +222,13 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
             device: lx.m.node_name(e.node).to_owned(),
             port: lx.m.port(e).name.clone(),
         }),
+        wan_delay_us: p.link.filter(|_| enabled).and_then(|l| {
+            let wan = matches!(lx.m.links[l].kind, crate::resolve::model::LinkKind::Wan(_));
+            let km = lx.us_per_km.filter(|_| wan)?;
+            // A span with no length and no RTT (an OTN client inside the hall) has none.
+            let us = crate::derive::topology::link_latency_us(lx.m, l, km).round() as u64;
+            (us > 0).then_some(us)
+        }),
         cli: InterfaceCli {
             speed: if enabled || lane1(lx, p) {
                 speed_cli(lx, p)

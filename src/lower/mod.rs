@@ -45,6 +45,8 @@ pub(crate) struct Lx<'a> {
     pub(crate) plan: &'a crate::derive::bgp::Plan,
     /// The VLANs the flows' segments carry on each link.
     pub(crate) segs: &'a crate::derive::segments::Segments,
+    /// Fiber propagation (catalog physics), for WAN latencies.
+    pub(crate) us_per_km: Option<f64>,
     /// Spans already reported, so a shared cause is reported once.
     reported: HashSet<(Span, &'static str)>,
 }
@@ -174,6 +176,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
             speeds,
             plan: &plan,
             segs: &front.segments,
+            us_per_km: front.db.physics.as_ref().map(|p| p.fiber_us_per_km),
             reported: HashSet::new(),
         };
         let rdma = std::mem::take(&mut rdma_all[sw]);

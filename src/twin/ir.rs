@@ -64,6 +64,9 @@ pub(crate) struct Interface {
     #[serde(default)]
     pub(crate) role: Role,
     pub(crate) peer: Option<Peer>,
+    /// A WAN port's one-way latency, microseconds (`up --delay` applies it).
+    #[serde(default)]
+    pub(crate) wan_delay_us: Option<u64>,
 }
 
 /// A port's role in the IR (`openflow` or `legacy`).

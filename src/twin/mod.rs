@@ -108,7 +108,25 @@ fn run_side_by_side(groups: &[Vec<Step>]) -> Result<(), String> {
 }
 
 /// `twin up`. Ok(message) or Err(message, exit code).
-pub(crate) fn up(build: &Path, state: Option<&Path>) -> Result<String, (String, i32)> {
+/// Whether this kernel has netem: tried on the loopback of a namespace of our own,
+/// removed again (kernels built without sch_netem answer "Specified qdisc kind is
+/// unknown", as the machines democ's CI runs on do).
+fn netem_available(n: &net::Names) -> Result<(), String> {
+    let ns = format!("{}-netem", n.id);
+    let _ = cmd::Cmd::new(&["ip", "netns", "add", &ns]).try_run();
+    let (ok, out) = net::netem("lo", 1000).in_ns(&ns).try_run();
+    let _ = cmd::Cmd::new(&["ip", "netns", "del", &ns]).try_run();
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`--delay` needs the kernel's netem queueing discipline (sch_netem), which this kernel lacks: {}",
+            out.trim()
+        ))
+    }
+}
+
+pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<String, (String, i32)> {
     let t0 = Instant::now();
     let b = ir::Build::read(build).map_err(|e| (e, 2))?;
     let names = net::Names::new(&b.show);
@@ -120,7 +138,10 @@ pub(crate) fn up(build: &Path, state: Option<&Path>) -> Result<String, (String, 
             state.display()
         ));
     }
-    let plan = net::plan(&b, &names, &state, &build.join("openflow"));
+    if delay {
+        netem_available(&names).map_err(|e| (e, 2))?;
+    }
+    let plan = net::plan(&b, &names, &state, &build.join("openflow"), delay);
     let existing = state::namespaces();
     if let Some(ns) = plan.namespaces.iter().find(|n| existing.contains(n)) {
         return Err((

@@ -85,7 +85,19 @@ fn host_ports(h: &Host) -> BTreeMap<&str, (String, &super::ir::HostInterface)> {
         .collect()
 }
 
-pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> Plan {
+/// `tc` delaying everything `dev` sends by `us` microseconds (sch_netem).
+pub(crate) fn netem(dev: &str, us: u64) -> Cmd {
+    Cmd::new(&[
+        "tc", "qdisc", "replace", "dev", dev, "root", "netem", "delay",
+    ])
+    .arg(format!("{us}us"))
+    // netem's default queue of 1000 packets would drop a long fat pipe's window.
+    .arg("limit")
+    .arg("1000000")
+}
+
+/// Everything `up` does; `delay`: WAN links delayed by their latency (`up --delay`).
+pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, delay: bool) -> Plan {
     let mut p = Plan {
         namespaces: Vec::new(),
         steps: Vec::new(),
@@ -151,12 +163,19 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path) -> P
                     .arg("veth")
                     .arg("peer")
                     .arg("name")
-                    .arg(peer_local)
+                    .arg(peer_local.clone())
                     .arg("netns")
-                    .arg(peer_ns)
+                    .arg(peer_ns.clone())
                     .arg("mtu")
                     .arg(peer_mtu.to_string()),
             );
+            // A WAN link's latency: each end delays what it sends by the one-way figure,
+            // so a round trip takes the RTT the plan has.
+            if let (true, Some(us)) = (delay, i.wan_delay_us) {
+                for (ns, dev) in [(n.switch(sname), local.clone()), (peer_ns, peer_local)] {
+                    run(&mut p, netem(&dev, us).in_ns(&ns));
+                }
+            }
         }
     }
     // DTNs: what the host script sets (addresses, MTU, routes), checksum offload off.
