@@ -203,3 +203,48 @@ fn a_folder_that_is_not_a_build_exits_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("manifest.json"));
     assert!(stdout(&o).is_empty());
 }
+
+/// With `--twin`, where the twin can run (root, Linux, the tools): up, test, down on
+/// the twin fixture, under a show name unique to this process (twins side by side on
+/// one machine never meet), and nothing left up afterwards.
+#[test]
+fn the_twin_runs_up_test_down() {
+    let o = democ(&["twin", "up", "/nonexistent-democ-build"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    if o.status.code() == Some(2) && err.contains("cannot run here") {
+        println!("skipped: {err}");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/twin");
+    std::fs::copy(src.join("catalog.yaml"), tmp.path().join("catalog.yaml")).expect("copy");
+    let spec = std::fs::read_to_string(src.join("show.yaml")).expect("fixture");
+    let name = format!("vd{:06}", std::process::id() % 1_000_000);
+    let spec = spec.replace("name: twinmini", &format!("name: {name}"));
+    let show = tmp.path().join("show.yaml");
+    std::fs::write(&show, spec).expect("write");
+    let out = tmp.path().join("out");
+    let o = democ(&[
+        "build",
+        "--hosts",
+        show.to_str().expect("utf-8 path"),
+        "-o",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let (code, v) = validate_json(&out, &["--twin"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let twin = entry(&v, "twin");
+    assert_eq!(twin["status"], "passed", "{twin}");
+    assert!(
+        !out.join("twin/state/created.json").exists() && !netns_named(&name),
+        "the twin is down again"
+    );
+}
+
+fn netns_named(prefix: &str) -> bool {
+    Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(prefix))
+}

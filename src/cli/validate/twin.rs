@@ -1,11 +1,28 @@
 //! `twin` (with `--twin`): `twin up`, `twin test`, `twin down` on this machine, when
 //! it can run here (crate::twin's own check: Linux, root, the tools).
 
+use std::io::Write;
 use std::path::Path;
 
 use super::outcome::{Outcome, first_lines};
 
 const NAME: &str = "twin";
+
+/// The twin's table as it is measured: to stderr, so a long run shows progress without
+/// mixing into validate's report on stdout, and kept, for the failing rows.
+struct Table(Vec<u8>);
+
+impl Write for Table {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(buf);
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
 
 fn fail(m: &str) -> Outcome {
     Outcome::failed(NAME, first_lines(m))
@@ -35,11 +52,16 @@ pub(crate) fn check(build: &Path) -> Outcome {
         // A failed `up` has removed what it made.
         return fail(&m);
     }
-    let tested = crate::twin::test(build, None);
+    let mut table = Table(Vec::new());
+    let tested = crate::twin::test(build, None, &mut table);
     let down = crate::twin::down(build, None);
     match (tested, down) {
-        (Ok((m, true)), Ok(_)) => Outcome::passed(NAME, super::pymod::last_line(&m)),
-        (Ok((m, false)), _) => fail(&m),
+        (Ok((m, true)), Ok(_)) => Outcome::passed(NAME, m),
+        (Ok((m, false)), _) => {
+            let rows = String::from_utf8_lossy(&table.0);
+            let failing: Vec<&str> = rows.lines().filter(|l| l.contains("FAIL")).collect();
+            fail(&format!("{m}\n{}", failing.join("\n")))
+        }
         (Err((m, _)), _) => fail(&m),
         (Ok(_), Err((m, _))) => fail(&format!("twin down: {m}")),
     }
