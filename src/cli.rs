@@ -13,7 +13,9 @@ use crate::diag::{Severity, codes, plural, render};
 mod diff;
 mod out;
 mod push;
+mod python;
 mod twin;
+mod validate;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -53,6 +55,11 @@ enum Command {
     /// rolls back. Credentials from DEMOC_PUSH_USER / DEMOC_PUSH_PASSWORD or a netrc, never
     /// arguments (exit 0 all ok, 1 a device failed, 2 trouble).
     Push(push::PushArgs),
+    /// Run every check that applies to a build: containerlab's schema and references,
+    /// the pyavd cross-check, the Batfish snapshot (and its questions with
+    /// `--batfish-host` or BATFISH_HOST), the twin with `--twin`; each passed, failed or
+    /// skipped with the reason (exit 0 none failed, 1 one failed, 2 not a build).
+    Validate(validate::ValidateArgs),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -388,6 +395,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Twin(t) => twin::run(&t),
         Command::Diff(a) => diff::run(&a),
         Command::Push(a) => push::run(&a),
+        Command::Validate(a) => validate::run(&a),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,

@@ -88,45 +88,17 @@ impl PushArgs {
     }
 }
 
-/// DEMOC_PYTHON; else the `.venv` of the checkout this binary was built in (test.sh
-/// installs the shim there; the binary sits in `<repo>/target/<profile>/`); else python3.
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("DEMOC_PYTHON").filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
-    }
-    let exe = std::env::current_exe().ok();
-    exe.as_deref()
-        .into_iter()
-        .flat_map(Path::ancestors)
-        .map(|dir| dir.join(".venv/bin/python"))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("python3"))
-}
-
-/// Exit status of the probe when the package is missing (any other failure is Python's).
-const MISSING: i32 = 3;
-const PROBE: &str =
-    "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('democ_push') else 3)";
-
 fn installed(py: &Path) -> Result<(), String> {
-    let status = Command::new(py)
-        .args(["-c", PROBE])
-        .status()
-        .map_err(|e| format!("cannot run {} ({e}); set DEMOC_PYTHON", py.display()))?;
-    match status.code() {
-        Some(0) => Ok(()),
-        Some(MISSING) => Err(format!(
-            "the push shim (Python package democ_push) is not installed for {}: \
-             `{} -m pip install -e validators/push` in democ's checkout (./test.sh does it), \
-             or point DEMOC_PYTHON at a Python that has it",
-            py.display(),
-            py.display()
-        )),
-        _ => Err(format!(
-            "{} failed ({status}) checking for democ_push; set DEMOC_PYTHON",
-            py.display()
-        )),
+    if super::python::has_module(py, "democ_push")? {
+        return Ok(());
     }
+    Err(format!(
+        "the push shim (Python package democ_push) is not installed for {}: \
+         `{} -m pip install -e validators/push` in democ's checkout (./test.sh does it), \
+         or point DEMOC_PYTHON at a Python that has it",
+        py.display(),
+        py.display()
+    ))
 }
 
 pub(crate) fn run(a: &PushArgs) -> i32 {
@@ -136,7 +108,7 @@ pub(crate) fn run(a: &PushArgs) -> i32 {
             a.build.display()
         ));
     }
-    let py = python();
+    let py = super::python::python();
     if let Err(e) = installed(&py) {
         return usage(&e);
     }

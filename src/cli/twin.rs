@@ -84,6 +84,7 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
             match crate::twin::test(
                 &absolute(&a.build),
                 a.state.as_deref().map(absolute).as_deref(),
+                &mut std::io::stdout(),
             ) {
                 Ok((m, passed)) => {
                     println!("{m}");

@@ -25,6 +25,11 @@ pub(crate) fn state_dir(build: &Path, state: Option<&Path>) -> PathBuf {
     state.map_or_else(|| build.join("twin").join("state"), Path::to_path_buf)
 }
 
+/// Whether a twin of this build is up (its record is in the state folder).
+pub(crate) fn is_up(build: &Path, state: Option<&Path>) -> Result<bool, String> {
+    Created::load(&state_dir(build, state)).map(|c| c.is_some())
+}
+
 /// Why the twin cannot run here, if it cannot (not root, no netns, a tool missing).
 pub(crate) fn unavailable() -> Option<String> {
     let uid = std::fs::read_to_string("/proc/self/status")

@@ -4,6 +4,7 @@
 //! channel. Prints a table as it goes, writes `twin/report.json`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -254,10 +255,13 @@ fn yes(b: bool) -> &'static str {
     if b { "ok" } else { "FAIL" }
 }
 
-/// `twin test`: Ok((summary, every row passed)).
+/// `twin test`: Ok((summary, every row passed)). The table goes to `table` row by row
+/// as each is measured (a large show takes minutes): stdout for `twin test`, stderr for
+/// `democ validate`, whose stdout is its own report.
 pub(crate) fn test(
     build: &Path,
     state_arg: Option<&Path>,
+    table: &mut dyn Write,
 ) -> Result<(String, bool), (String, i32)> {
     let t0 = Instant::now();
     let b = Build::read(build).map_err(|e| (e, 2))?;
@@ -276,13 +280,16 @@ pub(crate) fn test(
     for note in &notes {
         eprintln!("twin: {note}");
     }
-    println!(
+    // A closed stdout or stderr is no reason to stop testing.
+    let _ = writeln!(
+        table,
         "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  result",
         "kind", "flow / switch", "pair / controller", "ping", "pmtu", "tcp", "path", "routed"
     );
     let control = control_rows(&b, &st);
     for c in &control {
-        println!(
+        let _ = writeln!(
+            table,
             "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  {}",
             "control",
             c.switch,
@@ -359,7 +366,8 @@ pub(crate) fn test(
                 ));
             }
             r.passed = r.ping && r.pmtu && r.tcp_gbps.is_some() && r.path && r.routed_hops;
-            println!(
+            let _ = writeln!(
+                table,
                 "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  {}",
                 "flow",
                 r.flow,

@@ -1,0 +1,68 @@
+//! `twin` (with `--twin`): `twin up`, `twin test`, `twin down` on this machine, when
+//! it can run here (crate::twin's own check: Linux, root, the tools).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::outcome::{Outcome, first_lines};
+
+const NAME: &str = "twin";
+
+/// The twin's table as it is measured: to stderr, so a long run shows progress without
+/// mixing into validate's report on stdout, and kept, for the failing rows.
+struct Table(Vec<u8>);
+
+impl Write for Table {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(buf);
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
+fn fail(m: &str) -> Outcome {
+    Outcome::failed(NAME, first_lines(m))
+}
+
+pub(crate) fn check(build: &Path) -> Outcome {
+    // The daemons run in their own folders: the twin takes absolute paths.
+    let build = &std::path::absolute(build).unwrap_or_else(|_| build.to_owned());
+    if !build.join("ir").join("hosts").is_dir() {
+        return Outcome::skipped(NAME, "the build has no DTN IR (`democ build --hosts`)");
+    }
+    if let Some(why) = crate::twin::unavailable() {
+        return Outcome::skipped(NAME, why);
+    }
+    // Never test, then take down, a twin someone else brought up.
+    match crate::twin::is_up(build, None) {
+        Ok(true) => {
+            return Outcome::skipped(
+                NAME,
+                "a twin of this build is already up: `democ twin test` it, or `democ twin down` first",
+            );
+        }
+        Ok(false) => {}
+        Err(e) => return fail(&e),
+    }
+    if let Err((m, _)) = crate::twin::up(build, None) {
+        // A failed `up` has removed what it made.
+        return fail(&m);
+    }
+    let mut table = Table(Vec::new());
+    let tested = crate::twin::test(build, None, &mut table);
+    let down = crate::twin::down(build, None);
+    match (tested, down) {
+        (Ok((m, true)), Ok(_)) => Outcome::passed(NAME, m),
+        (Ok((m, false)), _) => {
+            let rows = String::from_utf8_lossy(&table.0);
+            let failing: Vec<&str> = rows.lines().filter(|l| l.contains("FAIL")).collect();
+            fail(&format!("{m}\n{}", failing.join("\n")))
+        }
+        (Err((m, _)), _) => fail(&m),
+        (Ok(_), Err((m, _))) => fail(&format!("twin down: {m}")),
+    }
+}
