@@ -35,7 +35,7 @@ def steps(device: Device, build_dir: str) -> list[str]:
     if device.os == "os10":
         return [
             save.format("`copy running-configuration home://before-democ.cfg`"),
-            f"scp {src} admin@{addr}:/home/admin/{base}",
+            f"scp {src} admin@{addr}:{base}  (lands in the user's home, which OS10 calls home://)",
             f"on the switch: `copy home://{base} running-configuration` (a merge: remove lines the build no longer has by hand)",
             "`write memory` once the switch is checked",
         ]
