@@ -48,7 +48,7 @@ pub(crate) fn check(build: &Path) -> Outcome {
         Ok(false) => {}
         Err(e) => return fail(&e),
     }
-    if let Err((m, _)) = crate::twin::up(build, None) {
+    if let Err((m, _)) = crate::twin::up(build, None, false) {
         // A failed `up` has removed what it made.
         return fail(&m);
     }
