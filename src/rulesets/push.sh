@@ -210,14 +210,19 @@ delete_matching() {
 	done
 	[ -s "$selected" ] || die "no flow of $sw has cookie 0x$want/0x$mask"
 	while IFS= read -r id; do
-		code=$(odl DELETE "$base/flow-node-inventory:table=0/flow=$id")
-		case $code in
-		2??) printf 'deleted flow %s\n' "$id" ;;
-		404) printf 'flow %s was not configured\n' "$id" ;;
-		*) die "DELETE flow $id of $sw: HTTP $code $(cat "$resp")" ;;
-		esac
+		delete_one flow flow-node-inventory:table=0/flow= "$id"
 	done <"$selected"
 	delete_meters
+}
+
+# delete_one KIND RESOURCE ID: DELETEs one flow or meter (KIND) at $base/RESOURCE<ID>.
+delete_one() {
+	code=$(odl DELETE "$base/$2$3")
+	case $code in
+	2??) printf 'deleted %s %s\n' "$1" "$3" ;;
+	404) printf '%s %s was not configured\n' "$1" "$3" ;;
+	*) die "DELETE $1 $3 of $sw: HTTP $code $(cat "$resp")" ;;
+	esac
 }
 
 # flow_meter: the meter id a flow line's instructions name, if any.
@@ -241,12 +246,7 @@ delete_meters() {
 	sort -u "$list" >"$tmp/drop"
 	while IFS= read -r m; do
 		grep -qx "$m" "$tmp/kept" && continue
-		code=$(odl DELETE "$base/flow-node-inventory:meter=$m")
-		case $code in
-		2??) printf 'deleted meter %s\n' "$m" ;;
-		404) printf 'meter %s was not configured\n' "$m" ;;
-		*) die "DELETE meter $m of $sw: HTTP $code $(cat "$resp")" ;;
-		esac
+		delete_one meter flow-node-inventory:meter= "$m"
 	done <"$tmp/drop"
 }
 
