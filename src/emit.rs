@@ -45,6 +45,18 @@ pub(crate) fn files(
         out.extend(part?);
     }
     out.extend(crate::rulesets::files(lab));
+    for (path, (f, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
+        out.push(OutFile {
+            path,
+            bytes: r.fabric(f, i, &lab.show)?.into_bytes(),
+        });
+    }
+    for f in &lab.fabrics {
+        out.push(OutFile {
+            path: format!("ir/fabrics/{}.json", f.name),
+            bytes: ir::to_json(f).into_bytes(),
+        });
+    }
     out.push(OutFile {
         // In a folder of its own: a switch may be named `flows`.
         path: "ir/flows/flows.json".into(),

@@ -211,7 +211,47 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
         out.push('\n');
         table(&mut out, STORAGE_HEAD, &storage_rows(plan));
     }
+    if !plan.fabrics.is_empty() {
+        out.push('\n');
+        table(&mut out, FABRIC_HEAD, &fabric_rows(plan));
+        if x.detail {
+            for f in &plan.fabrics {
+                let _ = writeln!(out, "\nfabric {}", line(&f.name));
+                for l in &f.limits {
+                    let _ = writeln!(out, "  {} Gbit/s  {}", g(l.gbps), line(&l.why));
+                }
+            }
+        }
+    }
     out
+}
+
+const FABRIC_HEAD: [&str; 7] = [
+    "fabric",
+    "transport",
+    "target",
+    "initiators",
+    "drives",
+    "Gbit/s",
+    "bottleneck",
+];
+
+/// One row per NVMe-oF fabric: what its initiators can read together, and why.
+fn fabric_rows(plan: &Plan) -> Vec<[String; 7]> {
+    plan.fabrics
+        .iter()
+        .map(|f| {
+            [
+                f.name.clone(),
+                f.transport.to_owned(),
+                f.target.clone(),
+                f.initiators.len().to_string(),
+                f.drives.to_string(),
+                g(f.predicted_gbps),
+                f.bottleneck.why.clone(),
+            ]
+        })
+        .collect()
 }
 
 /// One line per flow forwarded only by OpenFlow rules nobody writes.
@@ -306,6 +346,14 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
             out += &md_row(r);
         }
     }
+    if !plan.fabrics.is_empty() {
+        out += "\n## NVMe over Fabrics\n\n";
+        out += &md_row(&FABRIC_HEAD.map(String::from));
+        out += &md_row(&FABRIC_HEAD.map(|_| "---".to_string()));
+        for r in &fabric_rows(plan) {
+            out += &md_row(r);
+        }
+    }
     out
 }
 
@@ -333,6 +381,7 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
         "flows": plan.flows,
         "links": links,
         "storage": plan.storage,
+        "fabrics": plan.fabrics,
         "acknowledged": x.acknowledged,
         "diagnostics": x.diagnostics["diagnostics"],
         "errors": x.diagnostics["errors"],

@@ -95,6 +95,25 @@ impl Renderer {
         )
     }
 
+    /// One NVMe-oF script: the target's (no initiator) or an initiator's.
+    pub(crate) fn fabric(
+        &self,
+        f: &crate::ir::fabric::Fabric,
+        i: Option<&crate::ir::fabric::Initiator>,
+        show: &str,
+    ) -> Result<String, String> {
+        let template = i.map_or(&f.target.template, |i| &i.template);
+        self.print(
+            template,
+            context! {
+                fabric => Value::from(Serde(f)),
+                t => Value::from(Serde(&f.target)),
+                i => i.map(|i| Value::from(Serde(i))),
+                show => show,
+            },
+        )
+    }
+
     /// One switch's config text.
     pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
         // The ruleset as ovs-ofctl prints it, for scripts that load it themselves

@@ -11,10 +11,16 @@ use std::process::Command;
 use support::{build, example, tree};
 
 fn bash(script: &Path, args: &[&str]) -> (i32, String, String) {
+    bash_env(script, args, &[])
+}
+
+/// `bash SCRIPT ARGS` with `env` set (and no IF_p0 from the caller's environment).
+fn bash_env(script: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let o = Command::new("bash")
         .arg(script)
         .args(args)
         .env_remove("IF_p0")
+        .envs(env.iter().copied())
         .output()
         .expect("bash runs");
     (
@@ -78,7 +84,7 @@ fn a_pair_is_served_on_one_host_and_sent_from_the_other() {
         "{client}"
     );
     assert!(
-        client.contains(" -P 2 ") && client.ends_with("--fq-rate 50000M "),
+        client.contains(" -P 2 --fq-rate 50000M ") && client.ends_with(" -t 60 "),
         "{client}"
     );
     let words: Vec<&str> = client.split_whitespace().collect();
@@ -95,13 +101,11 @@ fn the_kernel_interface_name_comes_from_the_environment() {
     let out = tmp.path().join("out");
     build(&example("sc16"), &out);
     let path = out.join("hosts/cit-tcp-1.sh");
-    let o = Command::new("bash")
-        .arg(&path)
-        .args(["--dry-run", "tune"])
-        .env("IF_p0", "ens1f0 np0; reboot")
-        .output()
-        .expect("bash runs");
-    let stdout = String::from_utf8_lossy(&o.stdout);
+    let (_, stdout, _) = bash_env(
+        &path,
+        &["--dry-run", "tune"],
+        &[("IF_p0", "ens1f0 np0; reboot")],
+    );
     // The name stays one quoted word: it cannot run a command.
     assert!(
         stdout.contains(r"ip link set dev ens1f0\ np0\;\ reboot mtu 9000 up"),
@@ -150,5 +154,79 @@ fn a_bonded_host_gets_its_bond_and_binds_its_address() {
             .trim_end()
             .ends_with("iperf3 -s -D -p 5201 -B 10.2.2.1"),
         "{serve}"
+    );
+}
+
+/// A test's length comes from DEMOC_SECONDS when set (the twin's disk test runs a
+/// three-second pair), else the build's; a flow's pairs can be run alone.
+#[test]
+fn the_test_length_and_the_flow_come_from_the_caller() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let path = out.join("hosts/cit-tcp-1.sh");
+    let (_, stdout, _) = bash_env(&path, &["--dry-run", "send"], &[("DEMOC_SECONDS", "3")]);
+    assert!(
+        stdout.contains("iperf3 -c ") && stdout.contains(" -t 3 "),
+        "{stdout}"
+    );
+    let (_, none, _) = bash(&path, &["--dry-run", "send", "no-such-flow"]);
+    assert!(!none.contains("iperf3"), "{none}");
+    let (_, one, _) = bash(&path, &["--dry-run", "send", "cit-ab-tcp-1t"]);
+    assert!(one.contains("iperf3 -c "), "{one}");
+}
+
+/// A disk flow's sender reads its drives and its receiver writes its own with fio, one
+/// direct-I/O job per drive paced at its share of the pair's rate, pinned like the
+/// transfer; the script names what it needs. Before, the transfer ran memory to memory
+/// and a comment said so.
+#[test]
+fn a_disk_flow_runs_fio_on_the_drives_of_both_ends() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    // umich-disk: umich-dtn-[1-2] to umich-campus-dtn-1, 60G, nvme to nvme.
+    let (code, send, err) = bash(
+        &out.join("hosts/umich-dtn-1.sh"),
+        &["--dry-run", "send", "umich-disk"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let fio = send
+        .lines()
+        .find(|l| l.contains(" fio "))
+        .unwrap_or_else(|| panic!("no fio in:\n{send}"));
+    for want in [
+        "--direct=1",
+        "--rw=read",
+        "--rate=1875000000",
+        "--time_based",
+        "--runtime=60",
+        "--name=DRIVE_1",
+    ] {
+        assert!(fio.contains(want), "`{want}` not in {fio}");
+    }
+    assert!(fio.starts_with("numactl -N "), "{fio}");
+    let (code, serve, err) = bash(
+        &out.join("hosts/umich-campus-dtn-1.sh"),
+        &["--dry-run", "serve", "umich-disk"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let fio = serve
+        .lines()
+        .find(|l| l.contains(" fio "))
+        .unwrap_or_else(|| panic!("no fio in:\n{serve}"));
+    // The receiver starts first: its writes run the lead longer.
+    assert!(
+        fio.contains("--rw=write") && fio.contains("--runtime=75"),
+        "{fio}"
+    );
+    let text = std::fs::read_to_string(out.join("hosts/umich-campus-dtn-1.sh")).expect("script");
+    assert!(
+        text.contains("fio 3 or newer"),
+        "the script states what it needs"
+    );
+    assert!(
+        !text.contains("memory to memory"),
+        "no disk flow runs memory to memory any more"
     );
 }

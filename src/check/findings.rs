@@ -177,4 +177,5 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     capacity(cx, &plan, &loads, diags);
     storage(cx, &loads, &facts, diags);
     flows(cx, &plan, diags);
+    super::fabrics::check(cx, &plan.fabrics, diags);
 }

@@ -5,6 +5,7 @@ pub(crate) mod bdp;
 pub(crate) mod boundary;
 pub(crate) mod cables;
 pub(crate) mod control;
+pub(crate) mod fabrics;
 pub(crate) mod findings;
 pub(crate) mod lag_duplicates;
 pub(crate) mod lag_ids;

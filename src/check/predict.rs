@@ -101,6 +101,8 @@ pub(crate) struct Plan {
     pub(crate) sites: Vec<SiteSummary>,
     pub(crate) storage: Vec<HostStorage>,
     pub(crate) flows: Vec<FlowPrediction>,
+    /// NVMe-oF fabrics, in the spec's order.
+    pub(crate) fabrics: Vec<super::fabrics::FabricPrediction>,
     /// Network resources with their use, sorted.
     pub(crate) links: Vec<(Res, LinkUse)>,
 }
@@ -442,6 +444,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
             x.hosts += 1;
         }
     }
+    let fabrics = super::fabrics::predict(cx, &facts, &flows);
     let plan = Plan {
         show: m.settings.name.clone(),
         title: m.settings.title.clone(),
@@ -449,6 +452,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         sites,
         storage,
         flows,
+        fabrics,
         links,
     };
     (plan, loads, facts)

@@ -96,6 +96,8 @@ fn lab(
                 if hosts {
                     lab.hosts = crate::lower::hosts(&l.front)
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
+                    lab.fabrics = crate::lower::fabrics::lower(&l.front)
+                        .map_err(|e| usage(&format!("internal error: {e}")))?;
                 }
                 Ok((lab, l.front))
             }

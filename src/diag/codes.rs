@@ -372,6 +372,18 @@ codes! {
         "The model's port map (catalog `openflow.port_numbers`) gives two ports or port-channels \
          under the controller the same OpenFlow port number, so rules cannot tell them apart.";
     // ---- lowering: device configs -------------------------------------------------------
+    FABRIC_NUMA = "W0290" "fabric-numa" Warning
+        "Some of the drives an NVMe-oF target exports hang off another CPU socket than the NIC \
+         the fabric uses: every read of those drives crosses the socket interconnect on its way \
+         to the NIC. democ predicts that share at the cross-socket factor of catalog/physics.yaml \
+         (ESnet fasterdata measures up to 2x loss) and says what the fabric reaches. Put the NIC \
+         on the drives' socket, add a NIC per socket, or export only the NIC socket's drives.";
+    FABRIC_UNCARRIED = "W0291" "fabric-uncarried" Warning
+        "An NVMe-oF fabric joins a target to an initiator that no declared flow of the fabric's \
+         protocol joins. democ routes, writes OpenFlow rules and lossless (PFC, ECN, DSCP) settings \
+         for, and predicts only declared flows, so nothing makes the fabric's path forward or stay \
+         lossless. Declare a flow from the target to its initiators (`protocol: rdma` or `tcp`, \
+         `source: nvme`) at the rate the fabric should carry.";
     VENDOR_UNSUPPORTED = "E0301" "vendor-unsupported" Error
         "The spec asks a switch for something its OS cannot do, or that democ's vendor data \
          (templates/<vendor>/vendor.yaml) has no confirmed syntax for, and the generated config \

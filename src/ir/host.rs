@@ -24,6 +24,16 @@ pub(crate) struct Host {
     pub(crate) governor: Option<String>,
     /// `ethtool -C` arguments for every interface.
     pub(crate) coalescing: Vec<String>,
+    /// The NVMe drives disk flows read and write, numbered across the host's drive
+    /// groups in declaration order.
+    pub(crate) drives: Vec<Drive>,
+    /// The tools the transfers need, with the versions that matter, in words.
+    pub(crate) needs: Vec<String>,
+    /// When a transfer runs iperf3 with several streams, the iperf3 version that runs
+    /// them on threads: the script warns when the installed one is older.
+    pub(crate) iperf3_threads: Option<String>,
+    /// Length of each test transfer, seconds (`DEMOC_SECONDS` overrides it at run time).
+    pub(crate) seconds: u32,
     /// Routes to the flows' peers off this host's subnet, via its `gateway:` switch.
     pub(crate) routes: Vec<super::routing::StaticRoute>,
     /// Lossless RoCE on the NICs, when the host ends an RDMA flow.
@@ -91,10 +101,49 @@ pub(crate) struct Transfer {
     pub(crate) flow: String,
     /// The host at the other end.
     pub(crate) peer: String,
-    /// The command, one word per item.
+    /// The command, one word per item, without its length.
     pub(crate) argv: Vec<String>,
-    /// What the command does not do (disk flows run memory to memory here).
-    pub(crate) note: Option<String>,
+    /// The option that takes the test's length in seconds (`-t`, `-D`); the script
+    /// appends it with `$secs`. None for a server that runs until stopped.
+    pub(crate) duration: Option<String>,
+    /// The drives this side reads (sender) or writes (receiver) while the network
+    /// transfer runs, for a flow whose source or sink is `nvme`.
+    pub(crate) disk: Option<DiskIo>,
+}
+
+/// One NVMe drive of a host: a folder on it (a mounted file system) holds the test files.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Drive {
+    /// The shell variable naming the drive's folder (`DRIVE_1`).
+    pub(crate) var: String,
+    /// Its default: `/mnt/nvme0` for the first drive.
+    pub(crate) default_dir: String,
+    /// The catalog drive model.
+    pub(crate) model: String,
+    /// The NUMA node (socket) the drive hangs off, when the chassis says.
+    pub(crate) numa_node: Option<u8>,
+}
+
+/// fio on the drives while a transfer runs: direct I/O, one job per drive, each paced at
+/// its share of the pair's rate, so the drives carry what the network carries.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DiskIo {
+    /// `read` (the sender) or `write` (the receiver).
+    pub(crate) rw: String,
+    /// The drives' variables (`DRIVE_1`), one fio job each.
+    pub(crate) drives: Vec<String>,
+    /// Each job's rate cap, bytes per second (fio `--rate`).
+    pub(crate) rate_bytes: u64,
+    /// The file on each drive (`democ-<flow>-<peer>.dat`).
+    pub(crate) file: String,
+    /// fio's options shared by every job (templates/linux/tuning.yaml).
+    pub(crate) options: Vec<String>,
+    /// Seconds added to the test's length: a receiver starts before its sender.
+    pub(crate) extra_seconds: u32,
+    /// `numactl` words pinning fio to the NIC's node, like the transfer.
+    pub(crate) pin: Vec<String>,
 }
 
 /// The NIC side of the switches' DSCP scheme (`ir::qos`): trust DSCP, make the class

@@ -5,6 +5,7 @@
 //! byte-identical from run to run.
 
 pub(crate) mod cabling;
+pub(crate) mod fabric;
 pub(crate) mod flow;
 pub(crate) mod host;
 pub(crate) mod interface;
@@ -30,6 +31,8 @@ pub(crate) struct Lab {
     pub(crate) switches: Vec<Switch>,
     /// DTNs sorted by name: host settings and test transfers.
     pub(crate) hosts: Vec<host::Host>,
+    /// NVMe-oF fabrics in the spec's order: target and initiator setup (with the hosts).
+    pub(crate) fabrics: Vec<fabric::Fabric>,
     /// Declared flows in the show's order: pairs, addresses, planned paths, cookies.
     pub(crate) flows: Vec<flow::Flow>,
     /// `lab/<show>.clab.yml`.

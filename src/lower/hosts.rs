@@ -11,9 +11,10 @@ use serde::Deserialize;
 use crate::check::Ctx;
 use crate::check::load::host_ports;
 use crate::compile::Front;
-use crate::ir::host::{Host, HostInterface, Sysctl, Transfer};
+use crate::ir::host::{DiskIo, Host, HostInterface, Sysctl, Transfer};
 use crate::lower::vendor::EMBEDDED;
 use crate::resolve::model::HostId;
+use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
 
 const TUNING: &str = "linux/tuning.yaml";
@@ -30,6 +31,26 @@ struct Tuning {
     governor: Option<String>,
     coalescing: Vec<String>,
     transfers: TransferPlan,
+    disk: DiskPlan,
+    needs: Needs,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Needs {
+    iperf3: String,
+    iperf3_min_version: String,
+    perftest: String,
+    fio: String,
+    numactl: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DiskPlan {
+    options: Vec<String>,
+    drive_dir: String,
+    receiver_lead_s: u32,
 }
 
 #[derive(Deserialize)]
@@ -110,6 +131,18 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
         .map(|h| settings(&cx, t, h, &numa[h], &lags))
         .collect();
     transfers(&cx, t, &numa, &mut hosts);
+    // RoCE fabrics need the same lossless settings on their target and initiators,
+    // whether or not a declared flow joins them.
+    for fab in m.fabrics.iter().filter(|f| f.transport == Transport::Rdma) {
+        for h in std::iter::once(fab.target).chain(fab.initiators.iter().copied()) {
+            hosts[h]
+                .roce
+                .get_or_insert_with(|| roce(m.settings.pfc_priority));
+        }
+    }
+    for h in &mut hosts {
+        needs(t, h);
+    }
     gateway_routes(&cx, &mut hosts);
     hosts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(hosts)
@@ -155,11 +188,62 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         sysctl,
         governor: t.governor.clone(),
         coalescing: t.coalescing.clone(),
+        drives: drives(cx, h, &t.disk),
+        needs: Vec::new(),
+        iperf3_threads: None,
+        seconds: t.transfers.seconds,
         routes: Vec::new(),
         roce: None,
         serve: Vec::new(),
         send: Vec::new(),
     }
+}
+
+/// What the host's transfers need, from the commands they run.
+fn needs(t: &Tuning, h: &mut Host) {
+    let all = || h.serve.iter().chain(&h.send);
+    let runs = |tool: &str| all().any(|x| x.argv.iter().any(|w| w == tool));
+    let threads = h.send.iter().any(|x| {
+        x.argv.iter().any(|w| w == "iperf3")
+            && x.argv.windows(2).any(|w| w[0] == "-P" && w[1] != "1")
+    });
+    h.iperf3_threads = threads.then(|| t.needs.iperf3_min_version.clone());
+    let mut needs = Vec::new();
+    if threads {
+        needs.push(t.needs.iperf3.clone());
+    }
+    if runs("ib_write_bw") {
+        needs.push(t.needs.perftest.clone());
+    }
+    if all().any(|x| x.disk.is_some()) {
+        needs.push(t.needs.fio.clone());
+    }
+    if runs("numactl") {
+        needs.push(t.needs.numactl.clone());
+    }
+    h.needs = needs;
+}
+
+/// The host's drives, numbered across its groups in declaration order, with the socket
+/// each group hangs off.
+fn drives(cx: &Ctx, h: &crate::resolve::model::Host, d: &DiskPlan) -> Vec<crate::ir::host::Drive> {
+    let ch = cx.db.chassis.get(&h.chassis);
+    h.nvme
+        .iter()
+        .flat_map(|g| {
+            let node = ch
+                .and_then(|c| crate::check::storage::group_attach(c, g))
+                .and_then(|a| a.socket);
+            std::iter::repeat_n((g.model.value.clone(), node), g.count as usize)
+        })
+        .enumerate()
+        .map(|(i, (model, numa_node))| crate::ir::host::Drive {
+            var: format!("DRIVE_{}", i + 1),
+            default_dir: format!("{}{i}", d.drive_dir),
+            model,
+            numa_node,
+        })
+        .collect()
 }
 
 /// The host's bonds: one per LAG with members on it, its members in the LAG's order, so
@@ -284,9 +368,6 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             .map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
         let streams = crate::check::predict::streams_per_pair(cx, f, routes, per_stream_gbps);
         let per_stream = f.pair_rate().bps() / f64::from(streams.max(1));
-        let note = (f.source == Store::Nvme || f.sink == Store::Nvme).then(|| {
-            "a disk flow: this test runs memory to memory; run the transfer tool on the drives with the same numactl pinning".to_owned()
-        });
         for pr in &routes.pairs {
             let (src, dst) = (pr.src, pr.dst);
             let Some(port) = next_port[dst] else {
@@ -309,7 +390,6 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                     words(&["numactl", "-N", &n, "-m", &n])
                 })
             };
-            let secs = t.transfers.seconds.to_string();
             let port = port.to_string();
             let n = streams.to_string();
             let (server, client): (Vec<String>, Vec<String>) = match f.protocol.value {
@@ -328,8 +408,6 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                         "-T",
                         &tos,
                         "--report_gbits",
-                        "-D",
-                        &secs,
                         "-q",
                         &n,
                         "-p",
@@ -342,7 +420,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                 proto => {
                     // A bonded host's address is its bond's (the script builds it).
                     let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
-                    c.extend(words(&["-P", &n, "-t", &secs]));
+                    c.extend(words(&["-P", &n]));
                     if proto == Protocol::Udp {
                         c.extend(["-u".into(), "-b".into(), rate_arg(per_stream)]);
                     } else {
@@ -357,14 +435,38 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
             serve.extend(server);
             let mut send = pin(numa_of(src, sp));
             send.extend(client);
-            let transfer = |peer: HostId, argv: Vec<String>| Transfer {
+            let rdma = f.protocol.value == Protocol::Rdma;
+            let disk = |me: HostId, peer: HostId, store: Store, read: bool, pin: Vec<String>| {
+                (store == Store::Nvme && !hosts[me].drives.is_empty()).then(|| DiskIo {
+                    rw: if read { "read" } else { "write" }.into(),
+                    drives: hosts[me].drives.iter().map(|d| d.var.clone()).collect(),
+                    rate_bytes: (f.pair_rate().bps() / 8.0 / hosts[me].drives.len() as f64)
+                        .ceil()
+                        .max(1.0) as u64,
+                    file: format!("democ-{}-{}.dat", f.name.value, m.hosts[peer].name.value),
+                    options: t.disk.options.clone(),
+                    extra_seconds: if read { 0 } else { t.disk.receiver_lead_s },
+                    pin,
+                })
+            };
+            let serve_disk = disk(dst, src, f.sink, false, pin(numa_of(dst, dp)));
+            let send_disk = disk(src, dst, f.source, true, pin(numa_of(src, sp)));
+            let transfer = |peer: HostId, argv: Vec<String>, duration, disk| Transfer {
                 flow: f.name.value.clone(),
                 peer: m.hosts[peer].name.value.clone(),
                 argv,
-                note: note.clone(),
+                duration,
+                disk,
             };
-            hosts[dst].serve.push(transfer(src, serve));
-            hosts[src].send.push(transfer(dst, send));
+            // ib_write_bw's server runs for the test's length too; iperf3's until stopped.
+            let server_duration = rdma.then(|| "-D".to_owned());
+            let client_duration = Some(if rdma { "-D" } else { "-t" }.to_owned());
+            hosts[dst]
+                .serve
+                .push(transfer(src, serve, server_duration, serve_disk));
+            hosts[src]
+                .send
+                .push(transfer(dst, send, client_duration, send_disk));
         }
     }
 }

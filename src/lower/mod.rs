@@ -7,6 +7,7 @@ mod breakout;
 mod cabling;
 mod containerlab;
 mod dpid;
+pub(crate) mod fabrics;
 mod flows;
 pub(crate) mod hosts;
 mod interfaces;
@@ -206,6 +207,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         // Filled by `hosts` for `democ ir` and `democ build --hosts`: DTNs hold no
         // diagnostics, so `check` need not pay for them.
         hosts: Vec::new(),
+        fabrics: Vec::new(),
         flows: flows::lower(front),
         cabling,
         containerlab,

@@ -201,10 +201,10 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             name: fab.name.clone(),
             transport: fab.transport.value,
             target,
+            target_span: fab.target.span,
             drives: fab.drives.clone(),
             initiators,
             port: fab.port.as_ref().map_or(4420, |p| p.value),
-            span: fab.span,
         });
     }
 }

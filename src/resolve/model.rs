@@ -301,16 +301,16 @@ pub(crate) struct Wan {
     pub(crate) span: Span,
 }
 
-#[allow(dead_code)]
 #[derive(Debug)]
 pub(crate) struct Fabric {
     pub(crate) name: Sp<String>,
     pub(crate) transport: Transport,
     pub(crate) target: HostId,
+    /// Where `target:` is written.
+    pub(crate) target_span: Span,
     pub(crate) drives: Option<Sp<u32>>,
     pub(crate) initiators: Vec<HostId>,
     pub(crate) port: u16,
-    pub(crate) span: Span,
 }
 
 #[derive(Debug)]

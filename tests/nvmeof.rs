@@ -1,0 +1,173 @@
+//! NVMe over Fabrics (issue 11 §1): sc16's `crsi-nvmeof` becomes a target script that
+//! builds the nvmet configfs tree and one script per initiator that discovers and
+//! connects; both are shellcheck clean, run `--dry-run` without touching the machine and
+//! print the exact configfs writes and nvme-cli lines; `plan` predicts the fabric.
+//! Before, the section produced no output at all. (The kernel here has no nvmet, so
+//! nothing connects for real: the dry runs are what can be proven on this machine.)
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use support::{build, democ, example};
+
+fn bash(script: &Path, args: &[&str]) -> (i32, String, String) {
+    let o = Command::new("bash")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("bash runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const NQN: &str = "nqn.2026-11.invalid.democ:sc16:crsi-nvmeof";
+const CFG: &str = "/sys/kernel/config/nvmet";
+
+#[test]
+fn the_target_script_prints_the_configfs_tree() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let script = out.join("nvmeof/crsi-nvmeof/target-crsi-nvme-1.sh");
+    let (code, stdout, stderr) = bash(&script, &["--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+    let sub = format!("{CFG}/subsystems/{NQN}");
+    for want in [
+        "modprobe nvmet ".to_owned(),
+        "modprobe nvmet-rdma ".to_owned(),
+        format!("mkdir {sub} "),
+        format!("echo 0 > {sub}/attr_allow_any_host"),
+        format!("echo /dev/nvme0n1 > {sub}/namespaces/1/device_path"),
+        format!("echo 1 > {sub}/namespaces/24/enable"),
+        format!("echo rdma > {CFG}/ports/1/addr_trtype"),
+        format!("echo ipv4 > {CFG}/ports/1/addr_adrfam"),
+        format!("echo 10.16.200.1 > {CFG}/ports/1/addr_traddr"),
+        format!("echo 4420 > {CFG}/ports/1/addr_trsvcid"),
+        format!("ln -s {sub} {CFG}/ports/1/subsystems/{NQN} "),
+        format!(
+            "ln -s {CFG}/hosts/nqn.2026-11.invalid.democ:sc16:host:cit-nvme-2 {sub}/allowed_hosts/nqn.2026-11.invalid.democ:sc16:host:cit-nvme-2 "
+        ),
+    ] {
+        assert!(
+            stdout.lines().any(|l| l == want),
+            "missing `{want}` in:\n{stdout}"
+        );
+    }
+    // One namespace per drive of the target, no more.
+    assert_eq!(stdout.matches("/device_path").count(), 24, "{stdout}");
+    assert!(!stdout.contains("namespaces/25"), "{stdout}");
+    // The drive a namespace serves is the user's to name.
+    let o = Command::new("bash")
+        .arg(&script)
+        .arg("--dry-run")
+        .env("NS_3", "/dev/disk/by-id/nvme-x")
+        .output()
+        .expect("bash");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!(
+            "echo /dev/disk/by-id/nvme-x > {sub}/namespaces/3/device_path"
+        )),
+        "{text}"
+    );
+    // Nothing is configured here: a teardown has nothing to undo.
+    let (code, stdout, stderr) = bash(&script, &["--dry-run", "--teardown"]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    let (code, _, _) = bash(&script, &["--bogus"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn each_initiator_discovers_and_connects_with_its_queues() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    for host in ["cit-nvme-1", "cit-nvme-2"] {
+        let script = out.join(format!("nvmeof/crsi-nvmeof/initiator-{host}.sh"));
+        let (code, stdout, stderr) = bash(&script, &["--dry-run"]);
+        assert_eq!(code, 0, "{stderr}");
+        let hostnqn = format!("nqn.2026-11.invalid.democ:sc16:host:{host}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "modprobe nvme-rdma ".to_owned(),
+                format!("nvme discover -t rdma -a 10.16.200.1 -s 4420 -q {hostnqn} "),
+                // 22 cores per E5-2699 v4 socket, the NIC's; a show-floor RTT keeps the
+                // kernel's default depth.
+                format!(
+                    "nvme connect -t rdma -a 10.16.200.1 -s 4420 -n {NQN} -q {hostnqn} -i 22 -Q 128 "
+                ),
+            ],
+            "{stdout}"
+        );
+        let (code, stdout, _) = bash(&script, &["--dry-run", "--disconnect"]);
+        assert_eq!(code, 0);
+        assert!(stdout.contains("not connected"), "{stdout}");
+    }
+}
+
+#[test]
+fn every_fabric_and_host_script_is_shellcheck_clean() {
+    if Command::new("shellcheck")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!("skipped: shellcheck is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let mut scripts = Vec::new();
+    for dir in ["nvmeof/crsi-nvmeof", "hosts"] {
+        for e in std::fs::read_dir(out.join(dir)).expect("folder").flatten() {
+            scripts.push(e.path());
+        }
+    }
+    assert!(scripts.len() > 40, "{scripts:?}");
+    let o = Command::new("shellcheck")
+        .args(&scripts)
+        .output()
+        .expect("shellcheck");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn the_plan_predicts_the_fabric_and_names_its_bottleneck() {
+    let o = democ(&["plan", &example("sc16"), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let f = &v["fabrics"][0];
+    assert_eq!(f["name"], "crsi-nvmeof");
+    assert_eq!(f["drives"], 24);
+    assert_eq!(f["carried_by"][0], "crsi-cit-nvme");
+    // One 100GE port on the target carries both initiators' reads.
+    let g = f["predicted_gbps"].as_f64().expect("number");
+    assert!((90.0..100.0).contains(&g), "{f}");
+    assert!(
+        f["bottleneck"]["why"]
+            .as_str()
+            .unwrap_or("")
+            .contains("crsi-nvme-1:p0"),
+        "{f}"
+    );
+    // Half the drives are on the socket without the NIC: the drives' limit says so.
+    let limits = f["limits"].as_array().expect("limits");
+    assert!(
+        limits.iter().any(|l| l["why"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 % of them on another socket")),
+        "{f}"
+    );
+    let text = democ(&["plan", &example("sc16")]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("crsi-nvmeof  rdma"), "{text}");
+}
