@@ -10,6 +10,7 @@ pub(crate) mod findings;
 pub(crate) mod lag_duplicates;
 pub(crate) mod lag_ids;
 pub(crate) mod load;
+pub(crate) mod middleboxes;
 pub(crate) mod mtu;
 pub(crate) mod openflow;
 pub(crate) mod optics;
@@ -87,6 +88,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     segments::check(&cx, diags);
     services::check(&cx, diags);
     wan_rtt::check(&cx, diags);
+    middleboxes::check(&cx, diags);
     boundary::check(&cx, diags);
     clock.mark("  openflow");
     findings::check(&cx, diags);

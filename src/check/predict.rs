@@ -218,8 +218,11 @@ fn res_name(m: &Model, r: &Res) -> String {
                 }
                 crate::resolve::model::LinkKind::Lan => String::new(),
             };
+            let through = m
+                .boxes_on(*l)
+                .map_or(String::new(), |b| format!(" through {b}"));
             format!(
-                "{name}{} {} {}",
+                "{name}{} {} {}{through}",
                 m.end_name(link.a),
                 dir(*f),
                 m.end_name(link.b)

@@ -48,7 +48,9 @@ impl Topology {
 /// along its length.
 pub(crate) fn link_latency_us(m: &Model, l: LinkId, us_per_km: f64) -> f64 {
     let link = &m.links[l];
-    link.rtt_one_way_us.unwrap_or(link.length_km * us_per_km)
+    // Inline boxes add their latency to the measured RTT too: a box added after the
+    // circuit was measured is not in its figure (say so in `rtt_ms` by leaving it out).
+    link.rtt_one_way_us.unwrap_or(link.length_km * us_per_km) + link.inline_latency_us
 }
 
 /// Builds the graph in link order: deterministic.

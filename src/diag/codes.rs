@@ -330,6 +330,15 @@ codes! {
          flow over a circuit on its VLAN and another flow on the DTN VLAN), and one access \
          port cannot be in both. Give the other flow's links the circuit's VLAN (`vlan:`), \
          route one of the flows, or cable the DTN with a second port.";
+    STATEFUL_MIDDLEBOX = "W0259" "stateful-middlebox" Warning
+        "A flow crosses a stateful box inline on a link or circuit (a firewall or an inline IDS \
+         that tracks connections). ESnet's Science DMZ guidance is that such boxes not sit in \
+         the path of science data: they are built for many slow flows, with small input buffers, \
+         so the line-rate bursts of a data-transfer host overflow them and TCP collapses on the \
+         loss (fasterdata.es.net, \"Firewall Performance Issues\" and \"Science DMZ Security - \
+         Firewalls vs. Router ACLs\"). democ counts the box's declared throughput, MTU and \
+         latency, not the loss it causes. Route the flow around the box and protect the hosts \
+         with router ACLs, or declare the box stateless if it is.";
     OPENFLOW_BOUNDARY = "E0265" "openflow-boundary" Error
         "A flow's path enters a switch on an OpenFlow port and leaves it on a legacy port (or the \
          reverse), and the switch's OS cannot pass packets between the controller's ports and its \

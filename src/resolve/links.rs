@@ -296,11 +296,14 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             if let Some(g) = lag {
                 m.lags[g].members.push(id);
             }
+            let boxes = super::middleboxes::inline(l.middleboxes.as_ref(), l.mtu.as_ref());
             m.links.push(Link {
                 a,
                 b: bb,
                 kind: LinkKind::Lan,
-                capacity: speed,
+                capacity: boxes
+                    .capacity
+                    .map_or(speed, |c| Rate(c.bps().min(speed.bps()))),
                 media: l.media.as_ref().map(|x| x.value),
                 optic_a: l.optic.clone(),
                 optic_b: l.optic_b.clone().or_else(|| l.optic.clone()),
@@ -313,8 +316,10 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 vlan: l.vlan.as_ref().map(|x| x.value),
                 vlans: l.vlans.iter().flatten().map(|v| v.value).collect(),
                 subnet: l.subnet.clone(),
-                mtu: l.mtu.clone(),
+                mtu: super::middleboxes::mtu(l.mtu.clone(), &boxes),
                 rtt_one_way_us: None,
+                inline_latency_us: boxes.latency_us,
+                middleboxes: boxes.boxes,
                 description: l.description.as_ref().map(|d| d.value.clone()),
                 span_a: l.a.span,
                 span_b: l.b.span,
@@ -415,11 +420,14 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 _ => speed,
             };
             links.push(id);
+            let boxes = super::middleboxes::inline(w.middleboxes.as_ref(), w.mtu.as_ref());
             m.links.push(Link {
                 a,
                 b: bb,
                 kind: LinkKind::Wan(wid),
-                capacity,
+                capacity: boxes
+                    .capacity
+                    .map_or(capacity, |c| Rate(c.bps().min(capacity.bps()))),
                 media: None,
                 optic_a: w.optic.clone(),
                 optic_b: w.optic.clone(),
@@ -432,8 +440,10 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 vlan: w.vlan.as_ref().map(|v| v.value),
                 vlans: Vec::new(),
                 subnet: None,
-                mtu: w.mtu.clone(),
+                mtu: super::middleboxes::mtu(w.mtu.clone(), &boxes),
                 rtt_one_way_us: rtt_us.map(|r| r / 2.0),
+                inline_latency_us: boxes.latency_us,
+                middleboxes: boxes.boxes,
                 description: w.description.as_ref().map(|d| d.value.clone()),
                 span_a: w.a.span,
                 span_b: w.b.span,

@@ -5,6 +5,7 @@ mod allow;
 mod flows;
 mod hosts;
 mod links;
+pub(crate) mod middleboxes;
 pub(crate) mod model;
 mod services;
 mod settings;

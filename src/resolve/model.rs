@@ -259,11 +259,27 @@ pub(crate) struct Link {
     /// one-way latency (a measured RTT includes every detour and device the fiber length
     /// leaves out), and `length_km` only checks it (W0232).
     pub(crate) rtt_one_way_us: Option<f64>,
+    /// Boxes inline on the link that democ does not configure (`middleboxes:`); their
+    /// throughput, MTU and latency are folded into `capacity`, `mtu` and
+    /// `inline_latency_us`.
+    pub(crate) middleboxes: Vec<Middlebox>,
+    /// One-way latency the boxes add, microseconds.
+    pub(crate) inline_latency_us: f64,
     pub(crate) description: Option<String>,
     /// Span of the `a:` and `b:` values.
     pub(crate) span_a: Span,
     pub(crate) span_b: Span,
     /// Span of the whole link entry.
+    pub(crate) span: Span,
+}
+
+/// An inline box on a link.
+#[derive(Debug, Clone)]
+pub(crate) struct Middlebox {
+    pub(crate) name: Sp<String>,
+    pub(crate) kind: crate::spec::middlebox::MiddleboxKind,
+    /// It keeps per-connection state.
+    pub(crate) stateful: bool,
     pub(crate) span: Span,
 }
 

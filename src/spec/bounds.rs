@@ -179,6 +179,15 @@ pub(crate) const MTU: Bound = Bound {
     pow2: false,
 };
 
+pub(crate) const OVERHEAD_BYTES: Bound = Bound {
+    lo: 0.0,
+    hi: 1024.0,
+    what: "bytes of encapsulation per packet",
+    why: "MACsec adds 32 bytes and IPsec or VXLAN tunnels well under 100; a kilobyte of \
+          headers per packet is no encapsulation a show would carry",
+    pow2: false,
+};
+
 pub(crate) const PCIE_MPS: Bound = Bound {
     lo: 128.0,
     hi: 4096.0,

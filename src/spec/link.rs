@@ -48,6 +48,9 @@ spec_struct! {
         subnet: Option<Sp<Prefix>> = opt,
         /// IP MTU of the link (the largest IP packet); default: what its ports carry.
         mtu: Option<Sp<u32>> = opt in MTU,
+        /// Boxes inline on each cable that democ does not configure (firewalls,
+        /// encryptors, inline IDS): their throughput, MTU, overhead and latency count.
+        middleboxes: Option<Vec<Sp<super::middlebox::Middlebox>>> = opt,
         description: Option<Sp<String>> = opt,
         /// Warning codes acknowledged on this link (`[W0246]`): they become notes,
         /// listed in the plan as acknowledged.

@@ -8,6 +8,7 @@ pub(crate) mod host;
 pub(crate) mod link;
 pub(crate) mod load;
 pub(crate) mod macros;
+pub(crate) mod middlebox;
 pub(crate) mod name;
 pub(crate) mod services;
 pub(crate) mod show;

@@ -50,6 +50,9 @@ spec_struct! {
         /// IP MTU the WAN carries (the largest IP packet, as providers quote it: 9000 for
         /// R&E jumbo circuits); switch ports get frames large enough for it.
         mtu: Option<Sp<u32>> = opt in MTU,
+        /// Boxes inline on the circuit that democ does not configure (encryptors,
+        /// firewalls): their throughput, MTU, overhead and latency count.
+        middleboxes: Option<Vec<Sp<super::middlebox::Middlebox>>> = opt,
         provisioning: Option<Sp<Provisioning>> = opt,
         /// Peer autonomous system for BGP over this connection.
         peer_asn: Option<Sp<u64>> = opt in ASN,

@@ -1,0 +1,32 @@
+//! `middleboxes:` on a link or WAN circuit: equipment inline on the path that democ does
+//! not configure (a firewall, an encryptor, an inline IDS), with what it does to traffic.
+
+use super::macros::spec_struct;
+use super::units::Rate;
+use crate::yaml::decode::{Sp, keyword_enum};
+
+keyword_enum! {
+    /// What an inline box is.
+    pub enum MiddleboxKind ("middlebox kind") {
+        Firewall = "firewall", Encryptor = "encryptor", Ids = "ids", Other = "other"
+    }
+}
+
+spec_struct! {
+    /// One box inline on every cable of the link (or the circuit), in both directions.
+    pub struct Middlebox ("middlebox") {
+        name: Sp<String> = req,
+        kind: Sp<MiddleboxKind> = req,
+        /// What it forwards per direction (its datasheet's figure for large packets).
+        throughput: Option<Sp<Rate>> = opt,
+        /// The largest IP packet it passes, before its own encapsulation.
+        mtu: Option<Sp<u32>> = opt in MTU,
+        /// Bytes its encapsulation adds to each packet on the wire (MACsec 32; an IPsec
+        /// ESP tunnel some 50 to 80): the link's IP MTU shrinks by as much.
+        overhead_bytes: Option<Sp<u32>> = opt in OVERHEAD_BYTES,
+        /// One-way latency it adds, microseconds.
+        latency_us: Option<Sp<f64>> = opt in HOP_LATENCY_US,
+        /// It keeps per-connection state (default: yes for a firewall or an IDS).
+        stateful: Option<Sp<bool>> = opt,
+    }
+}
