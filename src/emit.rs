@@ -178,15 +178,20 @@ fn in_runs<T: Sync>(
 /// Each switch's config and IR.
 fn render_switches(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
     in_runs(&lab.switches, threads, |sw| {
+        let ir = OutFile {
+            path: format!("ir/{}.json", sw.hostname),
+            bytes: ir::to_json(sw).into_bytes(),
+        };
+        // Equipment owned by others gets its IR (what democ assumes it does), no config.
+        if sw.external {
+            return Ok(vec![ir]);
+        }
         Ok(vec![
             OutFile {
                 path: sw.config_file.clone(),
                 bytes: r.switch(sw, &lab.show)?.into_bytes(),
             },
-            OutFile {
-                path: format!("ir/{}.json", sw.hostname),
-                bytes: ir::to_json(sw).into_bytes(),
-            },
+            ir,
         ])
     })
 }

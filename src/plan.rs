@@ -194,6 +194,9 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
     for n in rule_notes(plan) {
         let _ = writeln!(out, "note: {n}");
     }
+    if let Some(e) = external_note(plan) {
+        let _ = writeln!(out, "note: {}", line(&e));
+    }
     for a in &x.acknowledged {
         let _ = writeln!(out, "acknowledged: {a}");
     }
@@ -254,6 +257,17 @@ fn fabric_rows(plan: &Plan) -> Vec<[String; 7]> {
         .collect()
 }
 
+/// The switches owned by others, in words, when there are any.
+fn external_note(plan: &Plan) -> Option<String> {
+    (!plan.external.is_empty()).then(|| {
+        let names: Vec<String> = plan.external.iter().map(|s| format!("`{s}`")).collect();
+        format!(
+            "external (owned by others; modelled for feasibility, no config written or pushed): {}",
+            names.join(", ")
+        )
+    })
+}
+
 /// One line per flow forwarded only by OpenFlow rules nobody writes.
 fn rule_notes(plan: &Plan) -> Vec<String> {
     plan.flows
@@ -310,7 +324,8 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
     for r in &f {
         out += &md_row(r);
     }
-    let notes = rule_notes(plan);
+    let mut notes = rule_notes(plan);
+    notes.extend(external_note(plan));
     if !notes.is_empty() {
         out.push('\n');
         for n in notes {
@@ -382,6 +397,7 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
         "links": links,
         "storage": plan.storage,
         "fabrics": plan.fabrics,
+        "external": plan.external,
         "acknowledged": x.acknowledged,
         "diagnostics": x.diagnostics["diagnostics"],
         "errors": x.diagnostics["errors"],

@@ -105,6 +105,8 @@ pub(crate) struct Plan {
     pub(crate) fabrics: Vec<super::fabrics::FabricPrediction>,
     /// Network resources with their use, sorted.
     pub(crate) links: Vec<(Res, LinkUse)>,
+    /// Switches owned by others (`external: true`): modelled, no config written.
+    pub(crate) external: Vec<String>,
 }
 
 /// Payload share of the wire for a protocol at an MTU.
@@ -457,6 +459,12 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         flows,
         fabrics,
         links,
+        external: m
+            .switches
+            .iter()
+            .filter(|s| s.external)
+            .map(|s| s.name.value.clone())
+            .collect(),
     };
     (plan, loads, facts)
 }

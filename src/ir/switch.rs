@@ -27,7 +27,12 @@ pub(crate) struct Switch {
     /// The template that prints this switch (`dell/os10.j2`).
     pub(crate) template: String,
     /// Where `democ build` writes the rendered text (`switches/<name>.cfg`, or `.sh` for an OVS script).
+    /// Not written for an external switch.
     pub(crate) config_file: String,
+    /// Owned by others (`external: true` in the spec): this IR is what democ assumes it
+    /// does; no config is written, pushed or cross-checked for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) external: bool,
     /// Free text from the spec, sanitized for the vendor's CLI.
     pub(crate) description: Option<String>,
     pub(crate) management: Option<Management>,

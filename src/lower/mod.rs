@@ -262,6 +262,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             .unwrap_or_default(),
         template,
         config_file,
+        external: s.external,
         description: s
             .description
             .as_deref()

@@ -44,7 +44,14 @@ fn nodes(m: &Model) -> (Vec<Node>, Vec<usize>, Vec<usize>) {
             label: s.name.value.clone(),
             class: "switch",
             site: s.site,
-            title: format!("{} ({})", s.name.value, s.model.value),
+            title: if s.external {
+                format!(
+                    "{} ({}, external: democ writes no config)",
+                    s.name.value, s.model.value
+                )
+            } else {
+                format!("{} ({})", s.name.value, s.model.value)
+            },
         })
         .collect();
     let sw_node: Vec<usize> = (0..m.switches.len()).collect();

@@ -189,6 +189,8 @@ pub(crate) struct Switch {
     /// The catalog's silicon family (`sand`), for platform-specific syntax.
     pub(crate) platform: Option<String>,
     pub(crate) description: Option<String>,
+    /// Owned by others (`external: true`): no config written or pushed.
+    pub(crate) external: bool,
 }
 
 #[derive(Debug)]

@@ -468,6 +468,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             max_mtu: model.max_mtu.value,
             platform: model.platform.clone(),
             description: s.description.as_ref().map(|d| d.value.clone()),
+            external: s.external.as_ref().is_some_and(|e| e.value),
         });
     }
 }

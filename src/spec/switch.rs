@@ -57,6 +57,10 @@ spec_struct! {
         /// Per-port overrides, keyed by the catalog port name (`1/17`).
         ports: Option<IndexMap<String, Sp<PortOverride>>> = opt,
         description: Option<Sp<String>> = opt,
+        /// Equipment owned by others (the convention's core, a carrier's router, a
+        /// partner's chassis): modelled for feasibility (ports, speeds, LAGs, MTU,
+        /// routing) and emulated in the twin, but democ writes and pushes no config for it.
+        external: Option<Sp<bool>> = opt,
         /// Warning codes acknowledged on this switch (`[W0236]`): they become notes,
         /// listed in the plan as acknowledged.
         allow: Option<Vec<Sp<String>>> = opt,

@@ -38,8 +38,10 @@ pub(crate) fn lower(
         .collect();
     let ifaces = names::interfaces(m, vendors, &plans, &cabled);
     let mgmt = mgmt::assign(m, &name);
+    // An external switch has no config democ wrote.
     let configs: HashMap<&str, &str> = switches
         .iter()
+        .filter(|s| !s.external)
         .map(|s| (s.hostname.as_str(), s.config_file.as_str()))
         .collect();
     let cx = nodes::SwitchCx {

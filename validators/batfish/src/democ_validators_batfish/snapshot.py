@@ -236,6 +236,9 @@ def build_snapshot(build_dir: str | Path, snapshot_dir: str | Path | None = None
     (snap / "batfish").mkdir(parents=True)
 
     for s in switches:
+        if s.ir.get("external"):
+            result.skipped[s.hostname] = "external: owned by others, democ writes no config for it"
+            continue
         if s.os not in RANCID_TYPE:
             result.skipped[s.hostname] = _skip_reason(s.os)
             continue

@@ -59,6 +59,9 @@ def load(build: Path) -> list[Device]:
         # ir/ also holds show-wide files; a switch's IR has a hostname and an OS.
         if not isinstance(ir, dict) or "hostname" not in ir or "os" not in ir:
             continue
+        # Owned by others: democ wrote no config, so there is nothing to push.
+        if ir.get("external"):
+            continue
         rel = ir.get("config_file") or f"switches/{ir['hostname']}.cfg"
         try:
             text = _inside(build, rel).read_text()
