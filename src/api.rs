@@ -132,7 +132,16 @@ pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, Str
     };
     let dir = crate::emit::main_dir(Some(Path::new(main)));
     // The benchmarks time rendering; the plan is timed by `check`.
-    crate::emit::files(&lab, &t.0, &c.session, &dir, None, Some(&c.front)).map(Files)
+    let plan = crate::emit::prediction(&c.front);
+    crate::emit::files(
+        &lab,
+        &t.0,
+        &c.session,
+        &dir,
+        None,
+        Some((&c.front, plan.as_ref())),
+    )
+    .map(Files)
 }
 
 /// Everything `democ build` does but writing: templates, front end, lowering, rendering.
