@@ -1,9 +1,34 @@
 //! Embeds examples/sc16 (every YAML file under it) so `democ` has a default show, and
 //! every file under templates/ (vendor data and templates), so adding a vendor is adding
-//! a folder.
+//! a folder. democ's own YAML data (catalog/*.yaml and the YAML under templates/) is also
+//! read here, once, with democ's fast reader, and embedded as located trees
+//! (src/yaml/packed.rs): a run then reads no YAML of its own (the planner's loop spent a
+//! third of `democ check` on sc16 reading it). A file the fast reader refuses is embedded
+//! as text only and read at run time by the general parser, which reports its errors.
 
 use std::fmt::Write as _;
 use std::path::Path;
+
+// The reader and the packed form are democ's own modules, compiled here as well, so the
+// trees built now are exactly the ones a run would read.
+#[allow(dead_code)]
+#[path = "src/yaml/fast.rs"]
+mod fast;
+#[allow(dead_code)]
+#[path = "src/fxhash.rs"]
+mod fxhash;
+#[allow(dead_code)]
+#[path = "src/yaml/node.rs"]
+mod node;
+#[allow(dead_code)]
+#[path = "src/yaml/packed.rs"]
+mod packed;
+#[allow(dead_code)]
+#[path = "src/yaml/scalar.rs"]
+mod scalar;
+#[allow(dead_code)]
+#[path = "src/source.rs"]
+mod source;
 
 fn collect(dir: &Path, out: &mut Vec<String>) {
     collect_ext(dir, out, &["yaml", "yml"]);
@@ -41,6 +66,59 @@ fn main() {
     std::fs::write(Path::new(&out).join("embedded_sc16.rs"), code).expect("OUT_DIR is writable");
     std::fs::write(Path::new(&out).join("embedded_templates.rs"), templates())
         .expect("OUT_DIR is writable");
+    data(Path::new(&out));
+}
+
+/// catalog/*.yaml and every YAML file under templates/: `embedded_catalog.rs` (the
+/// catalog's `[(path, text)]`, sorted, so a new catalog file needs no code) and
+/// `embedded_data.rs` (`[File { path, text, packed }]`, `packed` the tree's bytes when
+/// the fast reader takes the file).
+fn data(out: &Path) {
+    println!("cargo::rerun-if-changed=catalog");
+    for f in [
+        "src/source.rs",
+        "src/fxhash.rs",
+        "src/yaml/node.rs",
+        "src/yaml/scalar.rs",
+        "src/yaml/fast.rs",
+        "src/yaml/packed.rs",
+    ] {
+        println!("cargo::rerun-if-changed={f}");
+    }
+    let mut catalog = Vec::new();
+    collect(Path::new("catalog"), &mut catalog);
+    let mut templates = Vec::new();
+    collect(Path::new("templates"), &mut templates);
+    let include =
+        |f: &str| format!("include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/{f}\"))");
+    let mut cat = String::from("[\n");
+    for f in &catalog {
+        println!("cargo::rerun-if-changed={f}");
+        let _ = writeln!(cat, "    ({f:?}, {}),", include(f));
+    }
+    cat.push(']');
+    std::fs::write(out.join("embedded_catalog.rs"), cat).expect("OUT_DIR is writable");
+    let packed_dir = out.join("packed");
+    std::fs::create_dir_all(&packed_dir).expect("OUT_DIR is writable");
+    let mut code = String::from("[\n");
+    for (i, f) in catalog.iter().chain(&templates).enumerate() {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let packed = match fast::parse(&text, source::FileId(0), 64, usize::MAX) {
+            Some(tree) => {
+                let bin = packed_dir.join(format!("{i}.bin"));
+                std::fs::write(&bin, packed::encode(&tree)).expect("OUT_DIR is writable");
+                format!("Some(include_bytes!({:?}))", bin.to_string_lossy())
+            }
+            None => "None".to_owned(),
+        };
+        let _ = writeln!(
+            code,
+            "    File {{ path: {f:?}, text: {}, packed: {packed} }},",
+            include(f)
+        );
+    }
+    code.push(']');
+    std::fs::write(out.join("embedded_data.rs"), code).expect("OUT_DIR is writable");
 }
 
 /// `[("dell/os10.j2", include_str!(...)), ...]`: every vendor.yaml and template, by path

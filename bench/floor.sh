@@ -3,8 +3,9 @@
 # switches, 10,000 DTNs, 100,000 flows) and bench/floor (a program that writes the same
 # files, sizes and folders and renames the folder into place, doing nothing else),
 # timed in turns (bench/paired.py), each into a fresh folder. Prints the ratio against
-# the single-threaded floor (democ's writer is single-threaded) and against a floor
-# writing on every core. Writes target/bench/floor.md (or DEMOC_BENCH_OUT/).
+# the single-threaded floor and against a floor writing on every core (democ writes on
+# every core from 256 files up, so the latter is its floor). Writes target/bench/floor.md
+# (or DEMOC_BENCH_OUT/).
 #
 # On tmpfs by default (/dev/shm: the floor is then memory, not the disk's journal);
 # DEMOC_FLOOR_DIR=/some/disk/folder measures on disk. Run it on a quiet machine.

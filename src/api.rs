@@ -132,7 +132,16 @@ pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, Str
     };
     let dir = crate::emit::main_dir(Some(Path::new(main)));
     // The benchmarks time rendering; the plan is timed by `check`.
-    crate::emit::files(&lab, &t.0, &c.session, &dir, None, Some(&c.front)).map(Files)
+    let plan = crate::emit::prediction(&c.front);
+    crate::emit::files(
+        &lab,
+        &t.0,
+        &c.session,
+        &dir,
+        None,
+        Some((&c.front, plan.as_ref())),
+    )
+    .map(Files)
 }
 
 /// Everything `democ build` does but writing: templates, front end, lowering, rendering.
@@ -147,4 +156,82 @@ pub fn build_path(path: &Path) -> Result<Files, String> {
     let t = templates()?;
     let c = check_path(path)?;
     lower_render(&c, &t, &path.to_string_lossy())
+}
+
+/// A checked show lowered to the IR, with its DTN scripts' IR (`build --hosts`) and the
+/// prediction the report shows: the input of each output kind's bench.
+pub struct Lowered {
+    lab: crate::ir::Lab,
+    plan: Option<crate::check::predict::Plan>,
+    session: Session,
+}
+
+impl Lowered {
+    /// OpenFlow switches and DTNs of the lab.
+    pub fn counts(&self) -> (usize, usize) {
+        let openflow = self.lab.switches.iter().filter(|s| s.openflow.is_some());
+        (openflow.count(), self.lab.hosts.len())
+    }
+}
+
+/// Lowers a checked show as `democ build --hosts` does, and predicts it once.
+pub fn lower(c: &Checked) -> Result<Lowered, String> {
+    let mut session = Session::default();
+    let Some(mut lab) = crate::emit::lab(&c.front, &mut session, false)? else {
+        return Err(failed(&mut session));
+    };
+    lab.hosts = crate::lower::hosts(&c.front)?;
+    let plan = crate::emit::prediction(&c.front);
+    Ok(Lowered { lab, plan, session })
+}
+
+/// One kind of output file of a build (what `emit::files` assembles).
+#[derive(Clone, Copy, Debug)]
+pub enum Output {
+    /// Every switch's config (rendered from its template).
+    Configs,
+    /// The OpenFlow rulesets: ovs-ofctl flow and meter files, OpenDaylight bodies.
+    Rulesets,
+    /// Every DTN's script (rendered from its template).
+    HostScripts,
+    /// report/index.html, from the prediction made beforehand.
+    Report,
+    /// cabling.csv and bom.csv.
+    Cabling,
+}
+
+/// The files of one output kind, in memory: their count and bytes.
+pub fn output(
+    c: &Checked,
+    l: &Lowered,
+    t: &Templates,
+    kind: Output,
+) -> Result<(usize, usize), String> {
+    let lab = &l.lab;
+    let texts: Vec<String> = match kind {
+        Output::Configs => lab
+            .switches
+            .iter()
+            .map(|sw| t.0.switch(sw, &lab.show))
+            .collect::<Result<_, _>>()?,
+        Output::Rulesets => crate::rulesets::files(lab)
+            .into_iter()
+            .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+            .collect(),
+        Output::HostScripts => lab
+            .hosts
+            .iter()
+            .map(|h| t.0.host(h, &lab.show))
+            .collect::<Result<_, _>>()?,
+        Output::Report => {
+            let plan = l.plan.as_ref().ok_or("no physics, no prediction")?;
+            let found = crate::report::Finding::all(&l.session, "");
+            vec![crate::report::html_report(&c.front, plan, lab, &found, &[])]
+        }
+        Output::Cabling => vec![
+            crate::csv::cabling(&lab.cabling),
+            crate::csv::bom(&lab.cabling),
+        ],
+    };
+    Ok((texts.len(), texts.iter().map(String::len).sum()))
 }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::check::predict::Plan;
 use crate::compile::{Front, Session};
 use crate::ir::{self, Lab};
 use crate::manifest::{self, Entry, Manifest};
@@ -24,14 +25,14 @@ pub(crate) fn lab(
 }
 
 /// Every file of a build, sorted by path, manifest.json last; `report/index.html` when
-/// the checked front end is given.
+/// the checked front end and its prediction are given.
 pub(crate) fn files(
     lab: &Lab,
     r: &Renderer,
     s: &Session,
     main_dir: &str,
     extra: Option<OutFile>,
-    front: Option<&Front>,
+    front: Option<(&Front, Option<&Plan>)>,
 ) -> Result<Vec<OutFile>, String> {
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 3);
     // Below a few hundred devices a thread costs more than it saves.
@@ -75,14 +76,17 @@ pub(crate) fn files(
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
     });
     out.extend(extra);
-    if let Some(front) = front {
+    if let Some((front, plan)) = front {
         let mut clock = crate::compile::Stages::new();
         let mut listed: Vec<String> = out.iter().map(|f| f.path.clone()).collect();
         listed.push("manifest.json".into());
         listed.sort();
         out.push(OutFile {
             path: "report/index.html".into(),
-            bytes: report(front, lab, s, main_dir, &listed).into_bytes(),
+            bytes: plan
+                .map(|p| report(front, p, lab, s, main_dir, &listed))
+                .unwrap_or_default()
+                .into_bytes(),
         });
         clock.mark("  report");
     }
@@ -117,20 +121,23 @@ pub(crate) fn files(
     Ok(out)
 }
 
+/// The prediction the report and plan.json show; None without physics (then neither
+/// is made). A build computes it once for both (it was a third of a large build).
+pub(crate) fn prediction(front: &Front) -> Option<Plan> {
+    crate::check::Ctx::new(front).map(|cx| crate::check::predict::plan(&cx).0)
+}
+
 /// The show report: predictions, findings and the files it links to.
 pub(crate) fn report(
     front: &Front,
+    plan: &Plan,
     lab: &Lab,
     s: &Session,
     main_dir: &str,
     files: &[String],
 ) -> String {
-    let Some(cx) = crate::check::Ctx::new(front) else {
-        return String::new();
-    };
-    let (plan, _) = crate::check::predict::plan(&cx);
     let found = crate::report::Finding::all(s, main_dir);
-    crate::report::html_report(front, &plan, lab, &found, files)
+    crate::report::html_report(front, plan, lab, &found, files)
 }
 
 /// Renders `items` on `threads` threads: the items are cut into one run per thread and

@@ -9,6 +9,7 @@
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 mod hook;
 mod inputs;
@@ -96,9 +97,6 @@ fn stage(
     fresh: bool,
 ) -> Result<bool, String> {
     let target = staging.join(&f.path);
-    if let Some(parent) = target.parent() {
-        fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
-    }
     let old = prior.filter(|_| !fresh).and_then(|p| {
         if f.path == "manifest.json" {
             let meta = fs::symlink_metadata(dir.join(&f.path)).ok()?;
@@ -124,8 +122,15 @@ fn stage(
     Ok(false)
 }
 
-/// Stages every file, stopping at a signal. The manifest goes last, and is written anew
-/// when any file was: a file modified after the manifest was edited since the build.
+/// Builds this large are staged on every core (smaller ones are done before threads
+/// would pay for themselves).
+const PARALLEL_FROM: usize = 256;
+
+/// Stages every file, stopping at a signal. The folders are made first, once each; the
+/// files are then written on every core, each thread a run of consecutive paths (mostly
+/// other folders than its neighbour's: creating files in one folder serialises on it).
+/// The manifest goes last, and is written anew when any file was: a file modified after
+/// the manifest was edited since the build.
 fn stage_all(
     prior: Option<&owned::Prior>,
     dir: &Path,
@@ -136,12 +141,77 @@ fn stage_all(
     fs::create_dir(staging).map_err(|e| io("create", staging, e))?;
     let (manifest, rest): (Vec<&OutFile>, Vec<&OutFile>) =
         files.iter().partition(|f| f.path == "manifest.json");
+    let mut folders: Vec<&str> = rest
+        .iter()
+        .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
+        .collect();
+    folders.sort_unstable();
+    folders.dedup();
+    for d in folders {
+        let at = staging.join(d);
+        fs::create_dir_all(&at).map_err(|e| io("create", &at, e))?;
+    }
+    let threads = if rest.len() >= PARALLEL_FROM {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        1
+    };
+    let chunk = rest.len().div_ceil(threads).max(1);
+    // Set by a thread that failed: the others stop at their next file.
+    let failed = AtomicBool::new(false);
+    let staged: Vec<Result<bool, Failed>> = std::thread::scope(|s| {
+        let failed = &failed;
+        let runs: Vec<_> = rest
+            .chunks(chunk)
+            .enumerate()
+            .map(|(t, run)| {
+                s.spawn(move || {
+                    let r = stage_run(prior, dir, staging, run, signals, failed, t == 0);
+                    if r.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    r
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a writer thread failed".to_owned().into()))
+            })
+            .collect()
+    });
     let mut all_reused = true;
-    for (i, f) in rest.into_iter().chain(manifest).enumerate() {
+    for r in staged {
+        all_reused &= r?;
+    }
+    for f in manifest {
         stop_if_signalled(signals, dir)?;
-        let is_manifest = f.path == "manifest.json";
-        all_reused &= stage(prior, dir, staging, f, is_manifest && !all_reused)?;
-        if i == 0 && hook::hook() == Hook::StallStaging {
+        stage(prior, dir, staging, f, !all_reused)?;
+    }
+    stop_if_signalled(signals, dir)
+}
+
+/// Stages one thread's run of files; whether every one was reused. `first` holds the
+/// test hook that stalls after the first file.
+fn stage_run(
+    prior: Option<&owned::Prior>,
+    dir: &Path,
+    staging: &Path,
+    run: &[&OutFile],
+    signals: &interrupt::Guard,
+    failed: &AtomicBool,
+    first: bool,
+) -> Result<bool, Failed> {
+    let mut all_reused = true;
+    for (i, f) in run.iter().enumerate() {
+        stop_if_signalled(signals, dir)?;
+        if failed.load(Ordering::Relaxed) {
+            // Another thread's error is the one reported; this result is dropped.
+            return Ok(false);
+        }
+        all_reused &= stage(prior, dir, staging, f, false)?;
+        if first && i == 0 && hook::hook() == Hook::StallStaging {
             for _ in 0..3000 {
                 if signals.raised().is_some() {
                     break;
@@ -150,7 +220,7 @@ fn stage_all(
             }
         }
     }
-    stop_if_signalled(signals, dir)
+    Ok(all_reused)
 }
 
 fn stop_if_signalled(signals: &interrupt::Guard, dir: &Path) -> Result<(), Failed> {
@@ -289,6 +359,108 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(20));
         tree(&dir, &files).expect("third");
         assert_eq!(mtime(&dir.join("x.cfg")), rewritten);
+    }
+
+    /// Every file of `dir` by path, with its inode: the same inode after a rebuild is
+    /// the same file, hard-linked into the new tree, not written again.
+    #[cfg(unix)]
+    fn inodes(dir: &Path) -> Vec<(String, u64)> {
+        use std::os::unix::fs::MetadataExt as _;
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).expect("ls").filter_map(Result::ok) {
+                let meta = e.metadata().expect("stat");
+                if meta.is_dir() {
+                    stack.push(e.path());
+                } else {
+                    let rel = e.path().strip_prefix(dir).expect("inside").to_owned();
+                    out.push((rel.to_string_lossy().into_owned(), meta.ino()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// A rebuild with nothing changed writes no file: every file, the manifest too, is
+    /// the previous build's own (same inode, same mtime).
+    #[cfg(unix)]
+    #[test]
+    fn an_unchanged_rebuild_writes_nothing() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let files = build(
+            "1",
+            &[("a/x.cfg", "x"), ("a/y.cfg", "yy"), ("z.json", "{}")],
+        );
+        tree(&dir, &files).expect("first");
+        let before = inodes(&dir);
+        let stamps: Vec<_> = before.iter().map(|(p, _)| mtime(&dir.join(p))).collect();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        tree(&dir, &files).expect("second");
+        assert_eq!(inodes(&dir), before);
+        let after: Vec<_> = before.iter().map(|(p, _)| mtime(&dir.join(p))).collect();
+        assert_eq!(after, stamps);
+        assert_eq!(names(tmp.path()), ["out"]);
+    }
+
+    /// A tampered output file whose manifest entry still says the old hash: reuse trusts
+    /// the manifest's hash only for a file of the listed length whose mtime is not after
+    /// the manifest's, so a change of length is caught even with the mtime set back, and
+    /// the file is written anew from the build's bytes, never kept.
+    #[test]
+    fn a_tampered_file_of_another_length_is_rewritten_whatever_its_mtime() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let files = build("1", &[("x.cfg", "abc")]);
+        tree(&dir, &files).expect("first");
+        let stamp = mtime(&dir.join("x.cfg"));
+        fs::write(dir.join("x.cfg"), "abcd, tampered").expect("tamper");
+        fs::File::options()
+            .write(true)
+            .open(dir.join("x.cfg"))
+            .and_then(|f| f.set_modified(stamp))
+            .expect("set the mtime back");
+        tree(&dir, &files).expect("second");
+        assert_eq!(fs::read_to_string(dir.join("x.cfg")).expect("x"), "abc");
+    }
+
+    /// A build large enough to be written on every core lands whole, and a rebuild
+    /// reuses exactly the files that did not change.
+    #[cfg(unix)]
+    #[test]
+    fn a_large_build_is_written_on_every_core_and_reused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let texts: Vec<(String, String)> = (0..PARALLEL_FROM + 44)
+            .map(|i| (format!("d{}/f{i}.cfg", i % 30), format!("file {i}\n")))
+            .collect();
+        let as_refs = |t: &[(String, String)]| -> Vec<OutFile> {
+            let pairs: Vec<(&str, &str)> =
+                t.iter().map(|(p, b)| (p.as_str(), b.as_str())).collect();
+            build("1", &pairs)
+        };
+        tree(&dir, &as_refs(&texts)).expect("first");
+        for (p, b) in &texts {
+            assert_eq!(&fs::read_to_string(dir.join(p)).expect("written"), b);
+        }
+        let before = inodes(&dir);
+        let mut changed = texts.clone();
+        changed[7].1 = "changed\n".into();
+        tree(&dir, &as_refs(&changed)).expect("second");
+        let after = inodes(&dir);
+        let moved: Vec<&str> = before
+            .iter()
+            .zip(&after)
+            .filter(|(b, a)| b.1 != a.1)
+            .map(|(b, _)| b.0.as_str())
+            .collect();
+        assert_eq!(moved, [changed[7].0.as_str(), "manifest.json"]);
+        assert_eq!(
+            fs::read_to_string(dir.join(&changed[7].0)).expect("x"),
+            "changed\n"
+        );
     }
 
     #[test]

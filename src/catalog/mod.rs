@@ -15,35 +15,10 @@ use crate::spec::Spec;
 use crate::spec::load::{Limits, Loader};
 use crate::yaml::decode::{Named, Sp};
 
-/// The catalog files compiled into the binary, by display name.
-pub(crate) const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "catalog/physics.yaml",
-        include_str!("../../catalog/physics.yaml"),
-    ),
-    (
-        "catalog/switches.yaml",
-        include_str!("../../catalog/switches.yaml"),
-    ),
-    ("catalog/nics.yaml", include_str!("../../catalog/nics.yaml")),
-    ("catalog/cpus.yaml", include_str!("../../catalog/cpus.yaml")),
-    (
-        "catalog/chassis.yaml",
-        include_str!("../../catalog/chassis.yaml"),
-    ),
-    (
-        "catalog/drives.yaml",
-        include_str!("../../catalog/drives.yaml"),
-    ),
-    (
-        "catalog/optics.yaml",
-        include_str!("../../catalog/optics.yaml"),
-    ),
-    (
-        "catalog/cables.yaml",
-        include_str!("../../catalog/cables.yaml"),
-    ),
-];
+/// The catalog files compiled into the binary, by display name: every catalog/*.yaml,
+/// sorted (build.rs lists them, so a new file needs no code).
+pub(crate) const EMBEDDED: &[(&str, &str)] =
+    &include!(concat!(env!("OUT_DIR"), "/embedded_catalog.rs"));
 
 /// Models by name, each with the span of its name (for "defined here" labels).
 #[derive(Debug)]
@@ -145,7 +120,9 @@ pub(crate) fn load(
         _ => {
             let mut loader = Loader::new(sources, diags, Limits::default());
             for (name, text) in EMBEDDED {
-                loader.load_catalog(name, text.as_bytes(), &mut base);
+                if !loader.load_embedded_catalog(name, text, &mut base) {
+                    loader.load_catalog(name, text.as_bytes(), &mut base);
+                }
             }
         }
     }
@@ -180,7 +157,9 @@ fn embedded() -> Option<&'static [Catalog]> {
                 (Sources::default(), Diags::default(), Spec::default());
             let mut loader = Loader::new(&mut sources, &mut diags, Limits::default());
             for (name, text) in EMBEDDED {
-                loader.load_catalog(name, text.as_bytes(), &mut base);
+                if !loader.load_embedded_catalog(name, text, &mut base) {
+                    loader.load_catalog(name, text.as_bytes(), &mut base);
+                }
             }
             (!diags.has_errors()).then_some(base.catalogs)
         })

@@ -168,10 +168,10 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     };
     // The prediction beside the configs: what `democ diff` compares when a rate or a
     // link changes a flow's outcome but no config line.
-    let plan = crate::check::Ctx::new(&front).map(|cx| {
-        let (p, _) = crate::check::predict::plan(&cx);
-        crate::plan::json(&p, &crate::plan::Extras::none())
-    });
+    let prediction = emit::prediction(&front);
+    let plan = prediction
+        .as_ref()
+        .map(|p| crate::plan::json(p, &crate::plan::Extras::none()));
     let specs = read_specs(a, &s);
     let specs = specs.iter().map(|p| ("spec file", p.as_path()));
     if let Err(e) = crate::write::outside(&a.output, specs) {
@@ -192,7 +192,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         &s,
         &emit::main_dir(a.common.spec.as_deref()),
         extra,
-        Some(&front),
+        Some((&front, prediction.as_ref())),
     ) {
         Ok(f) => f,
         Err(e) => return usage(&format!("internal error: {e}")),
@@ -262,13 +262,16 @@ pub(super) fn report_only(a: &ReportArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let text = emit::report(
-        &front,
-        &lab,
-        &s,
-        &emit::main_dir(a.common.spec.as_deref()),
-        &[],
-    );
+    let text = emit::prediction(&front).map_or_else(String::new, |plan| {
+        emit::report(
+            &front,
+            &plan,
+            &lab,
+            &s,
+            &emit::main_dir(a.common.spec.as_deref()),
+            &[],
+        )
+    });
     if let Err(e) = std::fs::create_dir_all(&a.output) {
         return usage(&format!("cannot create {}: {e}", a.output.display()));
     }

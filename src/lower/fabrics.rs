@@ -13,7 +13,6 @@ use crate::check::Ctx;
 use crate::check::fabrics::{FabricPrediction, carriers, exported, port_toward};
 use crate::compile::Front;
 use crate::ir::fabric::{Fabric, Initiator, Namespace, Target};
-use crate::lower::vendor::EMBEDDED;
 use crate::resolve::model::{Fabric as Spec, HostId};
 use crate::spec::fabric::Transport;
 
@@ -64,15 +63,9 @@ struct Queues {
 
 fn data() -> Result<&'static Data, String> {
     static CELL: OnceLock<Result<Data, String>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        let text = EMBEDDED
-            .iter()
-            .find(|(p, _)| *p == DATA)
-            .ok_or_else(|| format!("templates/{DATA} is missing"))?;
-        crate::yaml::embedded::from_str(&format!("templates/{DATA}"), text.1)
-    })
-    .as_ref()
-    .map_err(Clone::clone)
+    CELL.get_or_init(|| crate::yaml::embedded::data(&format!("templates/{DATA}")))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// Every fabric's setup, in the spec's order. `Err` is a bug in templates/.

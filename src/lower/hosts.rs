@@ -12,7 +12,6 @@ use crate::check::Ctx;
 use crate::check::load::host_ports;
 use crate::compile::Front;
 use crate::ir::host::{DiskIo, Host, HostInterface, Sysctl, Transfer};
-use crate::lower::vendor::EMBEDDED;
 use crate::resolve::model::HostId;
 use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
@@ -69,15 +68,9 @@ struct TransferPlan {
 
 fn tuning() -> Result<&'static Tuning, String> {
     static CELL: OnceLock<Result<Tuning, String>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        let text = EMBEDDED
-            .iter()
-            .find(|(p, _)| *p == TUNING)
-            .ok_or_else(|| format!("templates/{TUNING} is missing"))?;
-        crate::yaml::embedded::from_str(&format!("templates/{TUNING}"), text.1)
-    })
-    .as_ref()
-    .map_err(Clone::clone)
+    CELL.get_or_init(|| crate::yaml::embedded::data(&format!("templates/{TUNING}")))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// The port of the first test server on a host (templates/linux/tuning.yaml); each
@@ -476,10 +469,8 @@ mod tuning_tests {
     /// The host tuning data decodes through the fast YAML route (read on every build).
     #[test]
     fn tuning_takes_the_fast_route() {
-        let (_, text) = super::EMBEDDED
-            .iter()
-            .find(|(p, _)| *p == super::TUNING)
-            .expect("embedded");
+        let f = crate::yaml::embedded::file(&format!("templates/{}", super::TUNING));
+        let text = f.expect("embedded").text;
         assert!(crate::yaml::embedded::quick::<super::Tuning>(text).is_some());
     }
 }

@@ -453,20 +453,16 @@ impl Vendors {
 const LAB_NODES: &str = "containerlab.yaml";
 
 fn parse() -> Result<Vendors, String> {
-    let lab = EMBEDDED
-        .iter()
-        .find(|(p, _)| *p == LAB_NODES)
-        .ok_or_else(|| format!("templates/{LAB_NODES} is missing"))?;
-    let lab: LabNodes = crate::yaml::embedded::from_str(&format!("templates/{LAB_NODES}"), lab.1)?;
+    let lab: LabNodes = crate::yaml::embedded::data(&format!("templates/{LAB_NODES}"))?;
     let mut out = Vendors {
         by_folder: BTreeMap::new(),
         lab,
     };
-    for (path, text) in EMBEDDED {
+    for (path, _) in EMBEDDED {
         let Some(folder) = path.strip_suffix("/vendor.yaml") else {
             continue;
         };
-        let file: VendorFile = crate::yaml::embedded::from_str(&format!("templates/{path}"), text)?;
+        let file: VendorFile = crate::yaml::embedded::data(&format!("templates/{path}"))?;
         for (os, fl) in &file.flavours {
             let template = format!("{folder}/{}", fl.template);
             if !EMBEDDED.iter().any(|(p, _)| *p == template) {

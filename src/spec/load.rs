@@ -10,7 +10,8 @@ use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
 use crate::yaml::decode::{Cx, Decode, Sp};
-use crate::yaml::node::{Node, parse_tree};
+use crate::yaml::node::Node;
+use crate::yaml::tree::parse_tree;
 
 /// Safety limits on input; each breach is an E0009 diagnostic, never a hang.
 /// `max_file_bytes` and `max_nodes` count the main file and its includes together, so
@@ -442,10 +443,33 @@ impl<'a> Loader<'a> {
     /// Parses a catalog file (sections at top level) into `spec.catalogs`.
     pub(crate) fn load_catalog(&mut self, name: &str, bytes: &[u8], spec: &mut Spec) {
         if let Some(node) = self.parse_file(name, bytes) {
-            let mut cx = Cx { diags: self.diags };
-            if let Some(c) = crate::catalog::types::Catalog::decode(&node, &mut cx) {
-                spec.catalogs.push(c);
-            }
+            self.decode_catalog(&node, spec);
+        }
+    }
+
+    /// An embedded catalog file (`name` as catalog::EMBEDDED lists it) from the tree
+    /// build.rs read: its text joins the sources (spans and `democ catalog NAME` point
+    /// into it) and no YAML is read. False, with nothing done, when build.rs embedded no
+    /// tree for it (then load_catalog reads the text).
+    pub(crate) fn load_embedded_catalog(
+        &mut self,
+        name: &str,
+        text: &str,
+        spec: &mut Spec,
+    ) -> bool {
+        let id = FileId(u32::try_from(self.sources.len()).unwrap_or(u32::MAX));
+        let Some(node) = crate::yaml::embedded::tree(name, id) else {
+            return false;
+        };
+        self.sources.add(name, text);
+        self.decode_catalog(&node, spec);
+        true
+    }
+
+    fn decode_catalog(&mut self, node: &Node, spec: &mut Spec) {
+        let mut cx = Cx { diags: self.diags };
+        if let Some(c) = crate::catalog::types::Catalog::decode(node, &mut cx) {
+            spec.catalogs.push(c);
         }
     }
 

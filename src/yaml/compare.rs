@@ -2,7 +2,8 @@
 //! fast path must build exactly what the full path builds (tests, the fuzz target).
 
 use super::fast;
-use super::node::{Kind, Node, parse_tree};
+use super::node::{Kind, Node};
+use super::tree::parse_tree;
 use crate::source::FileId;
 
 /// Reads `text` both ways; Err names the first difference when the fast path accepts

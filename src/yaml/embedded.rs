@@ -1,7 +1,8 @@
-//! Typed reading of democ's own YAML data (vendor files, host tuning, lab node kinds):
-//! through the fast reader when the text is in its subset, else serde-saphyr. These
-//! files are read on every run, and the general parser was a third of `democ check`
-//! on sc16.
+//! democ's own YAML data (catalog/, vendor files, host tuning, lab node kinds), read
+//! at compile time: build.rs embeds each file's text and, when the fast reader takes
+//! it, its located tree (yaml::packed), so a run rebuilds the tree from bytes instead
+//! of reading YAML. These files are read on every run; the general parser was a third
+//! of `democ check` on sc16, and the fast reader still a sixth.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
@@ -10,18 +11,50 @@ use super::fast;
 use super::node::{Kind, Node};
 use crate::source::FileId;
 
-/// `text` as a `T`; an error names `what` (the file) and comes from serde-saphyr, which
-/// reads all of YAML, so a mistake in the data is reported as the general parser says.
-pub(crate) fn from_str<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, String> {
-    if let Some(t) = quick(text) {
+/// One embedded YAML file.
+pub(crate) struct File {
+    /// Under the repository: `catalog/nics.yaml`, `templates/dell/vendor.yaml`.
+    pub(crate) path: &'static str,
+    pub(crate) text: &'static str,
+    /// The tree build.rs read, or None when the file needs the general parser.
+    pub(crate) packed: Option<&'static [u8]>,
+}
+
+/// catalog/*.yaml, then every YAML file under templates/, each sorted by path.
+pub(crate) const FILES: &[File] = &include!(concat!(env!("OUT_DIR"), "/embedded_data.rs"));
+
+/// The embedded file at `path`.
+pub(crate) fn file(path: &str) -> Option<&'static File> {
+    FILES.iter().find(|f| f.path == path)
+}
+
+/// The tree of the embedded file at `path`, its spans in `id` (the file's text there),
+/// when build.rs read it; None: read the text instead.
+pub(crate) fn tree(path: &str, id: FileId) -> Option<Node> {
+    super::packed::decode(file(path)?.packed?, id)
+}
+
+/// The embedded file at `path` as a `T`. An error names the file and comes from
+/// serde-saphyr, which reads all of YAML, so a mistake in the data is reported as the
+/// general parser says.
+pub(crate) fn data<T: DeserializeOwned>(path: &str) -> Result<T, String> {
+    let f = file(path).ok_or_else(|| format!("{path} is missing"))?;
+    let tree = f.packed.and_then(|b| super::packed::decode(b, FileId(0)));
+    if let Some(t) = tree.and_then(typed) {
         return Ok(t);
     }
-    serde_saphyr::from_str(text).map_err(|e| format!("{what}: {e}"))
+    if let Some(t) = quick(f.text) {
+        return Ok(t);
+    }
+    serde_saphyr::from_str(f.text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The fast route alone (None when the text or its shape needs the general parser).
 pub(crate) fn quick<T: DeserializeOwned>(text: &str) -> Option<T> {
-    let node = fast::parse(text, FileId(0), 64, usize::MAX)?;
+    typed(fast::parse(text, FileId(0), 64, usize::MAX)?)
+}
+
+fn typed<T: DeserializeOwned>(node: Node) -> Option<T> {
     serde_json::from_value(value(node)?).ok()
 }
 
@@ -47,18 +80,28 @@ fn value(n: Node) -> Option<Value> {
 mod tests {
     use super::*;
 
-    /// Every YAML file under templates/ reads through the fast route (a file that
-    /// falls back is correct but costs the planner's loop milliseconds).
+    /// Every YAML file democ embeds was read at compile time (a file that falls back
+    /// is correct but costs the planner's loop milliseconds), and every one is listed:
+    /// the catalog and all YAML under templates/.
     #[test]
-    fn democs_own_data_takes_the_fast_route() {
-        for (path, text) in crate::lower::vendor::EMBEDDED {
+    fn democs_own_data_is_read_at_compile_time() {
+        for f in FILES {
+            assert!(
+                f.packed.is_some(),
+                "{} falls back to the general parser",
+                f.path
+            );
+            assert!(tree(f.path, FileId(1)).is_some(), "{}", f.path);
+        }
+        for (path, _) in crate::lower::vendor::EMBEDDED {
             if path.ends_with(".yaml") {
-                assert!(
-                    quick::<serde::de::IgnoredAny>(text).is_some(),
-                    "templates/{path} falls back to the general parser"
-                );
+                assert!(file(&format!("templates/{path}")).is_some(), "{path}");
             }
         }
+        for (path, _) in crate::catalog::EMBEDDED {
+            assert!(file(path).is_some(), "{path}");
+        }
+        assert!(crate::catalog::EMBEDDED.len() >= 8);
     }
 
     /// The typed vendor and lab data decode through the fast route too (serde_json is

@@ -1,21 +1,25 @@
 //! The fast path against the full one.
 use super::*;
 use crate::yaml::compare::same;
-use crate::yaml::node::parse_tree;
+use crate::yaml::tree::parse_tree;
 
 fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let p = e.path();
         if p.is_dir() {
             yaml_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+        } else if p
+            .extension()
+            .is_some_and(|x| x == "yaml" || x == "yml" || x == "lock")
+        {
             out.push(p);
         }
     }
 }
 
 /// The fast path builds exactly the tree the serde-saphyr path builds, for every
-/// YAML file in the repository it accepts (and it must accept the examples).
+/// YAML file in the repository it accepts, address locks included (and it must accept
+/// the examples and their locks, which every run reads).
 #[test]
 fn fast_and_full_paths_agree() {
     let mut files = Vec::new();

@@ -4,4 +4,6 @@ pub(crate) mod decode;
 pub(crate) mod embedded;
 pub(crate) mod fast;
 pub(crate) mod node;
+pub(crate) mod packed;
 pub(crate) mod scalar;
+pub(crate) mod tree;

@@ -6,8 +6,8 @@
 //! usage: democ-floor LIST DIR [THREADS]
 //!   LIST: one file per line, `<bytes> <relative path>` (bench/floor.sh makes it from a
 //!         build's manifest.json); DIR must not exist (the benchmark removes it first).
-//!   THREADS: writer threads (default 1; democ's writer is single-threaded, a floor on
-//!         both cores is the stricter figure and the script reports both).
+//!   THREADS: writer threads (default 1; democ writes on every core from 256 files up,
+//!         so the floor on every core is the one to compare with; the script reports both).
 
 use std::fs;
 use std::io::Write;
