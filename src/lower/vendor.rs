@@ -249,6 +249,10 @@ pub(crate) struct PlatformCaps {
     /// Lines the platform needs before any other (the SX6036's Ethernet profile).
     #[serde(default)]
     pub(crate) setup: Vec<String>,
+    /// Speed arguments that differ on this silicon (EOS PAM4 cages: `100g-2`), over
+    /// the flavour's `speeds`.
+    #[serde(default)]
+    pub(crate) speeds: BTreeMap<String, String>,
     /// Why, with the source.
     #[allow(dead_code)]
     pub(crate) source: String,
