@@ -16,6 +16,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 cargo build --quiet
+# yaml-language-server (npm) for tests/python/test_yaml_language_server.py, pinned by
+# tests/editor/package-lock.json; without npm that test skips with its reason.
+if command -v npm >/dev/null 2>&1; then
+  npm ci --prefix tests/editor --no-audit --no-fund --silent || echo "npm ci failed: the yaml-language-server test will skip"
+fi
 DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q tests/python
 
 # validators/: democ's EOS output against Arista's pyavd, the offline Batfish snapshot and

@@ -24,10 +24,11 @@ fn topology(spec: &str, show: &str) -> (Value, tempfile::TempDir) {
     (doc, tmp)
 }
 
-fn shows() -> [(String, &'static str); 3] {
+fn shows() -> [(String, &'static str); 4] {
     [
         (example("sc16"), "sc16"),
         (example("sc15"), "sc15"),
+        (example("sc25-400g"), "sc25-400g"),
         (FIXTURE.to_owned(), "mini"),
     ]
 }

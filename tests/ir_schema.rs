@@ -57,6 +57,7 @@ fn every_ir_validates() {
         "tests/fixtures/render/injection.yaml".into(),
         example("sc16"),
         example("sc15"),
+        example("sc25-400g"),
     ] {
         let o = democ(&["ir", &spec]);
         assert_eq!(o.status.code(), Some(0), "democ ir {spec}:\n{}", stderr(&o));

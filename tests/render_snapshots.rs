@@ -41,6 +41,11 @@ fn sc15() {
     snapshot_build("sc15", &example("sc15"));
 }
 
+#[test]
+fn sc25_400g() {
+    snapshot_build("sc25-400g", &example("sc25-400g"));
+}
+
 /// Issue 9 section 6: each vendor line a real switch rejected, in the smallest show
 /// that produces it (see the fixture's header).
 #[test]

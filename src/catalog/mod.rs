@@ -166,8 +166,17 @@ fn embedded() -> Option<&'static [Catalog]> {
         .as_deref()
 }
 
+/// The embedded catalog alone (the editor schema's completions); empty if it has errors.
+pub(crate) fn embedded_db() -> Db {
+    let mut db = Db::default();
+    for c in embedded().into_iter().flatten() {
+        db.absorb(c.clone());
+    }
+    db
+}
+
 /// Each model's name and title, sorted by name.
-fn titles<T>(table: &Table<T>, title: impl Fn(&T) -> &str) -> Vec<(String, String)> {
+pub(crate) fn titles<T>(table: &Table<T>, title: impl Fn(&T) -> &str) -> Vec<(String, String)> {
     table
         .sorted()
         .into_iter()

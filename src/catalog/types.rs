@@ -23,14 +23,22 @@ spec_struct! {
     /// A catalog document; every section is optional.
     pub struct Catalog ("catalog") {
         switches: Option<Named<SwitchModel>> = opt,
+        /// NIC models by name.
         nics: Option<Named<NicModel>> = opt,
+        /// CPU models by name.
         cpus: Option<Named<CpuModel>> = opt,
+        /// Server chassis by name, with their PCIe slot trees.
         chassis: Option<Named<ChassisModel>> = opt,
+        /// NVMe drive models by name.
         drives: Option<Named<DriveModel>> = opt,
+        /// Pluggable optics by name.
         optics: Option<Named<OpticModel>> = opt,
+        /// Cable media (`dac`, `aoc`) and their reach per speed.
         cables: Option<Named<CableModel>> = opt,
         pcie: Option<Named<PcieGen>> = opt,
+        /// PCIe switch chips by name.
         pcie_switches: Option<Named<PcieSwitchChip>> = opt,
+        /// OTN line signals by name.
         otn: Option<Named<OtnSignal>> = opt,
         physics: Option<Physics> = opt,
     }
@@ -43,6 +51,7 @@ spec_struct! {
         title: String = req,
         /// OS flavours the model runs; the first is the default.
         os: Vec<Sp<Os>> = req,
+        /// Port groups: names, cage, speeds, breakout modes.
         ports: Vec<Sp<PortGroup>> = req,
         /// Largest L2 frame the ports accept, bytes.
         max_mtu: Sp<u32> = req,
@@ -82,8 +91,11 @@ spec_struct! {
     /// unit `unit`; breakout subports take the numbers after their parent's (FTOS
     /// `fortyGigE 0/48` in quad mode is `TenGigabitEthernet 0/48`..`0/51`).
     pub struct Numbering ("port numbering") {
+        /// Stack unit the OS numbers the group in.
         unit: u32 = req,
+        /// OS number of the group's first port.
         first: u32 = req,
+        /// Step between consecutive ports' OS numbers.
         step: u32 = req,
     }
 }
@@ -91,6 +103,7 @@ spec_struct! {
 spec_struct! {
     /// OpenFlow support of a switch model.
     pub struct OpenflowCaps ("OpenFlow capabilities") {
+        /// OpenFlow versions (`1.0`, `1.3`).
         versions: Vec<String> = req,
         /// Independent OpenFlow instances (0 = unlimited).
         instances: u32 = req,
@@ -123,10 +136,12 @@ spec_struct! {
     pub struct NicModel ("NIC model") {
         vendor: String = req,
         title: String = req,
+        /// Network ports on the card.
         ports: u32 = req,
         /// Port speeds; the first is the default.
         speeds: Vec<Sp<Rate>> = req,
         pcie: PcieLink = req,
+        /// RDMA (RoCE) capable.
         rdma: Option<bool> = opt,
         /// Largest MTU the NIC accepts.
         max_mtu: Option<u32> = opt,
@@ -237,9 +252,12 @@ spec_struct! {
     pub struct OpticModel ("optic model") {
         title: String = req,
         rate: Sp<Rate> = req,
+        /// Cage: sfp+, qsfp28, qsfp-dd, osfp, cfp.
         form: String = req,
         fiber: Fiber = req,
+        /// Centre wavelength, nm.
         wavelength_nm: f64 = req in MAGNITUDE,
+        /// Rated reach on the fiber named, km.
         reach_km: f64 = req in MAGNITUDE,
         /// Minimum average launch power per lane, dBm.
         tx_min_dbm: Option<f64> = opt,
@@ -276,6 +294,7 @@ spec_struct! {
 spec_struct! {
     /// A PCIe generation.
     pub struct PcieGen ("PCIe generation") {
+        /// Transfer rate per lane, GT/s.
         gt_per_s: f64 = req in MAGNITUDE,
         /// Line-encoding efficiency: 0.8 for 8b/10b, 128/130 for 128b/130b.
         encoding_efficiency: f64 = req in FRACTION,
@@ -286,6 +305,7 @@ spec_struct! {
 spec_struct! {
     /// A PCIe switch chip.
     pub struct PcieSwitchChip ("PCIe switch chip") {
+        /// PCIe lanes of the chip.
         lanes: u32 = req,
         generation as "gen": u8 = req,
         source: String = req,
@@ -298,6 +318,7 @@ spec_struct! {
         /// Client carried, e.g. 100GE.
         client: String = req,
         client_rate: Sp<Rate> = req,
+        /// Line rate, Gbit/s.
         line_gbps: f64 = req in MAGNITUDE,
         source: String = req,
         confidence: Option<Confidence> = opt,
@@ -340,7 +361,9 @@ spec_struct! {
         /// PFC headroom a port needs: (fixed + per_m x cable metres) x Gbit/s +
         /// mtu_factor x MTU bytes (absent: the long-haul RoCE check is off).
         pfc_headroom_fixed_bytes_per_gbps: Option<f64> = opt in MAGNITUDE,
+        /// Per-metre part of the PFC headroom, bytes per Gbit/s per metre.
         pfc_headroom_bytes_per_gbps_m: Option<f64> = opt in MAGNITUDE,
+        /// MTU multiple added to the PFC headroom.
         pfc_headroom_mtu_factor: Option<f64> = opt in MAGNITUDE,
         source: String = req,
     }

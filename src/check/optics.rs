@@ -128,16 +128,17 @@ pub(crate) fn num(x: f64) -> String {
     }
 }
 
-/// The catalog optic of `rate` for `fiber` with the shortest reach that closes `plant`
-/// with `required` dB of margin (ties: by name).
-fn closer<'a>(
+/// The catalog optics of `rate` for `fiber` that close `plant` with `required` dB of
+/// margin, shortest reach first (ties: by name).
+fn closers<'a>(
     cx: &Ctx<'a>,
     rate: Rate,
     fiber: Fiber,
     plant: Plant,
     required: f64,
-) -> Option<(&'a str, &'a OpticModel, Budget)> {
-    cx.db
+) -> Vec<(&'a str, &'a OpticModel, Budget)> {
+    let mut out: Vec<_> = cx
+        .db
         .optics
         .sorted()
         .into_iter()
@@ -150,25 +151,69 @@ fn closer<'a>(
                 .filter(|b| b.margin_db() >= required)
                 .map(|b| (n, o, b))
         })
-        .min_by(|a, b| a.1.reach_km.total_cmp(&b.1.reach_km))
+        .collect();
+    out.sort_by(|a, b| a.1.reach_km.total_cmp(&b.1.reach_km));
+    out
 }
 
-/// What to change when an optic cannot close a span.
-fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> String {
-    match closer(cx, rate, fiber, plant, required) {
-        Some((name, o, b)) => format!(
+/// `use `x` (reach N km): M dB of margin over this span`; with `alternatives`, the
+/// second candidate too.
+fn proposal(found: &[(&str, &OpticModel, Budget)], alternatives: bool) -> String {
+    let margin = |b: &Budget| num((b.margin_db() * 10.0).round() / 10.0);
+    match found {
+        [(a, oa, ba), (b, ob, bb), ..] if alternatives => format!(
+            "use `{a}` (reach {} km, {} dB of margin over this span) or `{b}` (reach {} km, {} dB)",
+            num(oa.reach_km),
+            margin(ba),
+            num(ob.reach_km),
+            margin(bb)
+        ),
+        [(name, o, b), ..] => format!(
             "use `{name}` (reach {} km): {} dB of margin over this span",
             num(o.reach_km),
-            num((b.margin_db() * 10.0).round() / 10.0)
+            margin(b)
         ),
-        None => format!(
-            "no {rate} pluggable in the catalog closes {} km with {} dB of margin: the span needs \
-             in-line amplification (EDFA huts, typically every ~80 km) or an OTN/coherent \
-             transponder (a `kind: otn` WAN link)",
-            num(plant.length_km),
-            num(required)
-        ),
+        [] => String::new(),
     }
+}
+
+fn fiber_words(f: Fiber) -> &'static str {
+    match f {
+        Fiber::Smf => "single-mode",
+        Fiber::Mmf => "multimode",
+    }
+}
+
+/// What to change when an optic cannot close a span. Amplification is proposed only when
+/// no pluggable of the rate closes it on any fiber: a multimode span too long for every
+/// multimode optic (400 m of SR4) needs single-mode optics (CWDM4, LR4), not an EDFA.
+fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> String {
+    let same = closers(cx, rate, fiber, plant, required);
+    if !same.is_empty() {
+        return proposal(&same, false);
+    }
+    let other = match fiber {
+        Fiber::Mmf => Fiber::Smf,
+        Fiber::Smf => Fiber::Mmf,
+    };
+    let across = closers(cx, rate, other, plant, required);
+    if !across.is_empty() {
+        return format!(
+            "no {rate} {} pluggable reaches {} km: run {} fiber ({}) and {}",
+            fiber_words(fiber),
+            num(plant.length_km),
+            fiber_words(other),
+            other.as_str(),
+            proposal(&across, true)
+        );
+    }
+    format!(
+        "no {rate} pluggable in the catalog closes {} km with {} dB of margin: the span needs \
+         in-line amplification (EDFA huts, typically every ~80 km) or an OTN/coherent \
+         transponder (a `kind: otn` WAN link)",
+        num(plant.length_km),
+        num(required)
+    )
 }
 
 /// One fiber link as this check sees it.

@@ -2,6 +2,7 @@
 //! flow paths and their latencies.
 pub(crate) mod addressing;
 pub(crate) mod bgp;
+pub(crate) mod islands;
 pub(crate) mod keep;
 pub(crate) mod lab_mgmt;
 pub(crate) mod mtu;

@@ -402,10 +402,24 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
                             .label("not connected to the previous or next hop")
                             .also(f.span, format!("pair `{sn}` -> `{dn}`"))
                             .help("list switches that are cabled to each other, starting at the source host's switch"),
-                        _ => Diagnostic::new(codes::NO_PATH, f.to_span, format!("no path from `{sn}` to `{dn}`"))
-                            .label("unreachable")
-                            .also(f.from_span, "from here")
-                            .help("cable the hosts to switches that are connected, or add the missing link"),
+                        _ => {
+                            // Name the two islands, so the planner sees which cable is missing.
+                            let from = super::islands::island(r.m, NodeId::Host(s));
+                            let help = if from.contains(&NodeId::Host(d)) {
+                                "the hosts are cabled together but no route is allowed between them: check `path:` and `routing:`".to_owned()
+                            } else {
+                                let to = super::islands::island(r.m, NodeId::Host(d));
+                                format!(
+                                    "`{sn}` reaches {}; `{dn}` reaches {}; no link joins the two: cable a switch of one to a switch of the other (a link or a `wan:` entry)",
+                                    super::islands::describe(r.m, &from),
+                                    super::islands::describe(r.m, &to)
+                                )
+                            };
+                            Diagnostic::new(codes::NO_PATH, f.to_span, format!("no path from `{sn}` to `{dn}`"))
+                                .label("unreachable")
+                                .also(f.from_span, "from here")
+                                .help(help)
+                        }
                     };
                     diags.push(d);
                 }

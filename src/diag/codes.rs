@@ -131,6 +131,11 @@ codes! {
          card, or two NVMe entries. A slot holds one card (a carrier card with several drives is \
          one `nvme:` entry with a `count`). Move one card to a free slot of the chassis \
          (`democ catalog` lists its slots).";
+    UNCABLED_PORT = "W0122" "uncabled-port" Warning
+        "A host names a NIC port in `ports:` that no link cables. democ gives it no address and \
+         its host script configures nothing on it, so a transfer planned over it would not run; \
+         usually a link is missing (or names another port). Cable it, or drop the name from \
+         the NIC's `ports:` (a card may have more ports than the show uses).";
     // ---- the address lock (democ.lock) ----------------------------------------------------
     LOCK_INVALID = "E0130" "lock-invalid" Error
         "The address lock beside the spec (`democ.lock`, or `NAME.democ.lock` beside a spec \

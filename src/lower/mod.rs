@@ -168,7 +168,22 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
             .filter(|o| o.mode == OfMode::Ovs)
             .and(f.openflow.as_ref())
             .and_then(|c| c.ovs.as_ref());
-        let speeds = ovs.map_or(&f.speeds, |o| &o.speeds);
+        // A platform's own speed arguments (EOS PAM4 cages) override the flavour's.
+        let platform = s.platform.as_deref().and_then(|p| f.platforms.get(p));
+        let merged: BTreeMap<String, String>;
+        let speeds = match (ovs, platform) {
+            (Some(o), _) => &o.speeds,
+            (None, Some(p)) if !p.speeds.is_empty() => {
+                merged = f
+                    .speeds
+                    .clone()
+                    .into_iter()
+                    .chain(p.speeds.clone())
+                    .collect();
+                &merged
+            }
+            _ => &f.speeds,
+        };
         let mut lx = Lx {
             m,
             diags,

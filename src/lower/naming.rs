@@ -34,13 +34,13 @@ pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
         .replace("{k}", &c.k.map(|k| k.to_string()).unwrap_or_default())
 }
 
-fn rule<'a>(rules: &'a [NameRule], speed: &str, form: &str) -> Option<&'a NameRule> {
+fn rule<'a>(rules: &'a [NameRule], speed: &str, form: &str, unit: u32) -> Option<&'a NameRule> {
     let holds = |list: &Option<Vec<String>>, v: &str| {
         list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
     };
-    rules
-        .iter()
-        .find(|r| holds(&r.speeds, speed) && holds(&r.forms, form))
+    rules.iter().find(|r| {
+        holds(&r.speeds, speed) && holds(&r.forms, form) && r.min_unit.is_none_or(|m| unit >= m)
+    })
 }
 
 /// The vendor's name of a port of cage `form` running at `speed` (`25G`); None when the
@@ -57,7 +57,7 @@ pub(crate) fn os_interface(f: &Flavour, p: &Port) -> Option<String> {
     let Some(c) = os_number(p) else {
         return interface(f, &p.name, &speed, &p.form);
     };
-    let r = rule(&f.interfaces, &speed, &p.form)?;
+    let r = rule(&f.interfaces, &speed, &p.form, c.unit)?;
     Some(fill(&r.port, c))
 }
 
@@ -82,7 +82,7 @@ pub(crate) fn numbered(p: &Port) -> Option<Canonical> {
 /// The same by any rule list (containerlab's interface names).
 pub(crate) fn by_rules(rules: &[NameRule], port: &str, speed: &str, form: &str) -> Option<String> {
     let c = parse(port)?;
-    let r = rule(rules, speed, form)?;
+    let r = rule(rules, speed, form, c.unit)?;
     let pattern = match c.k {
         Some(_) => r.subport.as_deref()?,
         None => &r.port,
@@ -135,6 +135,11 @@ mod tests {
             ("pica8", "picos", "1/3", "1G", "ge-1/1/3"),
             ("mellanox", "onyx", "1/9", "100G", "ethernet 1/9"),
             ("mellanox", "onyx", "1/9:2", "25G", "ethernet 1/9/2"),
+            // A 7800R3 line card in slot 3: the slot is the unit.
+            ("arista", "eos", "3/24", "400G", "Ethernet3/24/1"),
+            ("arista", "eos", "3/24:2", "100G", "Ethernet3/24/2"),
+            ("pica8", "picos", "1/9:4", "100G", "xe-1/1/9.4"),
+            ("pica8", "picos", "1/9", "400G", "xe-1/1/9"),
         ];
         for (v, os, port, speed, want) in cases {
             let form = if speed == "10G" || speed == "1G" {

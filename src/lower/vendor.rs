@@ -117,6 +117,10 @@ pub(crate) struct NameRule {
     /// Cage forms the rule covers (`qsfp28`, `sfp+`; default all).
     #[serde(default)]
     pub(crate) forms: Option<Vec<String>>,
+    /// The rule covers canonical units from this one up (modular chassis, whose line-card
+    /// slots are the unit: EOS `Ethernet3/1/1` on a 7800R3); default all.
+    #[serde(default)]
+    pub(crate) min_unit: Option<u32>,
     /// `{unit}`, `{n}` from the canonical `unit/n`.
     pub(crate) port: String,
     /// `{unit}`, `{n}`, `{k}` from the canonical `unit/n:k`; absent: no breakout subports.
@@ -249,6 +253,10 @@ pub(crate) struct PlatformCaps {
     /// Lines the platform needs before any other (the SX6036's Ethernet profile).
     #[serde(default)]
     pub(crate) setup: Vec<String>,
+    /// Speed arguments that differ on this silicon (EOS PAM4 cages: `100g-2`), over
+    /// the flavour's `speeds`.
+    #[serde(default)]
+    pub(crate) speeds: BTreeMap<String, String>,
     /// Why, with the source.
     #[allow(dead_code)]
     pub(crate) source: String,

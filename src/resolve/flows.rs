@@ -84,6 +84,7 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
     for hop in p {
         match rx.nodes.get(hop.as_str()) {
             Some(&(NodeId::Switch(s), _)) => out.push(Sp::new(s, hop.span)),
+            None if rx.unresolved.contains(hop.as_str()) => return None,
             _ => {
                 let sw: Vec<String> = rx
                     .nodes

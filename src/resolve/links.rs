@@ -17,7 +17,11 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
     let mut out = Vec::with_capacity(pairs.len());
     let mut ok = true;
     for (node, port) in pairs {
+        rx.named_ends.insert((node.clone(), port.clone()));
         let Some(&(id, _)) = rx.nodes.get(&node) else {
+            if rx.unresolved.contains(&node) {
+                return None;
+            }
             let names: Vec<String> = rx.nodes.keys().cloned().collect();
             rx.unknown(
                 ep.node_span,
@@ -40,7 +44,15 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
                     .filter(|p| p.parent.as_deref() == Some(port.as_str()))
                     .map(|p| p.name.as_str())
                     .collect();
-                let help = if broken.is_empty() {
+                let model = match id {
+                    NodeId::Switch(i) => rx.db.switches.get(&m.switches[i].model),
+                    NodeId::Host(_) => None,
+                };
+                let help = if let (Some(model), true) = (model, broken.is_empty()) {
+                    let split: Vec<&str> =
+                        ports.iter().filter_map(|p| p.parent.as_deref()).collect();
+                    super::port_help::help(model, &port, &split)
+                } else if broken.is_empty() {
                     suggest(&port, ports.iter().map(|p| p.name.as_str()))
                 } else {
                     format!(
@@ -479,6 +491,47 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     lan(rx, m, spec);
     wan(rx, m, spec);
     optics_known(rx, m);
+    uncabled_host_ports(rx, m);
+}
+
+/// W0122: a NIC port a host names but no link cables. Hosts declared as a range share
+/// the port's span: one warning for them all.
+fn uncabled_host_ports(rx: &mut Rx, m: &Model) {
+    // Per declaring span: the first host and how many of its range share the fault.
+    let mut by_span: Vec<(crate::source::Span, &str, &str, usize)> = Vec::new();
+    for h in &m.hosts {
+        for p in h.ports.iter().filter(|p| p.link.is_none()) {
+            if rx
+                .named_ends
+                .contains(&(h.name.value.clone(), p.name.clone()))
+            {
+                continue;
+            }
+            let Some(span) = p.span else { continue };
+            match by_span.iter_mut().find(|e| e.0 == span) {
+                Some(e) => e.3 += 1,
+                None => by_span.push((span, &h.name.value, &p.name, 1)),
+            }
+        }
+    }
+    for (span, h, p, n) in by_span {
+        let others = match n {
+            1 => String::new(),
+            2 => " (and on 1 more host of its range)".to_owned(),
+            n => format!(" (and on {} more hosts of its range)", n - 1),
+        };
+        rx.diags.push(
+            Diagnostic::new(
+                codes::UNCABLED_PORT,
+                span,
+                format!("port `{h}:{p}` is declared but not cabled{others}"),
+            )
+            .label("no link names this port")
+            .help(format!(
+                "add a link from `{h}:{p}` to a switch port, or drop `{p}` from the NIC's `ports:`"
+            )),
+        );
+    }
 }
 
 fn optics_known(rx: &mut Rx, m: &Model) {

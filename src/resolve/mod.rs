@@ -7,11 +7,13 @@ mod hosts;
 mod links;
 pub(crate) mod middleboxes;
 pub(crate) mod model;
+mod port_help;
 mod services;
 mod settings;
 mod switches;
 
 use crate::fxhash::FxMap as HashMap;
+use std::collections::HashSet;
 
 use crate::catalog::Db;
 use crate::diag::{Diagnostic, Diags, codes, suggest};
@@ -25,6 +27,14 @@ pub(crate) struct Rx<'a> {
     pub(crate) diags: &'a mut Diags,
     pub(crate) sites: HashMap<String, SiteId>,
     pub(crate) nodes: HashMap<String, (NodeId, Span)>,
+    /// Switches declared with a model the catalog lacks: E0103 reported them, so a
+    /// reference to one is not an unknown name (no cascade of E0101).
+    pub(crate) unresolved: HashSet<String>,
+    /// Unknown site names, with where the one diagnostic about each points.
+    pub(crate) bad_sites: HashMap<String, Span>,
+    /// Every (node, port) a link or WAN endpoint names, resolved or not: a port named
+    /// by a broken link already has its error and is not also "not cabled" (W0122).
+    pub(crate) named_ends: HashSet<(String, String)>,
 }
 
 impl Rx<'_> {
@@ -81,6 +91,22 @@ impl Rx<'_> {
         if let Some(&id) = self.sites.get(name.as_str()) {
             return Some(id);
         }
+        // One misspelling, one diagnostic: later uses become labels on the first.
+        if let Some(&first) = self.bad_sites.get(name.as_str()) {
+            let d = self
+                .diags
+                .items_mut()
+                .iter_mut()
+                .find(|d| d.code == codes::UNKNOWN_REF && d.primary.span == first);
+            if let Some(d) = d {
+                d.secondary.push(crate::diag::Label {
+                    span: name.span,
+                    message: "the same unknown site".into(),
+                });
+            }
+            return None;
+        }
+        self.bad_sites.insert(name.value.clone(), name.span);
         let names: Vec<String> = self.sites.keys().cloned().collect();
         self.unknown(name.span, "site", name, names.iter().map(String::as_str));
         None
@@ -95,6 +121,9 @@ pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> 
         diags,
         sites: HashMap::default(),
         nodes: HashMap::default(),
+        unresolved: HashSet::new(),
+        bad_sites: HashMap::default(),
+        named_ends: HashSet::new(),
     };
     let sites = settings::sites(spec, &mut rx);
     let mut m = Model {

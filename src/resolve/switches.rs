@@ -226,7 +226,7 @@ fn ports(
                         ),
                     )
                     .label("no such port on this model")
-                    .help(suggest(name, base.iter().map(|(p, _)| p.name.as_str()))),
+                    .help(super::port_help::help(model, name, &[])),
                 );
             }
         }
@@ -438,7 +438,9 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let site = rx.site(&s.site);
         let Some(model) = rx.db.switches.get(&s.model) else {
             rx.unknown_model(s.model.span, "switch", &s.model, rx.db.switches.names());
+            // Declared all the same: links and paths naming it are not unknown names.
             rx.nodes.remove(name.as_str());
+            rx.unresolved.insert(name.value.clone());
             continue;
         };
         let os = os_of(rx, s, model);

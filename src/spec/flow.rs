@@ -38,9 +38,11 @@ spec_struct! {
         /// Parallel streams per pair (TCP); default: as many as the rate needs.
         streams: Option<Sp<u32>> = opt in STREAMS,
         source: Option<Sp<Store>> = opt,
+        /// Where the receiver writes: `memory` (default) or `nvme`.
         sink: Option<Sp<Store>> = opt,
         /// Switches to traverse in order; default computed.
         path: Option<Vec<Sp<String>>> = opt,
+        /// How the route is chosen when there is no `path:` (`shortest` or `widest`); default `show.defaults.routing`.
         routing: Option<Sp<Routing>> = opt,
         /// Also carry the same demand from `to` back to `from`.
         bidirectional: Option<Sp<bool>> = opt,

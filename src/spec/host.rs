@@ -9,6 +9,7 @@ use crate::yaml::decode::Sp;
 spec_struct! {
     /// A data-transfer node. The name may be a range (`sl-dtn-[1-10]`) to declare identical hosts.
     pub struct Host ("host") {
+        /// Site the host stands at (a name under `sites:`).
         site: Sp<String> = req,
         /// Catalog chassis: sockets and the PCIe slot tree.
         chassis: Sp<String> = req,
@@ -16,14 +17,18 @@ spec_struct! {
         cpu: Sp<String> = req,
         /// Populated sockets (default: all the chassis has).
         sockets: Option<Sp<u8>> = opt,
+        /// Installed memory, GB (TCP buffers for long round trips come out of it).
         memory_gb: Option<Sp<u32>> = opt,
         /// Host OS, for the planner's documents (host tuning will read it).
         #[allow(dead_code)]
         os: Option<String> = opt,
         /// Interface IP MTU (what `ip link set mtu` takes); default `show.defaults.host_mtu`.
         mtu: Option<Sp<u32>> = opt in MTU,
+        /// Management address, out of band.
         mgmt: Option<Sp<Addr>> = opt,
+        /// Network cards, each in a chassis slot, with the names of the ports used.
         nics: Option<Vec<Sp<HostNic>>> = opt,
+        /// NVMe drives: add-in cards in slots, or U.2 drives behind a bay group.
         nvme: Option<Vec<Sp<HostNvme>>> = opt,
     }
 }

@@ -26,11 +26,13 @@ spec_struct! {
     pub struct Link ("link") {
         a: Sp<Endpoint> = req,
         b: Sp<Endpoint> = req,
+        /// Cable medium: `dac` (passive copper), `aoc` (active optical) or `fiber` (with `optic:`).
         media: Option<Sp<Media>> = opt,
         /// Catalog optic at both ends (fiber links).
         optic: Option<Sp<String>> = opt,
         /// Optic at the `b` end when it differs from `optic`.
         optic_b: Option<Sp<String>> = opt,
+        /// Cable length in metres (checked against the medium's reach and the optics' budget).
         length_m: Option<Sp<f64>> = opt in LENGTH_M,
         /// Mated connector pairs along the fiber (default 2).
         connectors: Option<Sp<u32>> = opt in SPLICES,
@@ -39,6 +41,7 @@ spec_struct! {
         speed: Option<Sp<Rate>> = opt,
         /// Bundle the members into one port-channel.
         lag: Option<Sp<Lag>> = opt,
+        /// Switch port mode: `access`, `trunk` or `routed` (default: derived from the flows).
         mode: Option<Sp<PortMode>> = opt,
         /// Access VLAN (mode access) or native VLAN.
         vlan: Option<Sp<u16>> = opt in VLAN_ID,

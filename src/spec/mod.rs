@@ -2,6 +2,7 @@
 
 pub(crate) mod addr;
 pub(crate) mod bounds;
+pub(crate) mod editor;
 pub(crate) mod fabric;
 pub(crate) mod flow;
 pub(crate) mod host;
@@ -85,6 +86,8 @@ pub fn json_schema() -> String {
     if let Some(defs) = schema.get_mut("$defs").and_then(|d| d.as_object_mut()) {
         defs.insert("Name".into(), name.to_value());
     }
+    let mut schema = schema.to_value();
+    editor::refine(&mut schema, &crate::catalog::embedded_db());
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');
     text

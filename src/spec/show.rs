@@ -10,6 +10,7 @@ spec_struct! {
         /// Short name; used in file names and descriptions.
         name: Sp<String> = req,
         title: Option<String> = opt,
+        /// Where the show takes place.
         venue: Option<String> = opt,
         /// For the planner's documents; democ does not read it.
         #[allow(dead_code)]

@@ -36,6 +36,7 @@ keyword_enum! {
 spec_struct! {
     /// A switch on the show floor or at a remote site.
     pub struct Switch ("switch") {
+        /// Site the switch stands at (a name under `sites:`).
         site: Sp<String> = req,
         /// Catalog model, for example `dell-z9100-on`.
         model: Sp<String> = req,
@@ -70,6 +71,7 @@ spec_struct! {
 spec_struct! {
     /// OpenFlow settings of one switch.
     pub struct SwitchOpenflow ("switch openflow") {
+        /// `pure` (every cabled port under the controller), `hybrid` (the ports in `ports:`), `ovs` (PicOS Open vSwitch mode) or `off`.
         mode: Sp<OfMode> = req,
         /// Instance number on multi-instance OSes (FTOS: 1..8).
         instance: Option<Sp<u8>> = opt,
@@ -93,6 +95,7 @@ spec_struct! {
         /// Split the port: `4x25G`, `4x10G`, `2x50G`.
         breakout: Option<Sp<String>> = opt,
         speed: Option<Sp<Rate>> = opt,
+        /// Forward error correction: `rs` (Reed-Solomon), `fc` (Fire code), `none` or `auto`.
         fec: Option<Sp<Fec>> = opt,
         /// Port MTU: a layer-2 frame size, Ethernet header, VLAN tags and FCS included.
         mtu: Option<Sp<u32>> = opt in MTU,

@@ -15,7 +15,7 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = ROOT.parent / "shared" / "schemas" / "clab.schema.json"
 DEMOC = pathlib.Path(os.environ.get("DEMOC", ROOT / "target" / "debug" / "democ"))
-SHOWS = ["sc16", "sc15"]
+SHOWS = ["sc16", "sc15", "sc25-400g"]
 
 
 def schema():

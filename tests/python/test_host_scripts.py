@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEMOC = pathlib.Path(os.environ.get("DEMOC", ROOT / "target" / "debug" / "democ"))
 
 
-@pytest.mark.parametrize("show", ["sc16", "sc15"])
+@pytest.mark.parametrize("show", ["sc16", "sc15", "sc25-400g"])
 def test_host_scripts_pass_shellcheck(show, tmp_path):
     if not DEMOC.is_file():
         pytest.skip(f"no democ binary at {DEMOC}: run `cargo build` or set DEMOC")

@@ -1,0 +1,59 @@
+//! Issue 12 section 3: the 400G example checks clean (no warning either) and builds
+//! configs that break a 400G or 800G port out on every vendor with a 400G model.
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use support::{build, democ, example, stderr};
+
+#[test]
+fn checks_clean() {
+    let spec = example("sc25-400g");
+    let o = democ(&["check", &spec, "--deny", "warnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    assert!(out.contains("ok: sc25-400g"), "{out}");
+}
+
+#[test]
+fn every_vendor_breaks_a_400g_port_out() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc25-400g"), &out);
+    let cfg = |name: &str| {
+        std::fs::read_to_string(out.join("switches").join(name)).expect("democ wrote it")
+    };
+    // (config, the line that splits the port, a line on one of its subports)
+    let cases = [
+        // EOS: lane speed on each subport of the QSFP-DD cage, PAM4 spelling.
+        ("cit-7060.cfg", "interface Ethernet9/4", "speed 100g-2"),
+        // OS10: the breakout map.
+        (
+            "sl-z9432.cfg",
+            "interface breakout 1/1/9 map 200g-2x",
+            "interface ethernet1/1/9:2",
+        ),
+        // Onyx: eight-way split on the SN4700, two-way on the SN5600's OSFP ports.
+        (
+            "nv-sn4700.cfg",
+            "interface ethernet 1/9 module-type qsfp-split-8 force",
+            "interface ethernet 1/9/8 speed 50G force",
+        ),
+        (
+            "scinet-core.cfg",
+            "interface ethernet 1/1 module-type qsfp-split-2 force",
+            "interface ethernet 1/1/2 speed 400G force",
+        ),
+        // PicOS on the Edgecore AS9716-32D.
+        (
+            "ucsd-as9716.cfg",
+            "set interface gigabit-ethernet xe-1/1/9 breakout-mode 4x100G",
+            "xe-1/1/9.4",
+        ),
+    ];
+    for (file, split, sub) in cases {
+        let text = cfg(file);
+        assert!(text.contains(split), "{file} lacks `{split}`:\n{text}");
+        assert!(text.contains(sub), "{file} lacks `{sub}`:\n{text}");
+    }
+}
