@@ -62,6 +62,10 @@ pub(crate) fn files(
         path: lab.containerlab.file.clone(),
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
     });
+    out.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
+        path: path.clone(),
+        bytes: text.clone().into_bytes(),
+    }));
     out.extend(extra);
     if let Some(front) = front {
         let mut clock = crate::compile::Stages::new();

@@ -22,6 +22,10 @@ pub(crate) struct Containerlab {
     /// first line is wrapped; lines after a newline (commands) are kept whole.
     pub(crate) notes: Vec<String>,
     pub(crate) topology: Topology,
+    /// The scripts the nodes bind, by path in the build (`lab/nodes/<switch>.sh`): written
+    /// beside the topology, not part of it.
+    #[serde(skip)]
+    pub(crate) scripts: BTreeMap<String, String>,
 }
 
 /// A containerlab topology file.
@@ -77,7 +81,11 @@ pub(crate) struct Node {
     /// `democ.role` (`switch`, `stand-in`, `host`), `democ.os`, `democ.model`,
     /// `democ.site`, `democ.stand-in` (why).
     pub(crate) labels: BTreeMap<String, String>,
-    /// Commands containerlab runs once the links are up (stand-in bridge, host addresses).
+    /// `source:target[:ro]` files of the build the node sees, the source relative to the
+    /// topology file (a stand-in's script and ruleset, a host's script).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) binds: Vec<String>,
+    /// Commands containerlab runs once the links are up (stand-in script, host tuning).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) exec: Vec<String>,
 }
@@ -166,6 +174,7 @@ mod tests {
             startup_config: None,
             mgmt_ipv4: None,
             labels: BTreeMap::from([("democ.role".into(), "switch".into())]),
+            binds: Vec::new(),
             exec: Vec::new(),
         };
         Containerlab {
@@ -188,6 +197,7 @@ mod tests {
                     }],
                 },
             },
+            scripts: BTreeMap::new(),
         }
     }
 

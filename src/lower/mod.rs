@@ -185,7 +185,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     }
     rules::attach(front, vendors, &mut switches, &at, diags);
     let show = text::name_like(&m.settings.name);
-    let containerlab = containerlab::lower(front, vendors, &show, &switches);
+    let containerlab = containerlab::lower(front, vendors, &show, &switches)?;
     let net = &m.settings.management;
     let management = crate::ir::ManagementNetwork {
         network: m

@@ -167,8 +167,6 @@ pub(crate) struct LabHost {
 #[serde(deny_unknown_fields)]
 pub(crate) struct LabStandin {
     pub(crate) kind: String,
-    /// Open vSwitch bridge of the cabled ports.
-    pub(crate) bridge: String,
     pub(crate) interfaces: Vec<NameRule>,
 }
 

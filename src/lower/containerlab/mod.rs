@@ -29,7 +29,7 @@ pub(crate) fn lower(
     vendors: &Vendors,
     show: &str,
     switches: &[crate::ir::Switch],
-) -> Containerlab {
+) -> Result<Containerlab, String> {
     let m = &front.model;
     let name = lab_name(show);
     let cabled = cabled(m);
@@ -38,20 +38,19 @@ pub(crate) fn lower(
         .collect();
     let ifaces = names::interfaces(m, vendors, &plans, &cabled);
     let mgmt = mgmt::assign(m, &name);
-    let configs: HashMap<&str, &str> = switches
-        .iter()
-        .map(|s| (s.hostname.as_str(), s.config_file.as_str()))
-        .collect();
+    let irs: HashMap<&str, &crate::ir::Switch> =
+        switches.iter().map(|s| (s.hostname.as_str(), s)).collect();
     let cx = nodes::SwitchCx {
         v: vendors,
         cabled: &cabled,
         ifaces: &ifaces,
         mgmt: &mgmt,
-        configs: &configs,
+        irs: &irs,
     };
     let mut nodes = BTreeMap::new();
+    let mut scripts = BTreeMap::new();
     for (sw, plan) in plans.iter().enumerate() {
-        let node = nodes::switch(m, &cx, sw, plan);
+        let node = nodes::switch(m, &cx, sw, plan, &mut scripts)?;
         nodes.insert(m.switches[sw].name.value.clone(), node);
     }
     for h in 0..m.hosts.len() {
@@ -79,7 +78,7 @@ pub(crate) fn lower(
             no_gateway: mgmt.network.as_ref().is_some_and(|n| n.ipv4_gw.is_none()),
         },
     );
-    Containerlab {
+    Ok(Containerlab {
         file: format!("lab/{name}.clab.yml"),
         notes,
         topology: Topology {
@@ -87,7 +86,8 @@ pub(crate) fn lower(
             mgmt: mgmt.network,
             topology: Body { nodes, links },
         },
-    }
+        scripts,
+    })
 }
 
 /// The interface name of every cabled port, by node and port index.

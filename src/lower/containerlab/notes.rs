@@ -41,7 +41,7 @@ pub(crate) fn lower(front: &Front, cx: &NotesCx) -> Vec<String> {
         .collect();
     if !standins.is_empty() {
         out.push(format!(
-            "Stand-ins, Open vSwitch bridging their cabled ports (democ's config is not applied; the `democ.stand-in` label says why): {}.",
+            "Stand-ins, running the twin's emulation of the switch from its IR (lab/nodes/<switch>.sh: Open vSwitch with its VLANs, LAGs and ruleset, FRR for its BGP; not the vendor's OS, the `democ.stand-in` label says why): {}.",
             standins.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }

@@ -31,13 +31,18 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
             ("linux", None)
         );
         assert_eq!(n.labels["democ.role"], "stand-in", "{name}");
-        assert!(n.exec[1].contains("datapath_type=netdev rstp_enable=true"));
+        // The twin's emulation of the switch, bound in and run at deploy.
+        assert_eq!(n.exec, ["sh /democ/switch.sh"], "{name}");
+        assert_eq!(n.binds[0], format!("nodes/{name}.sh:/democ/switch.sh:ro"));
+        let script = &lab.containerlab.scripts[&format!("lab/nodes/{name}.sh")];
+        assert!(
+            script.contains("ovsdb-server /run/democ/db/conf.db"),
+            "{script}"
+        );
     }
-    assert!(
-        nodes["onyx-1"]
-            .exec
-            .contains(&"ovs-vsctl --may-exist add-bond br0 lag20 e1-3 e1-4 lacp=off".into())
-    );
+    // Onyx's LAG towards another switch is the twin's bond, on the container's names.
+    let onyx = &lab.containerlab.scripts["lab/nodes/onyx-1.sh"];
+    assert!(onyx.contains("add-bond l2 lag20 e1-3 e1-4"), "{onyx}");
     let dtn = &nodes["dtn-b"];
     assert_eq!(dtn.labels["democ.role"], "host");
     assert!(
