@@ -284,3 +284,167 @@ fn a_stand_in_script_builds_the_switch_in_a_namespace() {
     assert!(addr.contains("10.255.16.3/31"), "{addr}");
     assert!(Path::new(&state.join("run/ovs-vswitchd.pid")).is_file());
 }
+
+/// The packages `apt-get install` names in the node image's Dockerfile.
+fn image_packages() -> BTreeSet<String> {
+    let text = std::fs::read_to_string("lab/containerlab/node/Dockerfile").expect("Dockerfile");
+    let run = text
+        .split("apt-get install")
+        .nth(1)
+        .expect("an apt-get install")
+        .split("&&")
+        .next()
+        .expect("its packages")
+        .to_owned();
+    run.split_whitespace()
+        .filter(|w| !w.starts_with('-') && *w != "\\")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The Debian package of each command democ's host and stand-in scripts run; None for
+/// those the scripts only run when present (`command -v`) or outside the lab.
+fn package_of(cmd: &str) -> Option<Option<&'static str>> {
+    Some(match cmd {
+        "ip" | "tc" => Some("iproute2"),
+        "ethtool" => Some("ethtool"),
+        "sysctl" => Some("procps"),
+        "numactl" => Some("numactl"),
+        "iperf3" => Some("iperf3"),
+        "ib_write_bw" | "ib_read_bw" | "ib_send_bw" => Some("perftest"),
+        "fio" => Some("fio"),
+        "nvme" => Some("nvme-cli"),
+        "ovs-vsctl" | "ovs-ofctl" | "ovsdb-tool" | "ovsdb-server" | "ovs-vswitchd" => {
+            Some("openvswitch-switch")
+        }
+        "/usr/lib/frr/zebra" | "/usr/lib/frr/bgpd" => Some("frr"),
+        "bash" => Some("bash"),
+        // coreutils, in every Debian image.
+        "env" | "mkdir" | "chown" | "cat" | "sh" => None,
+        // Guarded by `command -v` (MLNX_OFED, systemd) or skipped in the lab (DEMOC_LAB=1).
+        "mlnx_qos" | "cma_roce_tos" | "systemctl" | "modprobe" => None,
+        _ => return None,
+    })
+}
+
+/// Every command the host scripts (`run`, `run_bg`, and what `numactl` runs) and the
+/// stand-in scripts call comes from a package the node image installs, with the tools
+/// issue 16 names (iperf3, numactl, ethtool, fio, perftest, nvme-cli) and OVS and FRR.
+#[test]
+fn the_node_image_installs_every_tool_the_scripts_call() {
+    let packages = image_packages();
+    for p in [
+        "iperf3",
+        "numactl",
+        "ethtool",
+        "fio",
+        "perftest",
+        "nvme-cli",
+        "openvswitch-switch",
+        "frr",
+        "iproute2",
+        "bash",
+    ] {
+        assert!(packages.contains(p), "the image lacks {p}: {packages:?}");
+    }
+    let (_tmp, out, _) = sc16();
+    let mut commands = BTreeSet::new();
+    for (path, bytes) in support::tree(&out) {
+        let text = String::from_utf8(bytes).expect("utf-8");
+        if path.starts_with("hosts/") {
+            for line in text.lines().map(str::trim) {
+                let Some(rest) = line
+                    .strip_prefix("run ")
+                    .or_else(|| line.strip_prefix("run_bg "))
+                else {
+                    continue;
+                };
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                if words[0] == "\"$@\"" {
+                    continue; // run_bg's own `run "$@"`
+                }
+                commands.insert(words[0].to_owned());
+                if words[0] == "numactl" {
+                    // numactl -N <node> -m <node> <command> ...
+                    commands.insert(words[5].to_owned());
+                }
+            }
+        } else if path.starts_with("lab/nodes/") {
+            for line in text.lines().filter(|l| !l.starts_with('#')) {
+                let mut words = line.split_whitespace();
+                let mut first = words.next().unwrap_or_default();
+                if first == "env" {
+                    first = words.find(|w| !w.contains('=')).unwrap_or_default();
+                }
+                if !first.is_empty() && !first.starts_with("DEMOC_EOF") && first != "set" {
+                    commands.insert(first.to_owned());
+                }
+            }
+        }
+    }
+    for must in ["iperf3", "numactl", "ib_write_bw", "ovs-vsctl"] {
+        assert!(commands.contains(must), "{must} not found in {commands:?}");
+    }
+    for c in &commands {
+        let Some(package) = package_of(c) else {
+            panic!("the scripts call `{c}`: name its Debian package in package_of");
+        };
+        if let Some(p) = package {
+            assert!(
+                packages.contains(p),
+                "`{c}` needs {p}, which the image lacks"
+            );
+        }
+    }
+}
+
+/// Each host node binds its script and runs `tune` in lab mode: the container's own
+/// interfaces and per-namespace TCP settings, not the lab machine's kernel.
+#[test]
+fn host_nodes_run_their_scripts_tune_in_lab_mode() {
+    let (_tmp, out, doc) = sc16();
+    let hosts = nodes_with_role(&doc, "host");
+    assert!(hosts.len() > 40);
+    for (name, node) in hosts {
+        assert_eq!(
+            node["binds"][0],
+            format!("../hosts/{name}.sh:/democ/host.sh:ro"),
+            "{name}"
+        );
+        let exec = node["exec"][0].as_str().expect("exec");
+        assert!(
+            exec.starts_with("env DEMOC_LAB=1 IF_") && exec.ends_with(" bash /democ/host.sh tune"),
+            "{name}: {exec}"
+        );
+        // The same command, dry, on the build's copy of the script.
+        let script = out.join(format!("hosts/{name}.sh"));
+        let words: Vec<&str> = exec.split_whitespace().collect();
+        let o = Command::new("env")
+            .args(&words[1..words.len() - 3])
+            .arg("bash")
+            .arg(&script)
+            .args(["--dry-run", "tune"])
+            .output()
+            .expect("bash runs");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(text.contains("ip link set dev p0 mtu"), "{name}: {text}");
+        assert!(text.contains("net.ipv4.tcp_rmem"), "{name}: {text}");
+        for outside in [
+            "modprobe",
+            "net.core.",
+            "systemctl",
+            "scaling_governor",
+            "smp_affinity",
+        ] {
+            assert!(
+                !text.contains(outside),
+                "{name} changes the lab machine: {text}"
+            );
+        }
+    }
+}

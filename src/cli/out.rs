@@ -96,6 +96,7 @@ fn lab(
                 if hosts {
                     lab.hosts = crate::lower::hosts(&l.front)
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
+                    crate::lower::bind_host_scripts(&mut lab.containerlab, &lab.hosts);
                 }
                 Ok((lab, l.front))
             }

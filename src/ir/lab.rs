@@ -26,6 +26,10 @@ pub(crate) struct Containerlab {
     /// beside the topology, not part of it.
     #[serde(skip)]
     pub(crate) scripts: BTreeMap<String, String>,
+    /// Each host's wired ports: port to the interface the topology names (what its
+    /// script's `IF_<port>` is set to in the lab).
+    #[serde(skip)]
+    pub(crate) host_ports: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// A containerlab topology file.
@@ -198,6 +202,7 @@ mod tests {
                 },
             },
             scripts: BTreeMap::new(),
+            host_ports: BTreeMap::new(),
         }
     }
 

@@ -6,6 +6,7 @@
 mod breakout;
 mod cabling;
 mod containerlab;
+pub(crate) use containerlab::bind_host_scripts;
 mod dpid;
 mod flows;
 pub(crate) mod hosts;

@@ -3,12 +3,15 @@
 //! port; otherwise a stand-in (templates/containerlab.yaml) keeps the topology whole.
 //! Hosts are `linux` nodes. Every cable, WAN links and OTN members included, is a link.
 
+mod hosts;
 mod mgmt;
 mod names;
 mod nodes;
 mod notes;
 
 use std::collections::{BTreeMap, HashMap};
+
+pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
 use super::vendor::Vendors;
 use crate::compile::Front;
@@ -53,9 +56,20 @@ pub(crate) fn lower(
         let node = nodes::switch(m, &cx, sw, plan, &mut scripts)?;
         nodes.insert(m.switches[sw].name.value.clone(), node);
     }
+    let mut host_ports = BTreeMap::new();
     for h in 0..m.hosts.len() {
         let node = nodes::host(m, vendors, h, &ifaces, &mgmt);
         nodes.insert(m.hosts[h].name.value.clone(), node);
+        let wired: BTreeMap<String, String> = cabled
+            .get(&NodeId::Host(h))
+            .into_iter()
+            .flatten()
+            .filter_map(|(i, _)| {
+                let name = ifaces.get(&(NodeId::Host(h), *i))?;
+                Some((m.hosts[h].ports[*i].name.clone(), name.clone()))
+            })
+            .collect();
+        host_ports.insert(m.hosts[h].name.value.clone(), wired);
     }
     let end = |e: crate::resolve::model::End| {
         format!("{}:{}", m.node_name(e.node), ifaces[&(e.node, e.port)])
@@ -87,6 +101,7 @@ pub(crate) fn lower(
             topology: Body { nodes, links },
         },
         scripts,
+        host_ports,
     })
 }
 
