@@ -448,3 +448,55 @@ fn host_nodes_run_their_scripts_tune_in_lab_mode() {
         }
     }
 }
+
+/// Every WAN port's one-way delay in the IR (`wan_delay_us`, half the link's RTT) is
+/// applied by its node's `exec` with netem on a cabled interface of that node, and
+/// nothing else is delayed.
+#[test]
+fn wan_delays_are_applied_on_both_ends() {
+    let (_tmp, out, doc) = sc16();
+    let mut want: Vec<(String, u64)> = Vec::new();
+    for path in support::switch_ir_files(&out) {
+        let ir: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("ir")).expect("json");
+        for i in ir["interfaces"].as_array().into_iter().flatten() {
+            if let Some(us) = i["wan_delay_us"].as_u64() {
+                want.push((ir["hostname"].as_str().expect("name").to_owned(), us));
+            }
+        }
+    }
+    let wired: BTreeSet<&str> = doc["topology"]["links"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .flat_map(|l| l["endpoints"].as_array().expect("ends"))
+        .map(|e| e.as_str().expect("string"))
+        .collect();
+    let mut got: Vec<(String, u64)> = Vec::new();
+    for (name, node) in doc["topology"]["nodes"].as_object().expect("nodes") {
+        for c in node["exec"].as_array().into_iter().flatten() {
+            let words: Vec<&str> = c.as_str().expect("string").split_whitespace().collect();
+            if !words.contains(&"netem") {
+                continue;
+            }
+            assert_eq!(words[..4], ["tc", "qdisc", "replace", "dev"], "{c}");
+            assert_eq!(words[5..8], ["root", "netem", "delay"], "{c}");
+            assert!(
+                wired.contains(format!("{name}:{}", words[4]).as_str()),
+                "{name}: {c}"
+            );
+            let us = words[8]
+                .strip_suffix("us")
+                .expect("us")
+                .parse()
+                .expect("number");
+            got.push((name.clone(), us));
+        }
+    }
+    want.sort();
+    got.sort();
+    assert!(want.len() >= 20, "sc16's WAN ends: {want:?}");
+    // The circuit to StarLight: 35 ms RTT, 17.5 ms each way.
+    assert!(got.contains(&("sl-chi-sw".to_owned(), 17_500)), "{got:?}");
+    assert_eq!(got, want);
+}

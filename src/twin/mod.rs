@@ -332,6 +332,11 @@ pub(crate) fn script(
     Ok(switch::script(sw, switch::Site::Twin, &steps))
 }
 
+/// The twin's WAN delay (`up --delay`) on `dev` as one shell line, for the lab's `exec`.
+pub(crate) fn netem_command(dev: &str, us: u64) -> String {
+    net::netem(dev, us).shell()
+}
+
 /// Where a lab stand-in keeps its daemons' folders (the container's own /run).
 pub(crate) const LAB_STATE: &str = "/run/democ";
 

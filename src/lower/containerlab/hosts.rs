@@ -33,6 +33,13 @@ pub(crate) fn bind_scripts(lab: &mut Containerlab, hosts: &[Host]) {
         // TX checksum offload off, or TCP through a stand-in's userspace datapath fails
         // silently (the twin does the same).
         exec.extend(wired.values().map(|n| format!("ethtool -K {n} tx off")));
+        // A WAN end's delay last: after tune's fq, which it replaces.
+        exec.extend(
+            node.exec
+                .iter()
+                .filter(|c| super::delays::is_delay(c))
+                .cloned(),
+        );
         node.binds = vec![format!("../{}:{SCRIPT}:ro", h.script_file)];
         node.exec = exec;
     }

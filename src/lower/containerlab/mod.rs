@@ -3,6 +3,7 @@
 //! port; otherwise a stand-in (templates/containerlab.yaml) keeps the topology whole.
 //! Hosts are `linux` nodes. Every cable, WAN links and OTN members included, is a link.
 
+mod delays;
 mod hosts;
 mod mgmt;
 mod names;
@@ -71,6 +72,8 @@ pub(crate) fn lower(
             .collect();
         host_ports.insert(m.hosts[h].name.value.clone(), wired);
     }
+    let us_per_km = front.db.physics.as_ref().map(|p| p.fiber_us_per_km);
+    delays::apply(m, us_per_km, &ifaces, &mut nodes);
     let end = |e: crate::resolve::model::End| {
         format!("{}:{}", m.node_name(e.node), ifaces[&(e.node, e.port)])
     };

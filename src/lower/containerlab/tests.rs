@@ -32,7 +32,7 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
         );
         assert_eq!(n.labels["democ.role"], "stand-in", "{name}");
         // The twin's emulation of the switch, bound in and run at deploy.
-        assert_eq!(n.exec, ["sh /democ/switch.sh"], "{name}");
+        assert_eq!(n.exec[0], "sh /democ/switch.sh", "{name}");
         assert_eq!(n.binds[0], format!("nodes/{name}.sh:/democ/switch.sh:ro"));
         let script = &lab.containerlab.scripts[&format!("lab/nodes/{name}.sh")];
         assert!(
@@ -40,6 +40,11 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
             "{script}"
         );
     }
+    // The fixture's WAN: 5 us each way, after ftos-2's script.
+    assert_eq!(
+        nodes["ftos-2"].exec[1],
+        "tc qdisc replace dev e1-32 root netem delay 5us limit 1000000"
+    );
     // Onyx's LAG towards another switch is the twin's bond, on the container's names.
     let onyx = &lab.containerlab.scripts["lab/nodes/onyx-1.sh"];
     assert!(onyx.contains("add-bond l2 lag20 e1-3 e1-4"), "{onyx}");
