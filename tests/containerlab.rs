@@ -151,3 +151,33 @@ fn the_file_is_the_ir_and_the_manifest_lists_it() {
     }
     assert_eq!(nodes["cit-b-25g-1"]["labels"]["democ.role"], "host");
 }
+
+/// The lab's OpenFlow controller takes the address the switches dial: no host is given
+/// it from the top of the pool (the mini show's first host would be), and a node of its
+/// own stands there with the rulesets bound.
+#[test]
+fn the_controller_address_is_the_controller_nodes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = Path::new(FIXTURE).parent().expect("folder");
+    std::fs::copy(src.join("catalog.yaml"), tmp.path().join("catalog.yaml")).expect("copy");
+    let spec = std::fs::read_to_string(FIXTURE)
+        .expect("fixture")
+        .replace("10.0.0.10:6653", "192.168.16.254:6653");
+    let path = tmp.path().join("show.yaml");
+    std::fs::write(&path, spec).expect("write");
+    let out = tmp.path().join("out");
+    build(path.to_str().expect("utf-8"), &out);
+    let text = std::fs::read_to_string(out.join("lab/mini.clab.yml")).expect("topology");
+    let doc: Value = serde_saphyr::from_str(&text).expect("YAML");
+    let nodes = doc["topology"]["nodes"].as_object().expect("nodes");
+    let at: Vec<&String> = nodes
+        .iter()
+        .filter(|(_, n)| n["mgmt-ipv4"] == "192.168.16.254")
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(at, ["controller"], "{text}");
+    let c = &nodes["controller"];
+    assert_eq!(c["labels"]["democ.role"], "controller");
+    assert_eq!(c["binds"][0], "../openflow:/democ/openflow:ro");
+    assert!(out.join("openflow/odl/push.sh").is_file());
+}

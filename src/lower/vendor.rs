@@ -155,6 +155,16 @@ pub(crate) struct LabNodes {
     pub(crate) image: String,
     pub(crate) host: LabHost,
     pub(crate) standin: LabStandin,
+    pub(crate) controller: LabController,
+}
+
+/// The OpenFlow controller's node when no host holds the controller's address.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LabController {
+    pub(crate) kind: String,
+    /// OpenDaylight's image, the user's to provide (a placeholder).
+    pub(crate) image: String,
 }
 
 #[derive(Debug, Deserialize)]

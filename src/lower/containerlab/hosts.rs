@@ -40,7 +40,9 @@ pub(crate) fn bind_scripts(lab: &mut Containerlab, hosts: &[Host]) {
                 .filter(|c| super::delays::is_delay(c))
                 .cloned(),
         );
-        node.binds = vec![format!("../{}:{SCRIPT}:ro", h.script_file)];
+        // First, before what else it binds (the controller's rulesets).
+        node.binds
+            .insert(0, format!("../{}:{SCRIPT}:ro", h.script_file));
         node.exec = exec;
     }
 }

@@ -3,6 +3,7 @@
 //! port; otherwise a stand-in (templates/containerlab.yaml) keeps the topology whole.
 //! Hosts are `linux` nodes. Every cable, WAN links and OTN members included, is a link.
 
+mod controller;
 mod delays;
 mod hosts;
 mod mgmt;
@@ -72,6 +73,8 @@ pub(crate) fn lower(
             .collect();
         host_ports.insert(m.hosts[h].name.value.clone(), wired);
     }
+    let pool = m.settings.pools.mgmt.as_ref().map(|p| p.value);
+    let controllers = controller::place(vendors, switches, pool, &mut nodes);
     let us_per_km = front.db.physics.as_ref().map(|p| p.fiber_us_per_km);
     delays::apply(m, us_per_km, &ifaces, &mut nodes);
     let end = |e: crate::resolve::model::End| {
@@ -85,7 +88,7 @@ pub(crate) fn lower(
         })
         .collect();
     links.sort_by(|a, b| a.endpoints.cmp(&b.endpoints));
-    let notes = notes::lower(
+    let mut notes = notes::lower(
         front,
         &notes::NotesCx {
             lab: &name,
@@ -95,6 +98,7 @@ pub(crate) fn lower(
             no_gateway: mgmt.network.as_ref().is_some_and(|n| n.ipv4_gw.is_none()),
         },
     );
+    notes.extend(controllers);
     Ok(Containerlab {
         file: format!("lab/{name}.clab.yml"),
         notes,
