@@ -181,3 +181,56 @@ fn the_controller_address_is_the_controller_nodes() {
     assert_eq!(c["binds"][0], "../openflow:/democ/openflow:ro");
     assert!(out.join("openflow/odl/push.sh").is_file());
 }
+
+/// cEOS boots a config it accepts: its management port is Management0, and it has a
+/// block only for each interface the lab wires (`ethA_B` is EthernetA/B), the rest of
+/// democ's config kept as it is.
+#[test]
+fn ceos_boots_management0_and_only_wired_interfaces() {
+    let (doc, tmp) = topology(&example("sc16"), "sc16");
+    let out = tmp.path().join("out");
+    let nodes = doc["topology"]["nodes"].as_object().expect("nodes");
+    let mut checked = 0;
+    for (name, node) in nodes.iter().filter(|(_, n)| n["kind"] == "arista_ceos") {
+        assert_eq!(node["startup-config"], format!("configs/{name}.cfg"));
+        let lab = std::fs::read_to_string(out.join(format!("lab/configs/{name}.cfg")))
+            .expect("lab config");
+        let full =
+            std::fs::read_to_string(out.join(format!("switches/{name}.cfg"))).expect("config");
+        assert!(lab.contains("\ninterface Management0\n"), "{name}");
+        assert!(!lab.contains("Management1"), "{name}");
+        assert!(full.contains("\ninterface Management1\n"), "{name}");
+        let wired: BTreeSet<String> = doc["topology"]["links"]
+            .as_array()
+            .expect("links")
+            .iter()
+            .flat_map(|l| l["endpoints"].as_array().expect("ends"))
+            .filter_map(|e| e.as_str()?.strip_prefix(&format!("{name}:")))
+            .map(|i| format!("Ethernet{}", i.trim_start_matches("eth").replace('_', "/")))
+            .collect();
+        let blocks: BTreeSet<String> = lab
+            .lines()
+            .filter_map(|l| l.strip_prefix("interface Ethernet"))
+            .map(|n| format!("Ethernet{n}"))
+            .collect();
+        assert_eq!(blocks, wired, "{name}");
+        for l in lab
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("bind interface Ethernet"))
+        {
+            assert!(
+                wired.contains(&format!("Ethernet{l}")),
+                "{name} binds Ethernet{l}"
+            );
+        }
+        // Everything else is democ's config.
+        let rest = |t: &str| {
+            t.lines()
+                .filter(|l| l.starts_with("router ") || l.starts_with("hostname"))
+                .count()
+        };
+        assert_eq!(rest(&lab), rest(&full), "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 5, "sc16's cEOS nodes");
+}

@@ -4,6 +4,9 @@
 //! validates it); `notes` print as comments above it.
 
 mod check;
+mod config;
+
+pub(crate) use config::LabConfig;
 
 pub(crate) use check::linux_ok as linux_iface_ok;
 
@@ -30,6 +33,10 @@ pub(crate) struct Containerlab {
     /// script's `IF_<port>` is set to in the lab).
     #[serde(skip)]
     pub(crate) host_ports: BTreeMap<String, BTreeMap<String, String>>,
+    /// Configs the kinds boot, by path in the build (`lab/configs/<switch>.cfg`): made
+    /// from the build's configs once rendered.
+    #[serde(skip)]
+    pub(crate) configs: BTreeMap<String, LabConfig>,
 }
 
 /// A containerlab topology file.
@@ -203,6 +210,7 @@ mod tests {
             },
             scripts: BTreeMap::new(),
             host_ports: BTreeMap::new(),
+            configs: BTreeMap::new(),
         }
     }
 

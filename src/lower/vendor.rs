@@ -145,6 +145,14 @@ pub(crate) struct ClabCaps {
     /// Linux interface names containerlab wires, as `interfaces` above.
     #[serde(default)]
     pub(crate) interfaces: Vec<NameRule>,
+    /// The management port's name under this kind when it differs from the switch's
+    /// (cEOS-lab: `Management0`): the lab's config (`lab/configs/`) renames it.
+    #[serde(default)]
+    pub(crate) management: Option<String>,
+    /// The kind has only the interfaces the lab wires and refuses configuration of any
+    /// other: the lab's config leaves their blocks out.
+    #[serde(default)]
+    pub(crate) wired_only: bool,
 }
 
 /// templates/containerlab.yaml: hosts and stand-ins.

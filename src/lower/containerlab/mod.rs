@@ -53,9 +53,9 @@ pub(crate) fn lower(
         irs: &irs,
     };
     let mut nodes = BTreeMap::new();
-    let mut scripts = BTreeMap::new();
+    let (mut scripts, mut configs) = (BTreeMap::new(), BTreeMap::new());
     for (sw, plan) in plans.iter().enumerate() {
-        let node = nodes::switch(m, &cx, sw, plan, &mut scripts)?;
+        let node = nodes::switch(m, &cx, sw, plan, &mut scripts, &mut configs)?;
         nodes.insert(m.switches[sw].name.value.clone(), node);
     }
     let mut host_ports = BTreeMap::new();
@@ -109,6 +109,7 @@ pub(crate) fn lower(
         },
         scripts,
         host_ports,
+        configs,
     })
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::mgmt::Assigned;
 use super::{Cabled, Ifaces, Plan};
-use crate::ir::lab::Node;
+use crate::ir::lab::{LabConfig, Node};
 use crate::lower::vendor::Vendors;
 use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
 
@@ -24,13 +24,15 @@ pub(crate) struct SwitchCx<'a> {
 const SCRIPT: &str = "/democ/switch.sh";
 const RULESET: &str = "/democ/switch.flows";
 
-/// The switch's node; a stand-in's script goes into `scripts` (by path in the build).
+/// The switch's node; a stand-in's script goes into `scripts`, a kind's adapted config
+/// into `configs` (by path in the build).
 pub(crate) fn switch(
     m: &Model,
     cx: &SwitchCx,
     sw: SwitchId,
     plan: &Plan,
     scripts: &mut BTreeMap<String, String>,
+    configs: &mut BTreeMap<String, LabConfig>,
 ) -> Result<Node, String> {
     let s = &m.switches[sw];
     let mut labels = BTreeMap::from([
@@ -48,12 +50,18 @@ pub(crate) fn switch(
         Plan::Kind(caps) => {
             labels.insert("democ.role".into(), "switch".into());
             // Paths in a topology are relative to its file, under lab/.
+            let startup_config = ir.filter(|_| caps.startup_config).map(|ir| {
+                if caps.management.is_none() && !caps.wired_only {
+                    return format!("../{}", ir.config_file);
+                }
+                let file = format!("configs/{}.cfg", ir.hostname);
+                configs.insert(format!("lab/{file}"), lab_config(m, cx, sw, caps, ir));
+                file
+            });
             Node {
                 kind: caps.kind.clone().unwrap_or_default(),
                 image: caps.image.clone().unwrap_or_default(),
-                startup_config: ir
-                    .filter(|_| caps.startup_config)
-                    .map(|ir| format!("../{}", ir.config_file)),
+                startup_config,
                 mgmt_ipv4,
                 labels,
                 binds: Vec::new(),
@@ -78,6 +86,38 @@ pub(crate) fn switch(
             }
         }
     })
+}
+
+/// How the kind's config is made from democ's (the vendor data's quirks of the kind).
+fn lab_config(
+    m: &Model,
+    cx: &SwitchCx,
+    sw: SwitchId,
+    caps: &crate::lower::vendor::ClabCaps,
+    ir: &crate::ir::Switch,
+) -> LabConfig {
+    let node = NodeId::Switch(sw);
+    let wired: BTreeSet<&str> = cx
+        .cabled
+        .get(&node)
+        .into_iter()
+        .flatten()
+        .map(|(i, _)| m.switches[sw].ports[*i].name.as_str())
+        .collect();
+    LabConfig {
+        source: ir.config_file.clone(),
+        rename: caps
+            .management
+            .clone()
+            .zip(ir.management.as_ref())
+            .map(|(to, mg)| (mg.interface.clone(), to)),
+        unwired: ir
+            .interfaces
+            .iter()
+            .filter(|i| caps.wired_only && !wired.contains(i.port.as_str()))
+            .map(|i| i.name.clone())
+            .collect(),
+    }
 }
 
 fn site(m: &Model, id: usize, labels: &mut BTreeMap<String, String>) {

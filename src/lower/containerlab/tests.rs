@@ -22,7 +22,10 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
     let nodes = &lab.containerlab.topology.topology.nodes;
     let eos = &nodes["eos-1"];
     assert_eq!(eos.kind, "arista_ceos");
-    assert_eq!(eos.startup_config.as_deref(), Some("../switches/eos-1.cfg"));
+    assert_eq!(eos.startup_config.as_deref(), Some("configs/eos-1.cfg"));
+    let c = &lab.containerlab.configs["lab/configs/eos-1.cfg"];
+    assert_eq!(c.source, "switches/eos-1.cfg");
+    assert_eq!(c.rename.as_ref().map(|r| r.1.as_str()), Some("Management0"));
     assert_eq!(nodes["os10-1"].kind, "dell_ftosv");
     for name in ["ftos-1", "ftos-2", "picos-1", "ovs-1", "onyx-1"] {
         let n = &nodes[name];
