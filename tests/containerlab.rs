@@ -8,7 +8,7 @@
 #[path = "fixtures/render/support.rs"]
 mod support;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde_json::Value;
@@ -233,4 +233,50 @@ fn ceos_boots_management0_and_only_wired_interfaces() {
         checked += 1;
     }
     assert_eq!(checked, 5, "sc16's cEOS nodes");
+}
+
+/// lab/containerlab/README.md's trust table says, for every sc16 switch, what the
+/// topology runs (the vendor's OS under its kind, or the IR emulation of a stand-in) and
+/// what the lab cannot show.
+#[test]
+fn the_readme_trust_table_matches_the_sc16_topology() {
+    let readme = std::fs::read_to_string("lab/containerlab/README.md").expect("README");
+    let section = readme
+        .split("## Trust: what the lab shows of each switch")
+        .nth(1)
+        .expect("the trust section");
+    let rows: BTreeMap<String, Vec<String>> = section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<String> = l
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().trim_matches('`').to_owned())
+                .collect();
+            (cells[0].clone(), cells)
+        })
+        .collect();
+    let (doc, _tmp) = topology(&example("sc16"), "sc16");
+    let mut switches = BTreeSet::new();
+    for (name, node) in doc["topology"]["nodes"].as_object().expect("nodes") {
+        let labels = &node["labels"];
+        let runs = match labels["democ.role"].as_str() {
+            Some("switch") => "vendor OS",
+            Some("stand-in") => "IR emulation",
+            _ => continue,
+        };
+        switches.insert(name.clone());
+        let row = rows
+            .get(name)
+            .unwrap_or_else(|| panic!("no trust row for {name}"));
+        assert_eq!(row[1], labels["democ.os"].as_str().expect("os"), "{name}");
+        assert_eq!(row[2], labels["democ.model"].as_str().expect("model"), "{name}");
+        assert_eq!(row[3], runs, "{name}");
+        for gap in ["ASIC buffers", "PFC headroom", "line rate"] {
+            assert!(row[5].contains(gap), "{name}: {}", row[5]);
+        }
+    }
+    assert_eq!(rows.keys().cloned().collect::<BTreeSet<_>>(), switches);
 }
