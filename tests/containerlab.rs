@@ -272,7 +272,11 @@ fn the_readme_trust_table_matches_the_sc16_topology() {
             .get(name)
             .unwrap_or_else(|| panic!("no trust row for {name}"));
         assert_eq!(row[1], labels["democ.os"].as_str().expect("os"), "{name}");
-        assert_eq!(row[2], labels["democ.model"].as_str().expect("model"), "{name}");
+        assert_eq!(
+            row[2],
+            labels["democ.model"].as_str().expect("model"),
+            "{name}"
+        );
         assert_eq!(row[3], runs, "{name}");
         for gap in ["ASIC buffers", "PFC headroom", "line rate"] {
             assert!(row[5].contains(gap), "{name}: {}", row[5]);
