@@ -75,6 +75,21 @@ pub(crate) fn files(
         path: lab.containerlab.file.clone(),
         bytes: lab.containerlab.to_yaml()?.into_bytes(),
     });
+    out.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
+        path: path.clone(),
+        bytes: text.clone().into_bytes(),
+    }));
+    for (path, c) in &lab.containerlab.configs {
+        let source = out
+            .iter()
+            .find(|f| f.path == c.source)
+            .ok_or_else(|| format!("{path}: {} is not rendered", c.source))?;
+        let text = String::from_utf8_lossy(&source.bytes);
+        out.push(OutFile {
+            path: path.clone(),
+            bytes: c.apply(&text).into_bytes(),
+        });
+    }
     out.extend(extra);
     if let Some((front, plan)) = front {
         let mut clock = crate::compile::Stages::new();

@@ -8,7 +8,7 @@
 #[path = "fixtures/render/support.rs"]
 mod support;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde_json::Value;
@@ -151,4 +151,137 @@ fn the_file_is_the_ir_and_the_manifest_lists_it() {
         assert_eq!(nodes[standin]["labels"]["democ.role"], "stand-in");
     }
     assert_eq!(nodes["cit-b-25g-1"]["labels"]["democ.role"], "host");
+}
+
+/// The lab's OpenFlow controller takes the address the switches dial: no host is given
+/// it from the top of the pool (the mini show's first host would be), and a node of its
+/// own stands there with the rulesets bound.
+#[test]
+fn the_controller_address_is_the_controller_nodes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = Path::new(FIXTURE).parent().expect("folder");
+    std::fs::copy(src.join("catalog.yaml"), tmp.path().join("catalog.yaml")).expect("copy");
+    let spec = std::fs::read_to_string(FIXTURE)
+        .expect("fixture")
+        .replace("10.0.0.10:6653", "192.168.16.254:6653");
+    let path = tmp.path().join("show.yaml");
+    std::fs::write(&path, spec).expect("write");
+    let out = tmp.path().join("out");
+    build(path.to_str().expect("utf-8"), &out);
+    let text = std::fs::read_to_string(out.join("lab/mini.clab.yml")).expect("topology");
+    let doc: Value = serde_saphyr::from_str(&text).expect("YAML");
+    let nodes = doc["topology"]["nodes"].as_object().expect("nodes");
+    let at: Vec<&String> = nodes
+        .iter()
+        .filter(|(_, n)| n["mgmt-ipv4"] == "192.168.16.254")
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(at, ["controller"], "{text}");
+    let c = &nodes["controller"];
+    assert_eq!(c["labels"]["democ.role"], "controller");
+    assert_eq!(c["binds"][0], "../openflow:/democ/openflow:ro");
+    assert!(out.join("openflow/odl/push.sh").is_file());
+}
+
+/// cEOS boots a config it accepts: its management port is Management0, and it has a
+/// block only for each interface the lab wires (`ethA_B` is EthernetA/B), the rest of
+/// democ's config kept as it is.
+#[test]
+fn ceos_boots_management0_and_only_wired_interfaces() {
+    let (doc, tmp) = topology(&example("sc16"), "sc16");
+    let out = tmp.path().join("out");
+    let nodes = doc["topology"]["nodes"].as_object().expect("nodes");
+    let mut checked = 0;
+    for (name, node) in nodes.iter().filter(|(_, n)| n["kind"] == "arista_ceos") {
+        assert_eq!(node["startup-config"], format!("configs/{name}.cfg"));
+        let lab = std::fs::read_to_string(out.join(format!("lab/configs/{name}.cfg")))
+            .expect("lab config");
+        let full =
+            std::fs::read_to_string(out.join(format!("switches/{name}.cfg"))).expect("config");
+        assert!(lab.contains("\ninterface Management0\n"), "{name}");
+        assert!(!lab.contains("Management1"), "{name}");
+        assert!(full.contains("\ninterface Management1\n"), "{name}");
+        let wired: BTreeSet<String> = doc["topology"]["links"]
+            .as_array()
+            .expect("links")
+            .iter()
+            .flat_map(|l| l["endpoints"].as_array().expect("ends"))
+            .filter_map(|e| e.as_str()?.strip_prefix(&format!("{name}:")))
+            .map(|i| format!("Ethernet{}", i.trim_start_matches("eth").replace('_', "/")))
+            .collect();
+        let blocks: BTreeSet<String> = lab
+            .lines()
+            .filter_map(|l| l.strip_prefix("interface Ethernet"))
+            .map(|n| format!("Ethernet{n}"))
+            .collect();
+        assert_eq!(blocks, wired, "{name}");
+        for l in lab
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("bind interface Ethernet"))
+        {
+            assert!(
+                wired.contains(&format!("Ethernet{l}")),
+                "{name} binds Ethernet{l}"
+            );
+        }
+        // Everything else is democ's config.
+        let rest = |t: &str| {
+            t.lines()
+                .filter(|l| l.starts_with("router ") || l.starts_with("hostname"))
+                .count()
+        };
+        assert_eq!(rest(&lab), rest(&full), "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 5, "sc16's cEOS nodes");
+}
+
+/// lab/containerlab/README.md's trust table says, for every sc16 switch, what the
+/// topology runs (the vendor's OS under its kind, or the IR emulation of a stand-in) and
+/// what the lab cannot show.
+#[test]
+fn the_readme_trust_table_matches_the_sc16_topology() {
+    let readme = std::fs::read_to_string("lab/containerlab/README.md").expect("README");
+    let section = readme
+        .split("## Trust: what the lab shows of each switch")
+        .nth(1)
+        .expect("the trust section");
+    let rows: BTreeMap<String, Vec<String>> = section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<String> = l
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().trim_matches('`').to_owned())
+                .collect();
+            (cells[0].clone(), cells)
+        })
+        .collect();
+    let (doc, _tmp) = topology(&example("sc16"), "sc16");
+    let mut switches = BTreeSet::new();
+    for (name, node) in doc["topology"]["nodes"].as_object().expect("nodes") {
+        let labels = &node["labels"];
+        let runs = match labels["democ.role"].as_str() {
+            Some("switch") => "vendor OS",
+            Some("stand-in") => "IR emulation",
+            _ => continue,
+        };
+        switches.insert(name.clone());
+        let row = rows
+            .get(name)
+            .unwrap_or_else(|| panic!("no trust row for {name}"));
+        assert_eq!(row[1], labels["democ.os"].as_str().expect("os"), "{name}");
+        assert_eq!(
+            row[2],
+            labels["democ.model"].as_str().expect("model"),
+            "{name}"
+        );
+        assert_eq!(row[3], runs, "{name}");
+        for gap in ["ASIC buffers", "PFC headroom", "line rate"] {
+            assert!(row[5].contains(gap), "{name}: {}", row[5]);
+        }
+    }
+    assert_eq!(rows.keys().cloned().collect::<BTreeSet<_>>(), switches);
 }

@@ -72,8 +72,9 @@ fn a_circuit_description_change_diffs_exactly_its_two_ends() {
         [
             "pop-uen-sw: changed ir/pop-uen-sw.json, switches/pop-uen-sw.cfg",
             "show: changed cabling.csv, report/index.html",
-            "ucsd-campus-sw: changed ir/ucsd-campus-sw.json, switches/ucsd-campus-sw.cfg",
-            "6 files on 3 devices; 0 flow changes",
+            // cEOS boots the lab's copy of the config (lab/configs/).
+            "ucsd-campus-sw: changed ir/ucsd-campus-sw.json, lab/configs/ucsd-campus-sw.cfg, switches/ucsd-campus-sw.cfg",
+            "7 files on 3 devices; 0 flow changes",
         ]
     );
     for want in [

@@ -180,6 +180,22 @@ fn a_link_to_a_missing_node_fails_containerlab() {
     assert!(v["failed"].as_u64() >= Some(1));
 }
 
+/// A stand-in's script missing from the build: containerlab could not bind it.
+#[test]
+fn a_missing_bound_file_fails_containerlab() {
+    let (_tmp, out) = sc16();
+    std::fs::remove_file(out.join("lab/nodes/cit-a-sn2700.sh")).expect("the stand-in's script");
+    let (code, v) = validate_json(&out, &[]);
+    assert_eq!(code, Some(1), "{v:#}");
+    let clab = entry(&v, "containerlab");
+    assert_eq!(clab["status"], "failed");
+    let detail = clab["detail"].as_str().unwrap_or("");
+    assert!(
+        detail.contains("node cit-a-sn2700: nodes/cit-a-sn2700.sh is not in the build"),
+        "{detail}"
+    );
+}
+
 #[test]
 fn the_twin_needs_a_hosts_build() {
     // Asked for, on a build without `--hosts`: skipped before anything is checked or

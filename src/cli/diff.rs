@@ -73,7 +73,7 @@ fn device(path: &str) -> String {
         ["switches" | "hosts" | "openflow", _]
         | ["openflow", "odl", _]
         | ["ir", "hosts", _]
-        | ["lab", "nodes", _]
+        | ["lab", "nodes" | "configs", _]
             if !path.ends_with("push.sh") =>
         {
             stem(path)

@@ -98,6 +98,7 @@ fn lab(
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
                     lab.fabrics = crate::lower::fabrics::lower(&l.front)
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
+                    crate::lower::bind_host_scripts(&mut lab.containerlab, &lab.hosts);
                 }
                 Ok((lab, l.front))
             }

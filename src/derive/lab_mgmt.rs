@@ -40,6 +40,15 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&Entries>, diags: &mut Diags) -
         .filter_map(|s| inside(&s.mgmt))
         .chain(m.hosts.iter().filter_map(|h| inside(&h.mgmt)))
         .chain(show_gw)
+        // The lab's controller node takes the controller's address (its switches dial
+        // it), so no host is given it.
+        .chain(
+            m.switches
+                .iter()
+                .filter_map(|s| s.openflow.as_ref()?.controller.as_ref())
+                .map(|c| c.addr)
+                .filter(|a| pool.contains(*a)),
+        )
         .map(u32::from)
         .collect();
     // Host addresses: network + 1 .. broadcast - 1 (none in a /31 or /32).

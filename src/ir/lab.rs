@@ -4,6 +4,9 @@
 //! validates it); `notes` print as comments above it.
 
 mod check;
+mod config;
+
+pub(crate) use config::LabConfig;
 
 pub(crate) use check::linux_ok as linux_iface_ok;
 
@@ -22,6 +25,18 @@ pub(crate) struct Containerlab {
     /// first line is wrapped; lines after a newline (commands) are kept whole.
     pub(crate) notes: Vec<String>,
     pub(crate) topology: Topology,
+    /// The scripts the nodes bind, by path in the build (`lab/nodes/<switch>.sh`): written
+    /// beside the topology, not part of it.
+    #[serde(skip)]
+    pub(crate) scripts: BTreeMap<String, String>,
+    /// Each host's wired ports: port to the interface the topology names (what its
+    /// script's `IF_<port>` is set to in the lab).
+    #[serde(skip)]
+    pub(crate) host_ports: BTreeMap<String, BTreeMap<String, String>>,
+    /// Configs the kinds boot, by path in the build (`lab/configs/<switch>.cfg`): made
+    /// from the build's configs once rendered.
+    #[serde(skip)]
+    pub(crate) configs: BTreeMap<String, LabConfig>,
 }
 
 /// A containerlab topology file.
@@ -77,7 +92,11 @@ pub(crate) struct Node {
     /// `democ.role` (`switch`, `stand-in`, `host`), `democ.os`, `democ.model`,
     /// `democ.site`, `democ.stand-in` (why).
     pub(crate) labels: BTreeMap<String, String>,
-    /// Commands containerlab runs once the links are up (stand-in bridge, host addresses).
+    /// `source:target[:ro]` files of the build the node sees, the source relative to the
+    /// topology file (a stand-in's script and ruleset, a host's script).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) binds: Vec<String>,
+    /// Commands containerlab runs once the links are up (stand-in script, host tuning).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) exec: Vec<String>,
 }
@@ -166,6 +185,7 @@ mod tests {
             startup_config: None,
             mgmt_ipv4: None,
             labels: BTreeMap::from([("democ.role".into(), "switch".into())]),
+            binds: Vec::new(),
             exec: Vec::new(),
         };
         Containerlab {
@@ -188,6 +208,9 @@ mod tests {
                     }],
                 },
             },
+            scripts: BTreeMap::new(),
+            host_ports: BTreeMap::new(),
+            configs: BTreeMap::new(),
         }
     }
 

@@ -6,6 +6,7 @@
 mod breakout;
 mod cabling;
 mod containerlab;
+pub(crate) use containerlab::bind_host_scripts;
 mod dpid;
 pub(crate) mod fabrics;
 mod flows;
@@ -201,7 +202,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     }
     rules::attach(front, vendors, &mut switches, &at, diags);
     let show = text::name_like(&m.settings.name);
-    let containerlab = containerlab::lower(front, vendors, &show, &switches);
+    let containerlab = containerlab::lower(front, vendors, &show, &switches)?;
     let net = &m.settings.management;
     let management = crate::ir::ManagementNetwork {
         network: m

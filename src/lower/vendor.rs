@@ -149,6 +149,14 @@ pub(crate) struct ClabCaps {
     /// Linux interface names containerlab wires, as `interfaces` above.
     #[serde(default)]
     pub(crate) interfaces: Vec<NameRule>,
+    /// The management port's name under this kind when it differs from the switch's
+    /// (cEOS-lab: `Management0`): the lab's config (`lab/configs/`) renames it.
+    #[serde(default)]
+    pub(crate) management: Option<String>,
+    /// The kind has only the interfaces the lab wires and refuses configuration of any
+    /// other: the lab's config leaves their blocks out.
+    #[serde(default)]
+    pub(crate) wired_only: bool,
 }
 
 /// templates/containerlab.yaml: hosts and stand-ins.
@@ -159,6 +167,16 @@ pub(crate) struct LabNodes {
     pub(crate) image: String,
     pub(crate) host: LabHost,
     pub(crate) standin: LabStandin,
+    pub(crate) controller: LabController,
+}
+
+/// The OpenFlow controller's node when no host holds the controller's address.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LabController {
+    pub(crate) kind: String,
+    /// OpenDaylight's image, the user's to provide (a placeholder).
+    pub(crate) image: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -171,8 +189,6 @@ pub(crate) struct LabHost {
 #[serde(deny_unknown_fields)]
 pub(crate) struct LabStandin {
     pub(crate) kind: String,
-    /// Open vSwitch bridge of the cabled ports.
-    pub(crate) bridge: String,
     pub(crate) interfaces: Vec<NameRule>,
 }
 

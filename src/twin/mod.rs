@@ -324,11 +324,38 @@ pub(crate) fn script(
     let rules = build.join("openflow").join(format!("{name}.flows"));
     let steps = switch::steps(
         sw,
+        switch::Site::Twin,
         &net::switch_dirs(&state, name),
         rules.is_file().then_some(rules.as_path()),
         &names.pathspace(name),
     );
-    Ok(switch::script(sw, &steps))
+    Ok(switch::script(sw, switch::Site::Twin, &steps))
+}
+
+/// The twin's WAN delay (`up --delay`) on `dev` as one shell line, for the lab's `exec`.
+pub(crate) fn netem_command(dev: &str, us: u64) -> String {
+    net::netem(dev, us).shell()
+}
+
+/// Where a lab stand-in keeps its daemons' folders (the container's own /run).
+pub(crate) const LAB_STATE: &str = "/run/democ";
+
+/// A lab stand-in's script (`lab/nodes/<switch>.sh`): the twin's steps for the switch's
+/// IR, read as the twin reads `ir/<switch>.json`, inside a container whose ports the
+/// topology wires by canonical port (`wired`), with the ruleset bound at `ruleset`.
+pub(crate) fn lab_script(
+    sw: &crate::ir::Switch,
+    wired: &std::collections::BTreeMap<String, String>,
+    ruleset: Option<&Path>,
+) -> Result<String, String> {
+    let ir: ir::Switch = serde_json::to_value(sw)
+        .and_then(serde_json::from_value)
+        .map_err(|e| format!("the IR of `{}` as the twin reads it: {e}", sw.hostname))?;
+    let site = switch::Site::Lab(wired);
+    let d = switch::Dirs::under(Path::new(LAB_STATE));
+    // One switch per container: FRR's pathspace need only be fixed.
+    let steps = switch::steps(&ir, site, &d, ruleset, "democ");
+    Ok(switch::script(&ir, site, &steps))
 }
 
 pub(crate) use test::test;

@@ -247,10 +247,16 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         p.pidfiles.extend(d.pidfiles());
         let ns = n.switch(sname);
         p.switches.push(
-            switch::steps(sw, &d, rules.as_deref(), &n.pathspace(sname))
-                .into_iter()
-                .map(|st| in_ns(st, &ns))
-                .collect(),
+            switch::steps(
+                sw,
+                switch::Site::Twin,
+                &d,
+                rules.as_deref(),
+                &n.pathspace(sname),
+            )
+            .into_iter()
+            .map(|st| in_ns(st, &ns))
+            .collect(),
         );
     }
     p

@@ -29,13 +29,37 @@ pub(crate) fn port_name(index: usize) -> String {
     format!("p{index}")
 }
 
-/// The switch's cabled, enabled interfaces by canonical port, with their local names.
+/// Where the steps run, which names the switch's ports there.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Site<'a> {
+    /// The twin's namespace: `p<index>` (veths the twin makes).
+    Twin,
+    /// A lab container (lab/<show>.clab.yml): the interface the topology wires to each
+    /// canonical port; a port it does not wire is not there.
+    Lab(&'a BTreeMap<String, String>),
+}
+
+/// The switch's cabled, enabled interfaces by canonical port, with their twin names.
 pub(crate) fn ports(sw: &Switch) -> BTreeMap<&str, (String, &Interface)> {
+    ports_at(sw, Site::Twin)
+}
+
+/// The switch's cabled, enabled interfaces by canonical port, with their names at `site`.
+pub(crate) fn ports_at<'a>(
+    sw: &'a Switch,
+    site: Site,
+) -> BTreeMap<&'a str, (String, &'a Interface)> {
     sw.interfaces
         .iter()
         .enumerate()
         .filter(|(_, i)| i.enabled && i.peer.is_some())
-        .map(|(k, i)| (i.port.as_str(), (port_name(k), i)))
+        .filter_map(|(k, i)| {
+            let local = match site {
+                Site::Twin => Some(port_name(k)),
+                Site::Lab(wired) => wired.get(&i.port).cloned(),
+            };
+            local.map(|l| (i.port.as_str(), (l, i)))
+        })
         .collect()
 }
 
@@ -100,10 +124,16 @@ fn path(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// A switch's steps. `ruleset`: its `openflow/<switch>.flows`, when the build has one
-/// (without it, the OpenFlow ports forward nothing, as on a switch no controller
+/// A switch's steps at `site`. `ruleset`: its `openflow/<switch>.flows`, when the build
+/// has one (without it, the OpenFlow ports forward nothing, as on a switch no controller
 /// programmed).
-pub(crate) fn steps(sw: &Switch, d: &Dirs, ruleset: Option<&Path>, pathspace: &str) -> Vec<Step> {
+pub(crate) fn steps(
+    sw: &Switch,
+    site: Site,
+    d: &Dirs,
+    ruleset: Option<&Path>,
+    pathspace: &str,
+) -> Vec<Step> {
     let mut s = Vec::new();
     let run = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c));
     run(&mut s, Cmd::new(&["ip", "link", "set", "lo", "up"]));
@@ -111,7 +141,7 @@ pub(crate) fn steps(sw: &Switch, d: &Dirs, ruleset: Option<&Path>, pathspace: &s
         &mut s,
         Cmd::new(&["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]),
     );
-    let ports = ports(sw);
+    let ports = ports_at(sw, site);
     let by_name: BTreeMap<&str, &str> = ports
         .values()
         .map(|(local, i)| (i.name.as_str(), local.as_str()))
@@ -543,12 +573,12 @@ fn frr(s: &mut Vec<Step>, sw: &Switch, bgp: &Bgp, d: &Dirs, pathspace: &str) {
 }
 
 /// The steps as a shell script (for a container that holds the switch's ports).
-pub(crate) fn script(sw: &Switch, steps: &[Step]) -> String {
+pub(crate) fn script(sw: &Switch, site: Site, steps: &[Step]) -> String {
     let mut t = format!(
         "#!/bin/sh\n# {}: the switch emulated from its IR (democ twin). Ports, by local name:\n",
         sw.hostname
     );
-    for (local, i) in ports(sw).values() {
+    for (local, i) in ports_at(sw, site).values() {
         t.push_str(&format!("#   {local} = {} ({})\n", i.name, i.port));
     }
     t.push_str("set -eu\n");

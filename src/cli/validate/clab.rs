@@ -1,6 +1,6 @@
 //! `containerlab`: each `lab/*.clab.yml` against containerlab's own JSON Schema, and the
-//! references the schema cannot check: every link endpoint names a declared node, and
-//! no interface is cabled twice.
+//! references the schema cannot check: every link endpoint names a declared node, no
+//! interface is cabled twice, and every file a node boots or binds is in the build.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -74,6 +74,26 @@ fn references(doc: &Value) -> Vec<String> {
     errors
 }
 
+/// The configs nodes boot and the files they bind (paths relative to the topology's
+/// folder, `dir`) that are not there: containerlab would refuse to deploy.
+fn missing_files(doc: &Value, dir: &Path) -> Vec<String> {
+    let mut errors = Vec::new();
+    let nodes = doc["topology"]["nodes"].as_object();
+    for (name, node) in nodes.into_iter().flatten() {
+        let binds = node["binds"].as_array().map_or(&[][..], Vec::as_slice);
+        let sources = binds
+            .iter()
+            .filter_map(|b| b.as_str()?.split(':').next())
+            .chain(node["startup-config"].as_str());
+        for src in sources {
+            if !dir.join(src).exists() {
+                errors.push(format!("node {name}: {src} is not in the build"));
+            }
+        }
+    }
+    errors
+}
+
 /// The schema's and the references' findings for one file, each line naming the file.
 fn findings(path: &Path, schema: Option<&jsonschema::Validator>) -> Vec<String> {
     let name = path.file_name().map_or_else(
@@ -95,6 +115,7 @@ fn findings(path: &Path, schema: Option<&jsonschema::Validator>) -> Vec<String> 
         })
         .collect();
     out.extend(references(&doc));
+    out.extend(missing_files(&doc, path.parent().unwrap_or(Path::new("."))));
     out.into_iter().map(|f| format!("{name}: {f}")).collect()
 }
 

@@ -3,12 +3,17 @@
 //! port; otherwise a stand-in (templates/containerlab.yaml) keeps the topology whole.
 //! Hosts are `linux` nodes. Every cable, WAN links and OTN members included, is a link.
 
+mod controller;
+mod delays;
+mod hosts;
 mod mgmt;
 mod names;
 mod nodes;
 mod notes;
 
 use std::collections::{BTreeMap, HashMap};
+
+pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
 use super::vendor::Vendors;
 use crate::compile::Front;
@@ -29,7 +34,7 @@ pub(crate) fn lower(
     vendors: &Vendors,
     show: &str,
     switches: &[crate::ir::Switch],
-) -> Containerlab {
+) -> Result<Containerlab, String> {
     let m = &front.model;
     let name = lab_name(show);
     let cabled = cabled(m);
@@ -38,28 +43,40 @@ pub(crate) fn lower(
         .collect();
     let ifaces = names::interfaces(m, vendors, &plans, &cabled);
     let mgmt = mgmt::assign(m, &name);
-    // An external switch has no config democ wrote.
-    let configs: HashMap<&str, &str> = switches
-        .iter()
-        .filter(|s| !s.external)
-        .map(|s| (s.hostname.as_str(), s.config_file.as_str()))
-        .collect();
+    let irs: HashMap<&str, &crate::ir::Switch> =
+        switches.iter().map(|s| (s.hostname.as_str(), s)).collect();
     let cx = nodes::SwitchCx {
         v: vendors,
         cabled: &cabled,
         ifaces: &ifaces,
         mgmt: &mgmt,
-        configs: &configs,
+        irs: &irs,
     };
     let mut nodes = BTreeMap::new();
+    let (mut scripts, mut configs) = (BTreeMap::new(), BTreeMap::new());
     for (sw, plan) in plans.iter().enumerate() {
-        let node = nodes::switch(m, &cx, sw, plan);
+        let node = nodes::switch(m, &cx, sw, plan, &mut scripts, &mut configs)?;
         nodes.insert(m.switches[sw].name.value.clone(), node);
     }
+    let mut host_ports = BTreeMap::new();
     for h in 0..m.hosts.len() {
         let node = nodes::host(m, vendors, h, &ifaces, &mgmt);
         nodes.insert(m.hosts[h].name.value.clone(), node);
+        let wired: BTreeMap<String, String> = cabled
+            .get(&NodeId::Host(h))
+            .into_iter()
+            .flatten()
+            .filter_map(|(i, _)| {
+                let name = ifaces.get(&(NodeId::Host(h), *i))?;
+                Some((m.hosts[h].ports[*i].name.clone(), name.clone()))
+            })
+            .collect();
+        host_ports.insert(m.hosts[h].name.value.clone(), wired);
     }
+    let pool = m.settings.pools.mgmt.as_ref().map(|p| p.value);
+    let controllers = controller::place(vendors, switches, pool, &mut nodes);
+    let us_per_km = front.db.physics.as_ref().map(|p| p.fiber_us_per_km);
+    delays::apply(m, us_per_km, &ifaces, &mut nodes);
     let end = |e: crate::resolve::model::End| {
         format!("{}:{}", m.node_name(e.node), ifaces[&(e.node, e.port)])
     };
@@ -71,7 +88,7 @@ pub(crate) fn lower(
         })
         .collect();
     links.sort_by(|a, b| a.endpoints.cmp(&b.endpoints));
-    let notes = notes::lower(
+    let mut notes = notes::lower(
         front,
         &notes::NotesCx {
             lab: &name,
@@ -81,7 +98,8 @@ pub(crate) fn lower(
             no_gateway: mgmt.network.as_ref().is_some_and(|n| n.ipv4_gw.is_none()),
         },
     );
-    Containerlab {
+    notes.extend(controllers);
+    Ok(Containerlab {
         file: format!("lab/{name}.clab.yml"),
         notes,
         topology: Topology {
@@ -89,7 +107,10 @@ pub(crate) fn lower(
             mgmt: mgmt.network,
             topology: Body { nodes, links },
         },
-    }
+        scripts,
+        host_ports,
+        configs,
+    })
 }
 
 /// The interface name of every cabled port, by node and port index.

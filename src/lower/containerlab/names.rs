@@ -15,6 +15,10 @@ use crate::spec::switch::OfMode;
 pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId, cabled: &Cabled) -> Plan<'a> {
     let s = &m.switches[sw];
     let os = s.os.as_str();
+    if s.external {
+        // democ wrote no config for it: the lab runs what democ assumes it does.
+        return Plan::Standin("external: owned by others, democ writes no config for it".into());
+    }
     let Some((folder, f)) = v.flavour(&s.vendor, os) else {
         return Plan::Standin(format!("democ has no `{os}` vendor data"));
     };

@@ -2,10 +2,11 @@
 //! boot it, the management address, labels, and the commands a stand-in or host runs.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
 
 use super::mgmt::Assigned;
 use super::{Cabled, Ifaces, Plan};
-use crate::ir::lab::Node;
+use crate::ir::lab::{LabConfig, Node};
 use crate::lower::vendor::Vendors;
 use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
 
@@ -15,11 +16,24 @@ pub(crate) struct SwitchCx<'a> {
     pub(crate) cabled: &'a Cabled,
     pub(crate) ifaces: &'a Ifaces,
     pub(crate) mgmt: &'a Assigned,
-    /// The IR's `config_file` by hostname.
-    pub(crate) configs: &'a HashMap<&'a str, &'a str>,
+    /// The IR by hostname.
+    pub(crate) irs: &'a HashMap<&'a str, &'a crate::ir::Switch>,
 }
 
-pub(crate) fn switch(m: &Model, cx: &SwitchCx, sw: SwitchId, plan: &Plan) -> Node {
+/// Where a stand-in's container sees the files it binds.
+const SCRIPT: &str = "/democ/switch.sh";
+const RULESET: &str = "/democ/switch.flows";
+
+/// The switch's node; a stand-in's script goes into `scripts`, a kind's adapted config
+/// into `configs` (by path in the build).
+pub(crate) fn switch(
+    m: &Model,
+    cx: &SwitchCx,
+    sw: SwitchId,
+    plan: &Plan,
+    scripts: &mut BTreeMap<String, String>,
+    configs: &mut BTreeMap<String, LabConfig>,
+) -> Result<Node, String> {
     let s = &m.switches[sw];
     let mut labels = BTreeMap::from([
         ("democ.os".to_owned(), s.os.as_str().to_owned()),
@@ -31,34 +45,78 @@ pub(crate) fn switch(m: &Model, cx: &SwitchCx, sw: SwitchId, plan: &Plan) -> Nod
         .by_node
         .get(&NodeId::Switch(sw))
         .map(|a| a.to_string());
-    match plan {
+    let ir = cx.irs.get(s.name.value.as_str());
+    Ok(match plan {
         Plan::Kind(caps) => {
             labels.insert("democ.role".into(), "switch".into());
             // Paths in a topology are relative to its file, under lab/.
-            let config = cx.configs.get(s.name.value.as_str());
+            let startup_config = ir.filter(|_| caps.startup_config).map(|ir| {
+                if caps.management.is_none() && !caps.wired_only {
+                    return format!("../{}", ir.config_file);
+                }
+                let file = format!("configs/{}.cfg", ir.hostname);
+                configs.insert(format!("lab/{file}"), lab_config(m, cx, sw, caps, ir));
+                file
+            });
             Node {
                 kind: caps.kind.clone().unwrap_or_default(),
                 image: caps.image.clone().unwrap_or_default(),
-                startup_config: config
-                    .filter(|_| caps.startup_config)
-                    .map(|c| format!("../{c}")),
+                startup_config,
                 mgmt_ipv4,
                 labels,
+                binds: Vec::new(),
                 exec: Vec::new(),
             }
         }
         Plan::Standin(why) => {
             labels.insert("democ.role".into(), "stand-in".into());
             labels.insert("democ.stand-in".into(), why.clone());
+            let (binds, exec) = match ir {
+                Some(ir) => emulation(m, cx, sw, ir, scripts)?,
+                None => (Vec::new(), Vec::new()),
+            };
             Node {
                 kind: cx.v.lab.standin.kind.clone(),
                 image: cx.v.lab.image.clone(),
                 startup_config: None,
                 mgmt_ipv4,
                 labels,
-                exec: bridge(m, cx, sw),
+                binds,
+                exec,
             }
         }
+    })
+}
+
+/// How the kind's config is made from democ's (the vendor data's quirks of the kind).
+fn lab_config(
+    m: &Model,
+    cx: &SwitchCx,
+    sw: SwitchId,
+    caps: &crate::lower::vendor::ClabCaps,
+    ir: &crate::ir::Switch,
+) -> LabConfig {
+    let node = NodeId::Switch(sw);
+    let wired: BTreeSet<&str> = cx
+        .cabled
+        .get(&node)
+        .into_iter()
+        .flatten()
+        .map(|(i, _)| m.switches[sw].ports[*i].name.as_str())
+        .collect();
+    LabConfig {
+        source: ir.config_file.clone(),
+        rename: caps
+            .management
+            .clone()
+            .zip(ir.management.as_ref())
+            .map(|(to, mg)| (mg.interface.clone(), to)),
+        unwired: ir
+            .interfaces
+            .iter()
+            .filter(|i| caps.wired_only && !wired.contains(i.port.as_str()))
+            .map(|i| i.name.clone())
+            .collect(),
     }
 }
 
@@ -68,52 +126,37 @@ fn site(m: &Model, id: usize, labels: &mut BTreeMap<String, String>) {
     }
 }
 
-/// Open vSwitch in the stand-in: wait for the daemons, one userspace bridge with RSTP
-/// (parallel links would loop), cabled ports as ports, LAG members towards a switch as
-/// a bond. Hosts do not bond in the lab (no bonding module to count on): their LAG
-/// members stay separate ports, each host port with its own address.
-fn bridge(m: &Model, cx: &SwitchCx, sw: SwitchId) -> Vec<String> {
-    let br = &cx.v.lab.standin.bridge;
-    let mut exec = vec![
-        "timeout 60 sh -c 'until ovs-vsctl show >/dev/null 2>&1; do sleep 1; done'".to_owned(),
-        format!(
-            "ovs-vsctl --may-exist add-br {br} -- set bridge {br} datapath_type=netdev rstp_enable=true"
-        ),
-    ];
-    let mut lags: BTreeMap<u16, (&'static str, Vec<&str>)> = BTreeMap::new();
+/// The twin's emulation of the switch from its IR (OVS bridges with its VLANs, LAGs as
+/// bonds, its OpenFlow ruleset, routed ports, FRR for BGP): `lab/nodes/<switch>.sh`,
+/// the twin's own steps with the topology's interface names, bound into the node with
+/// the switch's ruleset and run once containerlab has wired the links.
+fn emulation(
+    m: &Model,
+    cx: &SwitchCx,
+    sw: SwitchId,
+    ir: &crate::ir::Switch,
+    scripts: &mut BTreeMap<String, String>,
+) -> Result<(Vec<String>, Vec<String>), String> {
     let node = NodeId::Switch(sw);
-    for (i, &link) in cx.cabled.get(&node).into_iter().flatten() {
-        let Some(name) = cx.ifaces.get(&(node, *i)) else {
-            continue;
-        };
-        let l = &m.links[link];
-        let to_host = matches!(l.a.node, NodeId::Host(_)) || matches!(l.b.node, NodeId::Host(_));
-        match l.lag.map(|g| &m.lags[g]).filter(|_| !to_host) {
-            Some(lag) => {
-                let lacp = match lag.lacp.as_str() {
-                    "static" => "off",
-                    other => other,
-                };
-                lags.entry(lag.id)
-                    .or_insert((lacp, Vec::new()))
-                    .1
-                    .push(name);
-            }
-            None => exec.push(format!("ovs-vsctl --may-exist add-port {br} {name}")),
-        }
+    let wired: BTreeMap<String, String> = cx
+        .cabled
+        .get(&node)
+        .into_iter()
+        .flatten()
+        .filter_map(|(i, _)| {
+            let name = cx.ifaces.get(&(node, *i))?;
+            Some((m.switches[sw].ports[*i].name.clone(), name.clone()))
+        })
+        .collect();
+    let ruleset = ir.openflow.as_ref().map(|_| Path::new(RULESET));
+    let text = crate::twin::lab_script(ir, &wired, ruleset)?;
+    let file = format!("nodes/{}.sh", ir.hostname);
+    let mut binds = vec![format!("{file}:{SCRIPT}:ro")];
+    if ruleset.is_some() {
+        binds.push(format!("../openflow/{}.flows:{RULESET}:ro", ir.hostname));
     }
-    for (id, (lacp, members)) in lags {
-        exec.push(match members.as_slice() {
-            [one] => {
-                format!("ovs-vsctl --may-exist add-port {br} {one} -- set port {one} lacp={lacp}")
-            }
-            _ => format!(
-                "ovs-vsctl --may-exist add-bond {br} lag{id} {} lacp={lacp}",
-                members.join(" ")
-            ),
-        });
-    }
-    exec
+    scripts.insert(format!("lab/{file}"), text);
+    Ok((binds, vec![format!("sh {SCRIPT}")]))
 }
 
 pub(crate) fn host(m: &Model, v: &Vendors, h: HostId, ifaces: &Ifaces, mgmt: &Assigned) -> Node {
@@ -145,6 +188,7 @@ pub(crate) fn host(m: &Model, v: &Vendors, h: HostId, ifaces: &Ifaces, mgmt: &As
         startup_config: None,
         mgmt_ipv4: mgmt.by_node.get(&NodeId::Host(h)).map(|a| a.to_string()),
         labels,
+        binds: Vec::new(),
         exec,
     }
 }

@@ -41,7 +41,7 @@ pub(crate) fn lower(front: &Front, cx: &NotesCx) -> Vec<String> {
         .collect();
     if !standins.is_empty() {
         out.push(format!(
-            "Stand-ins, Open vSwitch bridging their cabled ports (democ's config is not applied; the `democ.stand-in` label says why): {}.",
+            "Stand-ins, running the twin's emulation of the switch from its IR (lab/nodes/<switch>.sh: Open vSwitch with its VLANs, LAGs and ruleset, FRR for its BGP; not the vendor's OS, the `democ.stand-in` label says why): {}.",
             standins.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }
@@ -52,8 +52,8 @@ pub(crate) fn lower(front: &Front, cx: &NotesCx) -> Vec<String> {
     out
 }
 
-/// One note per WAN connection with a delay: containerlab's netem command for it (netem
-/// delays what leaves an interface, so both ends).
+/// One note per WAN connection with a delay: where `exec` applies it (netem delays what
+/// leaves an interface, so both ends, half the RTT each).
 fn wans(front: &Front, cx: &NotesCx) -> Vec<String> {
     let m = &front.model;
     let Some(us_per_km) = front.db.physics.as_ref().map(|p| p.fiber_us_per_km) else {
@@ -81,9 +81,9 @@ fn wans(front: &Front, cx: &NotesCx) -> Vec<String> {
                 end(link.b)
             ),
         };
-        let delay = ms(us);
+        let delay = ms(us.round());
         out.push(format!(
-            "WAN `{}` ({}) is plain cable here. For its {delay} one-way delay, on {ends}:\n    containerlab tools netem set -n clab-{}-<node> -i <interface> --delay {delay}",
+            "WAN `{}` ({}): its {delay} one-way delay (half its RTT) is applied by `exec` with tc netem on {ends}; a node image without `tc` needs `containerlab tools netem set -n clab-{}-<node> -i <interface> --delay {delay}` instead.",
             w.name.value,
             w.kind.as_str(),
             cx.lab,

@@ -22,7 +22,10 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
     let nodes = &lab.containerlab.topology.topology.nodes;
     let eos = &nodes["eos-1"];
     assert_eq!(eos.kind, "arista_ceos");
-    assert_eq!(eos.startup_config.as_deref(), Some("../switches/eos-1.cfg"));
+    assert_eq!(eos.startup_config.as_deref(), Some("configs/eos-1.cfg"));
+    let c = &lab.containerlab.configs["lab/configs/eos-1.cfg"];
+    assert_eq!(c.source, "switches/eos-1.cfg");
+    assert_eq!(c.rename.as_ref().map(|r| r.1.as_str()), Some("Management0"));
     assert_eq!(nodes["os10-1"].kind, "dell_ftosv");
     for name in ["ftos-1", "ftos-2", "picos-1", "ovs-1", "onyx-1"] {
         let n = &nodes[name];
@@ -31,13 +34,23 @@ fn kinds_and_stand_ins_follow_the_vendor_data() {
             ("linux", None)
         );
         assert_eq!(n.labels["democ.role"], "stand-in", "{name}");
-        assert!(n.exec[1].contains("datapath_type=netdev rstp_enable=true"));
+        // The twin's emulation of the switch, bound in and run at deploy.
+        assert_eq!(n.exec[0], "sh /democ/switch.sh", "{name}");
+        assert_eq!(n.binds[0], format!("nodes/{name}.sh:/democ/switch.sh:ro"));
+        let script = &lab.containerlab.scripts[&format!("lab/nodes/{name}.sh")];
+        assert!(
+            script.contains("ovsdb-server /run/democ/db/conf.db"),
+            "{script}"
+        );
     }
-    assert!(
-        nodes["onyx-1"]
-            .exec
-            .contains(&"ovs-vsctl --may-exist add-bond br0 lag20 e1-3 e1-4 lacp=off".into())
+    // The fixture's WAN: 5 us each way, after ftos-2's script.
+    assert_eq!(
+        nodes["ftos-2"].exec[1],
+        "tc qdisc replace dev e1-32 root netem delay 5us limit 1000000"
     );
+    // Onyx's LAG towards another switch is the twin's bond, on the container's names.
+    let onyx = &lab.containerlab.scripts["lab/nodes/onyx-1.sh"];
+    assert!(onyx.contains("add-bond l2 lag20 e1-3 e1-4"), "{onyx}");
     let dtn = &nodes["dtn-b"];
     assert_eq!(dtn.labels["democ.role"], "host");
     assert!(
