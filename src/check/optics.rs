@@ -40,6 +40,12 @@ impl Budget {
     pub(crate) fn margin_db(&self) -> f64 {
         self.available_db - self.loss_db
     }
+
+    /// The margin this budget must keep when the plan asks for `planned` dB: none on a
+    /// standard's channel insertion loss, which holds its margin already.
+    pub(crate) fn required(&self, planned: f64) -> f64 {
+        if self.channel_limit { 0.0 } else { planned }
+    }
 }
 
 /// The key of `physics.attenuation_db_per_km` for an optic's band. The edges are the
@@ -147,7 +153,7 @@ fn closer<'a>(
         .filter_map(|(n, o)| {
             budget(o, o, plant, cx.physics)
                 .ok()
-                .filter(|b| b.margin_db() >= required)
+                .filter(|b| b.margin_db() >= b.required(required))
                 .map(|b| (n, o, b))
         })
         .min_by(|a, b| a.1.reach_km.total_cmp(&b.1.reach_km))
@@ -161,6 +167,7 @@ fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> St
             num(o.reach_km),
             num((b.margin_db() * 10.0).round() / 10.0)
         ),
+        None if fiber == Fiber::Mmf => multimode_remedy(cx, rate, plant, required),
         None => format!(
             "no {rate} pluggable in the catalog closes {} km with {} dB of margin: the span needs \
              in-line amplification (EDFA huts, typically every ~80 km) or an OTN/coherent \
@@ -169,6 +176,22 @@ fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> St
             num(required)
         ),
     }
+}
+
+/// A multimode run that no multimode optic closes is lost in its connectors or too long
+/// for the fiber's modal bandwidth: amplifiers do not exist for it, single-mode does.
+fn multimode_remedy(cx: &Ctx, rate: Rate, plant: Plant, required: f64) -> String {
+    let m = (plant.length_km * 1000.0).round();
+    let single = closer(cx, rate, Fiber::Smf, plant, required).map_or_else(
+        || format!("run single-mode fiber with a {rate} single-mode optic"),
+        |(name, _, _)| format!("run single-mode fiber with `{name}`"),
+    );
+    format!(
+        "no multimode {rate} optic in the catalog closes {} m through {}: remove patch-panel \
+         connections or shorten the run, or {single}",
+        num(m),
+        plural(plant.connectors as usize, "connector")
+    )
 }
 
 /// One fiber link as this check sees it.
@@ -374,8 +397,8 @@ impl Run<'_, '_> {
                 );
             }
         };
-        let (required, required_span) = self.required();
-        let required = if bud.channel_limit { 0.0 } else { required };
+        let (planned, required_span) = self.required();
+        let required = bud.required(planned);
         let margin = bud.margin_db();
         if margin >= required {
             return;
@@ -399,7 +422,7 @@ impl Run<'_, '_> {
             num((bud.available_db * 10.0).round() / 10.0),
             avail(a.1)
         );
-        let help = remedy(self.cx, a.1.rate.value, a.1.fiber, p, required);
+        let help = remedy(self.cx, a.1.rate.value, a.1.fiber, p, planned);
         let d = if margin < 0.0 {
             Diagnostic::new(
                 codes::OPTICAL_BUDGET,

@@ -162,12 +162,15 @@ codes! {
          attenuation at the optic's band, plus connectors and splices, figures from the catalog's \
          `physics:`) is larger than what the optics can lose (minimum launch power minus receiver \
          sensitivity, or the published maximum channel loss). The link will not come up. The help \
-         line names a catalog optic that closes the span or, when none does, says the span needs \
-         amplification or an OTN/coherent transponder.";
+         line names a catalog optic that closes the span or, when none does, says what fits the \
+         span: amplification or an OTN/coherent transponder on single-mode, fewer connections or \
+         single-mode fiber on a multimode run.";
     OPTICAL_MARGIN = "W0211" "optical-margin" Warning
         "The optical budget of a fiber link closes, but with less margin than required \
          (`show.defaults.optics_margin_db`, default from the catalog's physics). Ageing, dirty \
-         connectors and repairs eat margin; the link may flap or run with errors.";
+         connectors and repairs eat margin; the link may flap or run with errors. An optic whose \
+         budget is a standard's maximum channel insertion loss (IEEE 802.3's multimode budgets \
+         among them) needs no margin on top: the standard allocated it already.";
     OPTIC_REACH = "E0212" "optic-reach" Error
         "A fiber link is longer than the optic's rated reach. Beyond it, dispersion (not only \
          power) closes the eye, so a good power budget does not save the link.";
