@@ -129,3 +129,12 @@ fn unroutable_flows_are_located() {
     );
     insta::assert_snapshot!("no_path", err);
 }
+
+#[test]
+fn a_finding_on_a_host_range_names_the_range_and_its_size() {
+    let (code, err) = check("host-range.yaml", &[]);
+    assert_eq!(code, 0, "warnings only: {err}");
+    assert!(err.contains("`old-[1-4]` (4 hosts) slot 1"), "{err}");
+    assert!(!err.contains("`old-1`"), "{err}");
+    insta::assert_snapshot!("host_range", err);
+}

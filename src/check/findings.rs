@@ -110,8 +110,8 @@ fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: 
             codes::STORAGE,
             span,
             format!(
-                "`{}` drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}",
-                host.name.value
+                "{} drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}",
+                host.shown()
             ),
         )
         .label(format!("{} drive(s)", io.drives))

@@ -224,6 +224,20 @@ pub(crate) struct Host {
     pub(crate) port_index: HashMap<String, usize>,
     /// Static interface addresses by port index.
     pub(crate) addresses: HashMap<usize, Sp<Prefix>>,
+    /// The range this host was declared in (`dtn-[1-4]` as written, and its size), when
+    /// the declaration was a range: findings on what the range shares name it.
+    pub(crate) range: Option<(String, usize)>,
+}
+
+impl Host {
+    /// The host as a finding on its declaration names it: "`dtn-[1-4]` (4 hosts)" for
+    /// a range, whose hosts share the declaration and so the finding, else "`dtn-1`".
+    pub(crate) fn shown(&self) -> String {
+        match &self.range {
+            Some((key, n)) => format!("`{key}` ({n} hosts)"),
+            None => format!("`{}`", self.name.value),
+        }
+    }
 }
 
 /// What a link is part of.
