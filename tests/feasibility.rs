@@ -138,3 +138,18 @@ fn a_finding_on_a_host_range_names_the_range_and_its_size() {
     assert!(!err.contains("`old-1`"), "{err}");
     insta::assert_snapshot!("host_range", err);
 }
+
+#[test]
+fn a_bottleneck_tie_names_every_limit_that_binds() {
+    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .args(["plan", "tests/fixtures/feasibility/bottleneck-tie.yaml"])
+        .output()
+        .expect("democ runs");
+    let plan = String::from_utf8_lossy(&out.stdout);
+    let row = plan
+        .lines()
+        .find(|l| l.starts_with("over-lag"))
+        .unwrap_or_else(|| panic!("no row for the flow:\n{plan}"));
+    assert!(row.contains("port-channel 1 hashes 1 stream(s)"), "{row}");
+    assert!(row.contains("h-2:p0 <- sw-2:1/1:1 carries 10G"), "{row}");
+}

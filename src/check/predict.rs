@@ -15,6 +15,8 @@ use crate::derive::paths::PairRoute;
 use crate::resolve::model::{Flow, HostId, Model};
 use crate::spec::flow::{Protocol, Store};
 
+mod ties;
+
 /// What bounds a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -697,6 +699,7 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         items: &coef,
         capacity: &capacity,
     });
+    let sat = ties::Saturation::new(&i.used.pairs, &coef, &capacity, &shares);
     m.flows
         .iter()
         .enumerate()
@@ -708,6 +711,11 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
             let bound = worst.map(|p| bound_of(i, &pairs[p], shares[p]));
             let total = shares[range].iter().map(|s| s.0).sum();
             let mut fp = flow_prediction(i, fi, total, bound);
+            if let Some(p) = worst.filter(|_| !fp.bottleneck.why.is_empty()) {
+                let also =
+                    ties::also_binding(i, (f, fi, p), &pairs[p], shares[p].0, &sat, &mut scratch);
+                name_ties(i, f, &mut fp.bottleneck, also);
+            }
             fp.numa_remote = numa[fi];
             if let (Some(p), Detail::Full) = (worst, i.detail) {
                 fp.limits = limits(i, f, fi, p, shares[p], &mut scratch);
@@ -715,6 +723,22 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
             fp
         })
         .collect()
+}
+
+/// Adds to a bottleneck's words every other limit that binds as tightly.
+fn name_ties(i: &Inputs, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
+    let rate = f.pair_rate().gbps();
+    let mut words: Vec<String> = Vec::new();
+    for (kind, why) in also {
+        let text = explain(i.cx, i.facts, why, rate);
+        let named = format!("{}: {text}", format!("{kind:?}").to_lowercase());
+        if text != b.why && !text.is_empty() && !words.contains(&named) {
+            words.push(named);
+        }
+    }
+    if !words.is_empty() {
+        b.why = format!("{}; as tight: {}", b.why, words.join("; "));
+    }
 }
 
 /// What stopped a pair, as a candidate limit.
