@@ -175,6 +175,7 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let (plan, loads, facts) = super::predict::analyse(cx, Detail::Shortfalls);
     capacity(cx, &plan, &loads, diags);
+    super::lag_hashing::check(cx, &loads, diags);
     storage(cx, &loads, &facts, diags);
     flows(cx, &plan, diags);
 }

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::Ctx;
+use super::hashing::lag_hashed;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
 use super::pcie::{nic_link, usable_gbps};
 use super::share::Stop;
@@ -251,11 +252,11 @@ fn res_name(m: &Model, r: &Res) -> String {
 }
 
 /// Capacity of a shared resource in Gbit/s (None: it bounds nothing).
-fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind)> {
+fn capacity(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f64, LimitKind)> {
     let m = cx.m;
     Some(match r {
         Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link),
-        Res::Lag(g, _) => (lag_gbps(m, *g), LimitKind::Lag),
+        Res::Lag(g, _) => (lag_hashed(m, loads, r, *g).capacity, LimitKind::Lag),
         Res::Nic(h, n, _) => ((*facts[*h].nic_usable.get(*n)?)?, LimitKind::Pcie),
         Res::Uplink(h, i, _) => (uplink(cx, *h, *i)?.1, LimitKind::Pcie),
         Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage),
@@ -263,7 +264,7 @@ fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind)> 
     })
 }
 
-fn lag_gbps(m: &Model, g: usize) -> f64 {
+pub(crate) fn lag_gbps(m: &Model, g: usize) -> f64 {
     m.lags[g]
         .members
         .iter()
@@ -279,11 +280,27 @@ fn uplink(cx: &Ctx, h: HostId, i: u16) -> Option<(super::pcie::Lanes, f64)> {
 }
 
 /// What a resource's capacity is, in words (only for the bottlenecks reported).
-fn capacity_why(cx: &Ctx, facts: &[HostFacts], r: &Res) -> String {
+fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String {
     let m = cx.m;
     match r {
         Res::Link(l, _) => format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
-        Res::Lag(g, _) => format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g)),
+        Res::Lag(g, _) => {
+            let h = lag_hashed(m, loads, r, *g);
+            if h.capacity < lag_gbps(m, *g) {
+                format!(
+                    "{}: {} hashed onto {} members, {:.1} busy on average: {:.1} of its {:.0} Gbit/s expected (worst case, all on one member: {:.0})",
+                    res_name(m, r),
+                    crate::diag::plural(h.streams as usize, "stream"),
+                    h.members,
+                    super::hashing::busy_members(h.members, h.streams),
+                    h.expected,
+                    lag_gbps(m, *g),
+                    h.worst
+                )
+            } else {
+                format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g))
+            }
+        }
         Res::Nic(h, n, _) => {
             let host = &m.hosts[*h];
             match nic_link(cx, host, *n) {
@@ -312,7 +329,11 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], r: &Res) -> String {
 
 /// Load against capacity of one link or LAG direction.
 fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
-    let (cap, _) = capacity(cx, facts, r)?;
+    // The table shows what the links are, hashing aside (W0248 tells what it costs).
+    let cap = match r {
+        Res::Lag(g, _) => lag_gbps(cx.m, *g),
+        _ => capacity(cx, facts, loads, r)?.0,
+    };
     let load = loads.demand(r) / 1e9;
     let direction = match r {
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
@@ -373,7 +394,12 @@ fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
     }
     used.flows.push(used.pairs.len());
     used.pairs.push(used.items.len());
-    let loads = Loads::new(space, &used, |f| m.flows[f].pair_rate().bps());
+    let loads = Loads::new(
+        space,
+        &used,
+        |f| m.flows[f].pair_rate().bps(),
+        |fi| stream_count(cx, facts, fi),
+    );
     (used, loads)
 }
 
@@ -387,7 +413,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         .map(|i| {
             loads
                 .is_used(i)
-                .then(|| capacity(cx, &facts, &loads.space.res(i)))
+                .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
                 .flatten()
         })
         .collect();
@@ -485,7 +511,7 @@ enum Why {
     },
 }
 
-fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
+fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) -> String {
     let m = cx.m;
     match why {
         Why::Demand => format!(
@@ -499,8 +525,8 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
             eff,
             mtu,
         } => {
-            let cap = capacity(cx, facts, &res).map_or(0.0, |c| c.0);
-            let base = capacity_why(cx, facts, &res);
+            let cap = capacity(cx, facts, loads, &res).map_or(0.0, |c| c.0);
+            let base = capacity_why(cx, facts, loads, &res);
             if demand > cap + 1e-9 {
                 format!("{base}, shared by {demand:.0} Gbit/s of demand")
             } else if wire && eff < 1.0 {
@@ -652,11 +678,15 @@ struct PairCeiling {
 fn flow_streams(i: &Inputs, fi: usize) -> (u32, Option<(f64, u32)>) {
     let f = &i.cx.m.flows[fi];
     let cpu = i.facts.get(f.pairs[0].0).and_then(|h| h.cpu);
+    (stream_count(i.cx, i.facts, fi), cpu)
+}
+
+/// Streams per pair of flow `fi`.
+fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
+    let f = &cx.m.flows[fi];
+    let cpu = facts.get(f.pairs[0].0).and_then(|h| h.cpu);
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
-    (
-        streams_per_pair(i.cx, f, &i.cx.routes.flows[fi], per_stream),
-        cpu,
-    )
+    streams_per_pair(cx, f, &cx.routes.flows[fi], per_stream)
 }
 
 /// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
@@ -730,7 +760,7 @@ fn name_ties(i: &Inputs, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
     let rate = f.pair_rate().gbps();
     let mut words: Vec<String> = Vec::new();
     for (kind, why) in also {
-        let text = explain(i.cx, i.facts, why, rate);
+        let text = explain(i.cx, i.facts, i.loads, why, rate);
         let named = format!("{}: {text}", format!("{kind:?}").to_lowercase());
         if text != b.why && !text.is_empty() && !words.contains(&named) {
             words.push(named);
@@ -813,7 +843,7 @@ fn limits(
         .map(|(gbps, kind, why)| Limit {
             kind,
             gbps,
-            why: explain(cx, facts, why, rate),
+            why: explain(cx, facts, i.loads, why, rate),
         })
         .collect()
 }
@@ -859,7 +889,7 @@ fn flow_prediction(
         Some((gbps, kind, why)) => Limit {
             kind,
             gbps,
-            why: explain(cx, facts, why, rate),
+            why: explain(cx, facts, i.loads, why, rate),
         },
         None => Limit {
             kind: LimitKind::Demand,

@@ -280,6 +280,14 @@ codes! {
     SHORTFALL = "W0247" "shortfall" Warning
         "A flow is predicted to reach less than 95 % of its declared rate. The label names the \
          bottleneck; `democ plan` lists every limit.";
+    LAG_HASHING = "W0248" "lag-hashing" Warning
+        "A LAG carries fewer streams than it needs to spread its load. A switch puts each \
+         stream on a member by a hash of its headers, so streams land on members at random: \
+         with k streams on n members about n(1 - (1 - 1/n)^k) members are busy (ten streams on \
+         ten members keep 6.5 busy), and when each stream wants a full member the busy ones \
+         are all the LAG carries. The message gives the expected share and the worst case (every \
+         stream on one member); the help gives the stream count that reaches the demand. Other \
+         fixes: more members than streams, or placing the flows on members by OpenFlow rules.";
     // ---- the control plane: controller, management network, routes -----------------------
     CONTROLLER_DATA_PLANE = "E0250" "controller-data-plane" Error
         "Switches reach their OpenFlow controller out of band (`show.management.controller_via: \
