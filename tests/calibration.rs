@@ -186,7 +186,9 @@ fn the_400g_pair_gap_is_known() {
     // (`the_400g_pair_admits_a_layout_of_the_chassis`), or 313 and more with a card on
     // each switch and slot 12 (12 % over). The seeds say none of this, and
     // fitting the layout to the figure is what the calibration must not do, so the
-    // example keeps the seed's documented design and this test pins its figure.
+    // example keeps the seed's documented design and this test pins its figure. The
+    // SC15 example's reading of the same pair (each host's four ports in one bond)
+    // lands at 278.5 from LAG hashing alone: `the_sc15_400g_bonds_lose_to_hashing`.
     let p = plan("examples/calibration/400g-pair.yaml");
     let total: f64 = ["400g-a", "400g-b", "400g-c", "400g-d"]
         .iter()
