@@ -161,7 +161,9 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
                 ),
             )
             .label(format!("bottleneck: {}", p.bottleneck.why))
-            .help("`democ plan` shows every limit; raise the bottleneck or lower the rate");
+            .help(p.bottleneck.fix.clone().unwrap_or_else(|| {
+                "`democ plan` shows every limit; raise the bottleneck or lower the rate".into()
+            }));
             diags.push(if f.expect_infeasible {
                 d.severity(Severity::Note)
                     .note("expected: the flow says `expect: infeasible`")

@@ -11,6 +11,7 @@ pub(crate) mod lag_duplicates;
 pub(crate) mod lag_hashing;
 pub(crate) mod lag_ids;
 pub(crate) mod load;
+pub(crate) mod loss;
 pub(crate) mod mtu;
 pub(crate) mod openflow;
 pub(crate) mod optics;

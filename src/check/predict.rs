@@ -29,6 +29,7 @@ pub(crate) enum LimitKind {
     Storage,
     Cpu,
     Window,
+    Loss,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -36,6 +37,9 @@ pub(crate) struct Limit {
     pub(crate) kind: LimitKind,
     pub(crate) gbps: f64,
     pub(crate) why: String,
+    /// What would lift this limit, where democ can say (the help line of W0247).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) fix: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -509,6 +513,13 @@ enum Why {
         streams: u32,
         rtt_ms: f64,
     },
+    /// The Mathis bound of loss-based streams on a lossy path.
+    Loss {
+        streams: u32,
+        per_stream: f64,
+        loss: f64,
+        rtt_ms: f64,
+    },
 }
 
 fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) -> String {
@@ -563,7 +574,28 @@ fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) ->
         Why::Window { streams, rtt_ms } => {
             format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT")
         }
+        Why::Loss {
+            streams,
+            per_stream,
+            loss,
+            rtt_ms,
+        } => format!(
+            "{streams} loss-based (cubic) stream(s) x {per_stream:.2} Gbit/s at {} loss over {rtt_ms:.1} ms RTT (Mathis: MSS / RTT x {} / sqrt(p)); {}",
+            // Rounded so that a product of (1 - p) over the hops prints as written.
+            (loss * 1e12).round() / 1e12,
+            cx.physics.mathis_c,
+            loss_fix(rate, per_stream)
+        ),
     }
+}
+
+/// What reaches a pair's demand on a lossy path: enough streams, or BBR.
+fn loss_fix(rate: f64, per_stream: f64) -> String {
+    format!(
+        "{} stream(s) per pair, or `congestion_control: bbr`, reach {}",
+        super::loss::streams_for(rate, per_stream),
+        crate::spec::units::Rate::from_gbps(rate)
+    )
 }
 
 /// What predicting a flow reads.
@@ -662,6 +694,23 @@ fn ceiling(
                     rtt_ms: pr.rtt_ms(),
                 },
             );
+        }
+        if f.protocol.value == Protocol::Tcp && !f.bbr {
+            let loss = super::loss::path_loss(m, pr);
+            let mss = f64::from(mtu) - cx.physics.tcp_ip_header_bytes;
+            let c = cx.physics.mathis_c;
+            if let Some(per) = super::loss::mathis_gbps(mss, pr.rtt_ms(), loss, c) {
+                consider(
+                    f64::from(nstreams) * per,
+                    LimitKind::Loss,
+                    Why::Loss {
+                        streams: nstreams,
+                        per_stream: per,
+                        loss,
+                        rtt_ms: pr.rtt_ms(),
+                    },
+                );
+            }
         }
     }
     (eff, mtu, numa_remote)
@@ -844,6 +893,7 @@ fn limits(
             kind,
             gbps,
             why: explain(cx, facts, i.loads, why, rate),
+            fix: None,
         })
         .collect()
 }
@@ -876,6 +926,7 @@ fn flow_prediction(
             kind,
             gbps,
             why: String::new(),
+            fix: None,
         },
         Some((gbps, kind, Why::Demand)) if routes.pairs.len() > 1 => Limit {
             kind,
@@ -885,16 +936,22 @@ fn flow_prediction(
                 routes.pairs.len(),
                 crate::spec::units::Rate::from_gbps(rate)
             ),
+            fix: None,
         },
         Some((gbps, kind, why)) => Limit {
             kind,
             gbps,
             why: explain(cx, facts, i.loads, why, rate),
+            fix: match why {
+                Why::Loss { per_stream, .. } => Some(loss_fix(rate, per_stream)),
+                _ => None,
+            },
         },
         None => Limit {
             kind: LimitKind::Demand,
             gbps: 0.0,
             why: "no routed pair".into(),
+            fix: None,
         },
     };
     FlowPrediction {

@@ -308,6 +308,8 @@ pub(crate) struct Wan {
     pub(crate) capacity: Option<Sp<Rate>>,
     pub(crate) vlan: Option<u16>,
     pub(crate) rtt_ms: Option<Sp<f64>>,
+    /// Packet loss rate, a fraction.
+    pub(crate) loss: Option<Sp<f64>>,
     pub(crate) mtu: Option<Sp<u32>>,
     pub(crate) provisioning: Option<Provisioning>,
     pub(crate) peer_asn: Option<u32>,
@@ -336,6 +338,8 @@ pub(crate) struct Flow {
     pub(crate) rate: Sp<Rate>,
     pub(crate) protocol: Sp<Protocol>,
     pub(crate) streams: Option<Sp<u32>>,
+    /// BBR: random loss does not bound its streams.
+    pub(crate) bbr: bool,
     pub(crate) source: Store,
     pub(crate) sink: Store,
     pub(crate) path: Option<Vec<Sp<SwitchId>>>,
