@@ -30,6 +30,7 @@ pub(crate) enum LimitKind {
     Cpu,
     Window,
     Loss,
+    Mtu,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -513,6 +514,11 @@ enum Why {
         streams: u32,
         rtt_ms: f64,
     },
+    /// Packets of the hosts' MTU that the path does not carry.
+    BlackHole {
+        host_mtu: u32,
+        path_mtu: u32,
+    },
     /// The Mathis bound of loss-based streams on a lossy path.
     Loss {
         streams: u32,
@@ -574,6 +580,9 @@ fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) ->
         Why::Window { streams, rtt_ms } => {
             format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT")
         }
+        Why::BlackHole { host_mtu, path_mtu } => format!(
+            "path-MTU black hole: the hosts send {host_mtu}-byte packets with DF set, the path carries {path_mtu}; they are dropped, and the transfer stalls after its handshake unless ICMP \"fragmentation needed\" reaches the sender (PMTUD) or `net.ipv4.tcp_mtu_probing` is on"
+        ),
         Why::Loss {
             streams,
             per_stream,
@@ -648,6 +657,20 @@ fn ceiling(
     let mtu = cx.path_mtu(pr);
     let eff = goodput(cx, f.protocol.value, mtu);
     consider(f.pair_rate().gbps(), LimitKind::Demand, Why::Demand);
+    // The hosts send packets the path cannot carry (E0225): with DF set, the Linux
+    // default for TCP and UDP, and RoCE never fragmenting, they are dropped; nothing
+    // moves unless an ICMP "fragmentation needed" reaches the sender.
+    let host_mtu = m.hosts[pr.src].mtu.value;
+    if mtu < host_mtu {
+        consider(
+            0.0,
+            LimitKind::Mtu,
+            Why::BlackHole {
+                host_mtu,
+                path_mtu: mtu,
+            },
+        );
+    }
     for &(r, _) in i.used.of(p) {
         // Static LAG hashing: one stream never spreads over more members than it has.
         if let Res::Lag(g, _) = i.loads.space.res(r as usize) {
@@ -944,6 +967,9 @@ fn flow_prediction(
             why: explain(cx, facts, i.loads, why, rate),
             fix: match why {
                 Why::Loss { per_stream, .. } => Some(loss_fix(rate, per_stream)),
+                Why::BlackHole { path_mtu, .. } => Some(format!(
+                    "lower the hosts' MTU to {path_mtu} or less, or raise the MTU of the narrow hop (the MTU error names it)"
+                )),
                 _ => None,
             },
         },
