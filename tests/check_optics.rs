@@ -22,3 +22,13 @@ fn booth_fiber() {
 fn a_feasible_show_is_clean() {
     support::expect("clean", 0, &[]);
 }
+
+#[test]
+fn short_multimode_runs_keep_to_the_channel_loss() {
+    let (code, text) = support::check("optics-mmf");
+    for port in ["1/1`", "1/2`", "1/3`"] {
+        assert!(!text.contains(port), "{port} reported:\n{text}");
+    }
+    assert!(!text.contains("amplification"), "{text}");
+    support::expect("optics-mmf", code, &["E0210"]);
+}

@@ -153,6 +153,7 @@ specs! {
     bad e0255_segment_vlans => "tests/bad/E0255-segment-vlans.yaml",
     bad e0256_access_port_vlans => "tests/bad/E0256-access-port-vlans.yaml",
     bad w0232_rtt_length => "tests/bad/W0232-rtt-length.yaml",
+    bad w0248_lag_hashing => "tests/bad/W0248-lag-hashing.yaml",
     bad e0254_service_unreachable => "tests/bad/E0254-service-unreachable.yaml",
     bad w0254_service_no_management => "tests/bad/W0254-service-no-management.yaml",
     // ---- OpenFlow rulesets ----

@@ -103,8 +103,15 @@ fn nic_and_drives_on_different_sockets_is_a_numa_warning() {
 
 #[test]
 fn a_single_stream_uses_one_lag_member() {
-    let (_, err) = check("lag-hashing.yaml", &[("STREAMS", "4")]);
+    // Enough streams for hashing to spread 90G over 4 x 25G; four streams collide
+    // (about 2.7 members busy, issue 13 §2).
+    let (_, err) = check("lag-hashing.yaml", &[("STREAMS", "128")]);
     assert!(!err.contains("hashes"), "{err}");
+    let (_, err) = check("lag-hashing.yaml", &[("STREAMS", "4")]);
+    assert!(
+        err.contains("port-channel 1 hashes 4 streams onto 4 members: 2.7 busy on average"),
+        "{err}"
+    );
     let (code, err) = check("lag-hashing.yaml", &[("STREAMS", "1")]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -128,4 +135,43 @@ fn unroutable_flows_are_located() {
         "{err}"
     );
     insta::assert_snapshot!("no_path", err);
+}
+
+#[test]
+fn a_finding_on_a_host_range_names_the_range_and_its_size() {
+    let (code, err) = check("host-range.yaml", &[]);
+    assert_eq!(code, 0, "warnings only: {err}");
+    assert!(err.contains("`old-[1-4]` (4 hosts) slot 1"), "{err}");
+    assert!(!err.contains("`old-1`"), "{err}");
+    insta::assert_snapshot!("host_range", err);
+}
+
+#[test]
+fn a_bottleneck_tie_names_every_limit_that_binds() {
+    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .args(["plan", "tests/fixtures/feasibility/bottleneck-tie.yaml"])
+        .output()
+        .expect("democ runs");
+    let plan = String::from_utf8_lossy(&out.stdout);
+    let row = plan
+        .lines()
+        .find(|l| l.starts_with("over-lag"))
+        .unwrap_or_else(|| panic!("no row for the flow:\n{plan}"));
+    assert!(row.contains("port-channel 1 hashes 1 stream(s)"), "{row}");
+    assert!(row.contains("h-2:p0 <- sw-2:1/1:1 carries 10G"), "{row}");
+}
+
+#[test]
+fn ten_single_streams_keep_six_and_a_half_of_ten_members_busy() {
+    let (code, err) = check("lag-ten.yaml", &[]);
+    assert_eq!(code, 0, "warnings only: {err}");
+    assert!(codes(&err).contains(&"W0248".into()), "{err}");
+    assert!(
+        err.contains(
+            "port-channel 7 hashes 10 streams onto 10 members: 6.5 busy on average, expected 651.3"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("predicted to reach 645.4 of 1000.0"), "{err}");
+    insta::assert_snapshot!("lag_ten", err);
 }

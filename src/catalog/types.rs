@@ -349,6 +349,9 @@ spec_struct! {
         /// Ethernet bytes on the wire around each frame's L3 payload: preamble+SFD 8,
         /// header 14, FCS 4, inter-frame gap 12.
         ethernet_wire_overhead_bytes: f64 = req in MAGNITUDE,
+        /// The constant C of the Mathis bound on a loss-based TCP stream,
+        /// MSS / RTT x C / sqrt(p).
+        mathis_c: f64 = req in MAGNITUDE,
         /// IPv4 + TCP headers with timestamps, bytes.
         tcp_ip_header_bytes: f64 = req in MAGNITUDE,
         /// IPv4 + UDP headers, bytes.

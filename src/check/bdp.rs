@@ -133,8 +133,8 @@ fn memory(cx: &Ctx, per_host: &HashMap<HostId, Buffers>, diags: &mut Diags) {
             codes::BUFFER_MEMORY,
             mem.span,
             format!(
-                "the TCP buffers of `{}` need {}, more than half of its {} GB of memory",
-                host.name.value,
+                "the TCP buffers of {} need {}, more than half of its {} GB of memory",
+                host.shown(),
                 bytes(b.bytes),
                 mem.value
             ),
@@ -148,8 +148,8 @@ fn memory(cx: &Ctx, per_host: &HashMap<HostId, Buffers>, diags: &mut Diags) {
             );
         }
         diags.push(d.help(format!(
-            "give `{}` more memory, or spread its flows over more hosts",
-            host.name.value
+            "give {} more memory, or spread its flows over more hosts",
+            host.shown()
         )));
     }
 }

@@ -122,7 +122,12 @@ fn port_limits(
 }
 
 fn limit(kind: LimitKind, gbps: f64, why: String) -> Limit {
-    Limit { kind, gbps, why }
+    Limit {
+        kind,
+        gbps,
+        why,
+        fix: None,
+    }
 }
 
 /// One prediction per fabric, in the spec's order.

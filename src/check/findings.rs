@@ -110,8 +110,8 @@ fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: 
             codes::STORAGE,
             span,
             format!(
-                "`{}` drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}",
-                host.name.value
+                "{} drives {verb} {have:.1} Gbit/s, its disk flows need {demand:.1}",
+                host.shown()
             ),
         )
         .label(format!("{} drive(s)", io.drives))
@@ -161,7 +161,9 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
                 ),
             )
             .label(format!("bottleneck: {}", p.bottleneck.why))
-            .help("`democ plan` shows every limit; raise the bottleneck or lower the rate");
+            .help(p.bottleneck.fix.clone().unwrap_or_else(|| {
+                "`democ plan` shows every limit; raise the bottleneck or lower the rate".into()
+            }));
             diags.push(if f.expect_infeasible {
                 d.severity(Severity::Note)
                     .note("expected: the flow says `expect: infeasible`")
@@ -175,6 +177,7 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let (plan, loads, facts) = super::predict::analyse(cx, Detail::Shortfalls);
     capacity(cx, &plan, &loads, diags);
+    super::lag_hashing::check(cx, &loads, diags);
     storage(cx, &loads, &facts, diags);
     flows(cx, &plan, diags);
     super::fabrics::check(cx, &plan.fabrics, diags);

@@ -228,26 +228,38 @@ impl PairUse {
 pub(crate) struct Loads {
     pub(crate) space: Space,
     demand: Vec<f64>,
+    /// Streams crossing each resource (a pair's streams each, every pair counted): what
+    /// a LAG hashes onto its members.
+    streams: Vec<u32>,
     /// Flows of resource `i`: `flow_ids[flow_start[i]..flow_start[i + 1]]`.
     flow_start: Vec<usize>,
     flow_ids: Vec<usize>,
 }
 
 impl Loads {
-    /// Sums every pair's demand (`rate(flow)` per pair, times its share) per resource.
-    pub(crate) fn new(space: Space, used: &PairUse, rate: impl Fn(usize) -> f64) -> Loads {
+    /// Sums every pair's demand (`rate(flow)` per pair, times its share) and streams
+    /// (`streams(flow)` per pair) per resource.
+    pub(crate) fn new(
+        space: Space,
+        used: &PairUse,
+        rate: impl Fn(usize) -> f64,
+        streams: impl Fn(usize) -> u32,
+    ) -> Loads {
         let n = space.len();
         let mut demand = vec![0.0; n];
+        let mut carried = vec![0u32; n];
         let mut count = vec![0usize; n + 1];
         // The last flow counted on each resource: pairs of one flow count it once.
         let mut last = vec![usize::MAX; n];
         let flows = used.flows.len().saturating_sub(1);
         for f in 0..flows {
             let bps = rate(f);
+            let k = streams(f);
             for p in used.flows[f]..used.flows[f + 1] {
                 for &(r, w) in used.of(p) {
                     let r = r as usize;
                     demand[r] += bps * w;
+                    carried[r] = carried[r].saturating_add(k);
                     if last[r] != f {
                         last[r] = f;
                         count[r + 1] += 1;
@@ -276,6 +288,7 @@ impl Loads {
         Loads {
             space,
             demand,
+            streams: carried,
             flow_start: count,
             flow_ids,
         }
@@ -293,6 +306,11 @@ impl Loads {
 
     pub(crate) fn demand_at(&self, i: usize) -> f64 {
         self.demand.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// Streams crossing a resource.
+    pub(crate) fn streams(&self, r: &Res) -> u32 {
+        self.streams.get(self.space.index(*r)).copied().unwrap_or(0)
     }
 
     /// The flows loading a resource, in flow order.

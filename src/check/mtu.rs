@@ -370,8 +370,10 @@ fn capabilities(cx: &Ctx, diags: &mut Diags) {
                         codes::CAPABILITY,
                         h.mtu.span,
                         format!(
-                            "MTU {} of `{}` is above the {max} its NIC `{}` takes",
-                            h.mtu.value, h.name.value, nic.model.value
+                            "MTU {} of {} is above the {max} its NIC `{}` takes",
+                            h.mtu.value,
+                            h.shown(),
+                            nic.model.value
                         ),
                     )
                     .label(host_mtu_label(cx, h.mtu.span, h.mtu.value))

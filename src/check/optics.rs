@@ -40,6 +40,12 @@ impl Budget {
     pub(crate) fn margin_db(&self) -> f64 {
         self.available_db - self.loss_db
     }
+
+    /// The margin this budget must keep when the plan asks for `planned` dB: none on a
+    /// standard's channel insertion loss, which holds its margin already.
+    pub(crate) fn required(&self, planned: f64) -> f64 {
+        if self.channel_limit { 0.0 } else { planned }
+    }
 }
 
 /// The key of `physics.attenuation_db_per_km` for an optic's band. The edges are the
@@ -148,7 +154,7 @@ fn closers<'a>(
         .filter_map(|(n, o)| {
             budget(o, o, plant, cx.physics)
                 .ok()
-                .filter(|b| b.margin_db() >= required)
+                .filter(|b| b.margin_db() >= b.required(required))
                 .map(|b| (n, o, b))
         })
         .collect();
@@ -205,6 +211,17 @@ fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> St
             fiber_words(other),
             other.as_str(),
             proposal(&across, true)
+        );
+    }
+    if fiber == Fiber::Mmf {
+        // Lost in its connectors or too long for the fiber's modal bandwidth: amplifiers
+        // do not exist for multimode, fewer connections or single-mode do.
+        return format!(
+            "no {rate} optic in the catalog closes {} m of multimode through {}: remove \
+             patch-panel connections or shorten the run, or run single-mode fiber with a {rate} \
+             single-mode optic",
+            num((plant.length_km * 1000.0).round()),
+            plural(plant.connectors as usize, "connector")
         );
     }
     format!(
@@ -419,8 +436,8 @@ impl Run<'_, '_> {
                 );
             }
         };
-        let (required, required_span) = self.required();
-        let required = if bud.channel_limit { 0.0 } else { required };
+        let (planned, required_span) = self.required();
+        let required = bud.required(planned);
         let margin = bud.margin_db();
         if margin >= required {
             return;
@@ -444,7 +461,7 @@ impl Run<'_, '_> {
             num((bud.available_db * 10.0).round() / 10.0),
             avail(a.1)
         );
-        let help = remedy(self.cx, a.1.rate.value, a.1.fiber, p, required);
+        let help = remedy(self.cx, a.1.rate.value, a.1.fiber, p, planned);
         let d = if margin < 0.0 {
             Diagnostic::new(
                 codes::OPTICAL_BUDGET,

@@ -204,7 +204,7 @@ fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
         let ports = cabled_gbps(h, i);
         if ports > usable {
             diags.push(
-                Diagnostic::new(codes::PCIE_BANDWIDTH, n.slot.span, format!("`{}` slot {}: {lanes} gives {usable:.1} Gbit/s usable, the NIC's cabled ports run at {ports:.0} Gbit/s", h.name.value, n.slot.value))
+                Diagnostic::new(codes::PCIE_BANDWIDTH, n.slot.span, format!("{} slot {}: {lanes} gives {usable:.1} Gbit/s usable, the NIC's cabled ports run at {ports:.0} Gbit/s", h.shown(), n.slot.value))
                     .label(format!("{lanes} after negotiation"))
                     .also(n.model.span, "this NIC")
                     .help("move the card to a wider or newer slot, or expect at most the usable rate"),
@@ -251,7 +251,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
             continue;
         };
         if d > usable * 1.0001 {
-            let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("`{}`: devices behind PCIe switch `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.name.value))
+            let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("{}: devices behind PCIe switch `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.shown()))
                 .label(format!("{:.1}x oversubscribed", d / usable))
                 .help("spread cards and drives over switches and sockets, or accept the uplink as the ceiling")
                 .severity(crate::diag::Severity::Warning);

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::Ctx;
+use super::hashing::lag_hashed;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
 use super::pcie::{nic_link, usable_gbps};
 use super::share::Stop;
@@ -14,6 +15,8 @@ use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
 use crate::resolve::model::{Flow, HostId, Model};
 use crate::spec::flow::{Protocol, Store};
+
+mod ties;
 
 /// What bounds a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -26,6 +29,8 @@ pub(crate) enum LimitKind {
     Storage,
     Cpu,
     Window,
+    Loss,
+    Mtu,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -33,6 +38,9 @@ pub(crate) struct Limit {
     pub(crate) kind: LimitKind,
     pub(crate) gbps: f64,
     pub(crate) why: String,
+    /// What would lift this limit, where democ can say (the help line of W0247).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) fix: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -256,11 +264,11 @@ fn res_name(m: &Model, r: &Res) -> String {
 }
 
 /// Capacity of a shared resource in Gbit/s (None: it bounds nothing).
-fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind)> {
+fn capacity(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f64, LimitKind)> {
     let m = cx.m;
     Some(match r {
         Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link),
-        Res::Lag(g, _) => (lag_gbps(m, *g), LimitKind::Lag),
+        Res::Lag(g, _) => (lag_hashed(m, loads, r, *g).capacity, LimitKind::Lag),
         Res::Nic(h, n, _) => ((*facts[*h].nic_usable.get(*n)?)?, LimitKind::Pcie),
         Res::Uplink(h, i, _) => (uplink(cx, *h, *i)?.1, LimitKind::Pcie),
         Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage),
@@ -268,7 +276,7 @@ fn capacity(cx: &Ctx, facts: &[HostFacts], r: &Res) -> Option<(f64, LimitKind)> 
     })
 }
 
-fn lag_gbps(m: &Model, g: usize) -> f64 {
+pub(crate) fn lag_gbps(m: &Model, g: usize) -> f64 {
     m.lags[g]
         .members
         .iter()
@@ -284,11 +292,27 @@ fn uplink(cx: &Ctx, h: HostId, i: u16) -> Option<(super::pcie::Lanes, f64)> {
 }
 
 /// What a resource's capacity is, in words (only for the bottlenecks reported).
-fn capacity_why(cx: &Ctx, facts: &[HostFacts], r: &Res) -> String {
+fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String {
     let m = cx.m;
     match r {
         Res::Link(l, _) => format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
-        Res::Lag(g, _) => format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g)),
+        Res::Lag(g, _) => {
+            let h = lag_hashed(m, loads, r, *g);
+            if h.capacity < lag_gbps(m, *g) {
+                format!(
+                    "{}: {} hashed onto {} members, {:.1} busy on average: {:.1} of its {:.0} Gbit/s expected (worst case, all on one member: {:.0})",
+                    res_name(m, r),
+                    crate::diag::plural(h.streams as usize, "stream"),
+                    h.members,
+                    super::hashing::busy_members(h.members, h.streams),
+                    h.expected,
+                    lag_gbps(m, *g),
+                    h.worst
+                )
+            } else {
+                format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g))
+            }
+        }
         Res::Nic(h, n, _) => {
             let host = &m.hosts[*h];
             match nic_link(cx, host, *n) {
@@ -317,7 +341,11 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], r: &Res) -> String {
 
 /// Load against capacity of one link or LAG direction.
 fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
-    let (cap, _) = capacity(cx, facts, r)?;
+    // The table shows what the links are, hashing aside (W0248 tells what it costs).
+    let cap = match r {
+        Res::Lag(g, _) => lag_gbps(cx.m, *g),
+        _ => capacity(cx, facts, loads, r)?.0,
+    };
     let load = loads.demand(r) / 1e9;
     let direction = match r {
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
@@ -378,7 +406,12 @@ fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
     }
     used.flows.push(used.pairs.len());
     used.pairs.push(used.items.len());
-    let loads = Loads::new(space, &used, |f| m.flows[f].pair_rate().bps());
+    let loads = Loads::new(
+        space,
+        &used,
+        |f| m.flows[f].pair_rate().bps(),
+        |fi| stream_count(cx, facts, fi),
+    );
     (used, loads)
 }
 
@@ -392,7 +425,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         .map(|i| {
             loads
                 .is_used(i)
-                .then(|| capacity(cx, &facts, &loads.space.res(i)))
+                .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
                 .flatten()
         })
         .collect();
@@ -496,9 +529,21 @@ enum Why {
         streams: u32,
         rtt_ms: f64,
     },
+    /// Packets of the hosts' MTU that the path does not carry.
+    BlackHole {
+        host_mtu: u32,
+        path_mtu: u32,
+    },
+    /// The Mathis bound of loss-based streams on a lossy path.
+    Loss {
+        streams: u32,
+        per_stream: f64,
+        loss: f64,
+        rtt_ms: f64,
+    },
 }
 
-fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
+fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) -> String {
     let m = cx.m;
     match why {
         Why::Demand => format!(
@@ -512,8 +557,8 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
             eff,
             mtu,
         } => {
-            let cap = capacity(cx, facts, &res).map_or(0.0, |c| c.0);
-            let base = capacity_why(cx, facts, &res);
+            let cap = capacity(cx, facts, loads, &res).map_or(0.0, |c| c.0);
+            let base = capacity_why(cx, facts, loads, &res);
             if demand > cap + 1e-9 {
                 format!("{base}, shared by {demand:.0} Gbit/s of demand")
             } else if wire && eff < 1.0 {
@@ -550,7 +595,31 @@ fn explain(cx: &Ctx, facts: &[HostFacts], why: Why, rate: f64) -> String {
         Why::Window { streams, rtt_ms } => {
             format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT")
         }
+        Why::BlackHole { host_mtu, path_mtu } => format!(
+            "path-MTU black hole: the hosts send {host_mtu}-byte packets with DF set, the path carries {path_mtu}; they are dropped, and the transfer stalls after its handshake unless ICMP \"fragmentation needed\" reaches the sender (PMTUD) or `net.ipv4.tcp_mtu_probing` is on"
+        ),
+        Why::Loss {
+            streams,
+            per_stream,
+            loss,
+            rtt_ms,
+        } => format!(
+            "{streams} loss-based (cubic) stream(s) x {per_stream:.2} Gbit/s at {} loss over {rtt_ms:.1} ms RTT (Mathis: MSS / RTT x {} / sqrt(p)); {}",
+            // Rounded so that a product of (1 - p) over the hops prints as written.
+            (loss * 1e12).round() / 1e12,
+            cx.physics.mathis_c,
+            loss_fix(rate, per_stream)
+        ),
     }
+}
+
+/// What reaches a pair's demand on a lossy path: enough streams, or BBR.
+fn loss_fix(rate: f64, per_stream: f64) -> String {
+    format!(
+        "{} stream(s) per pair, or `congestion_control: bbr`, reach {}",
+        super::loss::streams_for(rate, per_stream),
+        crate::spec::units::Rate::from_gbps(rate)
+    )
 }
 
 /// What predicting a flow reads.
@@ -603,6 +672,20 @@ fn ceiling(
     let mtu = cx.path_mtu(pr);
     let eff = goodput(cx, f.protocol.value, mtu);
     consider(f.pair_rate().gbps(), LimitKind::Demand, Why::Demand);
+    // The hosts send packets the path cannot carry (E0225): with DF set, the Linux
+    // default for TCP and UDP, and RoCE never fragmenting, they are dropped; nothing
+    // moves unless an ICMP "fragmentation needed" reaches the sender.
+    let host_mtu = m.hosts[pr.src].mtu.value;
+    if mtu < host_mtu {
+        consider(
+            0.0,
+            LimitKind::Mtu,
+            Why::BlackHole {
+                host_mtu,
+                path_mtu: mtu,
+            },
+        );
+    }
     for &(r, _) in i.used.of(p) {
         // Static LAG hashing: one stream never spreads over more members than it has.
         if let Res::Lag(g, _) = i.loads.space.res(r as usize) {
@@ -650,6 +733,23 @@ fn ceiling(
                 },
             );
         }
+        if f.protocol.value == Protocol::Tcp && !f.bbr {
+            let loss = super::loss::path_loss(m, pr);
+            let mss = f64::from(mtu) - cx.physics.tcp_ip_header_bytes;
+            let c = cx.physics.mathis_c;
+            if let Some(per) = super::loss::mathis_gbps(mss, pr.rtt_ms(), loss, c) {
+                consider(
+                    f64::from(nstreams) * per,
+                    LimitKind::Loss,
+                    Why::Loss {
+                        streams: nstreams,
+                        per_stream: per,
+                        loss,
+                        rtt_ms: pr.rtt_ms(),
+                    },
+                );
+            }
+        }
     }
     (eff, mtu, numa_remote)
 }
@@ -665,11 +765,15 @@ struct PairCeiling {
 fn flow_streams(i: &Inputs, fi: usize) -> (u32, Option<(f64, u32)>) {
     let f = &i.cx.m.flows[fi];
     let cpu = i.facts.get(f.pairs[0].0).and_then(|h| h.cpu);
+    (stream_count(i.cx, i.facts, fi), cpu)
+}
+
+/// Streams per pair of flow `fi`.
+fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
+    let f = &cx.m.flows[fi];
+    let cpu = facts.get(f.pairs[0].0).and_then(|h| h.cpu);
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
-    (
-        streams_per_pair(i.cx, f, &i.cx.routes.flows[fi], per_stream),
-        cpu,
-    )
+    streams_per_pair(cx, f, &cx.routes.flows[fi], per_stream)
 }
 
 /// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
@@ -712,6 +816,7 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         items: &coef,
         capacity: &capacity,
     });
+    let sat = ties::Saturation::new(&i.used.pairs, &coef, &capacity, &shares);
     m.flows
         .iter()
         .enumerate()
@@ -723,6 +828,11 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
             let bound = worst.map(|p| bound_of(i, &pairs[p], shares[p]));
             let total = shares[range].iter().map(|s| s.0).sum();
             let mut fp = flow_prediction(i, fi, total, bound);
+            if let Some(p) = worst.filter(|_| !fp.bottleneck.why.is_empty()) {
+                let also =
+                    ties::also_binding(i, (f, fi, p), &pairs[p], shares[p].0, &sat, &mut scratch);
+                name_ties(i, f, &mut fp.bottleneck, also);
+            }
             fp.numa_remote = numa[fi];
             if let (Some(p), Detail::Full) = (worst, i.detail) {
                 fp.limits = limits(i, f, fi, p, shares[p], &mut scratch);
@@ -730,6 +840,22 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
             fp
         })
         .collect()
+}
+
+/// Adds to a bottleneck's words every other limit that binds as tightly.
+fn name_ties(i: &Inputs, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
+    let rate = f.pair_rate().gbps();
+    let mut words: Vec<String> = Vec::new();
+    for (kind, why) in also {
+        let text = explain(i.cx, i.facts, i.loads, why, rate);
+        let named = format!("{}: {text}", format!("{kind:?}").to_lowercase());
+        if text != b.why && !text.is_empty() && !words.contains(&named) {
+            words.push(named);
+        }
+    }
+    if !words.is_empty() {
+        b.why = format!("{}; as tight: {}", b.why, words.join("; "));
+    }
 }
 
 /// What stopped a pair, as a candidate limit.
@@ -804,7 +930,8 @@ fn limits(
         .map(|(gbps, kind, why)| Limit {
             kind,
             gbps,
-            why: explain(cx, facts, why, rate),
+            why: explain(cx, facts, i.loads, why, rate),
+            fix: None,
         })
         .collect()
 }
@@ -837,6 +964,7 @@ fn flow_prediction(
             kind,
             gbps,
             why: String::new(),
+            fix: None,
         },
         Some((gbps, kind, Why::Demand)) if routes.pairs.len() > 1 => Limit {
             kind,
@@ -846,16 +974,25 @@ fn flow_prediction(
                 routes.pairs.len(),
                 crate::spec::units::Rate::from_gbps(rate)
             ),
+            fix: None,
         },
         Some((gbps, kind, why)) => Limit {
             kind,
             gbps,
-            why: explain(cx, facts, why, rate),
+            why: explain(cx, facts, i.loads, why, rate),
+            fix: match why {
+                Why::Loss { per_stream, .. } => Some(loss_fix(rate, per_stream)),
+                Why::BlackHole { path_mtu, .. } => Some(format!(
+                    "lower the hosts' MTU to {path_mtu} or less, or raise the MTU of the narrow hop (the MTU error names it)"
+                )),
+                _ => None,
+            },
         },
         None => Limit {
             kind: LimitKind::Demand,
             gbps: 0.0,
             why: "no routed pair".into(),
+            fix: None,
         },
     };
     FlowPrediction {

@@ -167,12 +167,15 @@ codes! {
          attenuation at the optic's band, plus connectors and splices, figures from the catalog's \
          `physics:`) is larger than what the optics can lose (minimum launch power minus receiver \
          sensitivity, or the published maximum channel loss). The link will not come up. The help \
-         line names a catalog optic that closes the span or, when none does, says the span needs \
-         amplification or an OTN/coherent transponder.";
+         line names a catalog optic that closes the span or, when none does, says what fits the \
+         span: amplification or an OTN/coherent transponder on single-mode, fewer connections or \
+         single-mode fiber on a multimode run.";
     OPTICAL_MARGIN = "W0211" "optical-margin" Warning
         "The optical budget of a fiber link closes, but with less margin than required \
          (`show.defaults.optics_margin_db`, default from the catalog's physics). Ageing, dirty \
-         connectors and repairs eat margin; the link may flap or run with errors.";
+         connectors and repairs eat margin; the link may flap or run with errors. An optic whose \
+         budget is a standard's maximum channel insertion loss (IEEE 802.3's multimode budgets \
+         among them) needs no margin on top: the standard allocated it already.";
     OPTIC_REACH = "E0212" "optic-reach" Error
         "A fiber link is longer than the optic's rated reach. Beyond it, dispersion (not only \
          power) closes the eye, so a good power budget does not save the link.";
@@ -282,6 +285,14 @@ codes! {
     SHORTFALL = "W0247" "shortfall" Warning
         "A flow is predicted to reach less than 95 % of its declared rate. The label names the \
          bottleneck; `democ plan` lists every limit.";
+    LAG_HASHING = "W0248" "lag-hashing" Warning
+        "A LAG carries fewer streams than it needs to spread its load. A switch puts each \
+         stream on a member by a hash of its headers, so streams land on members at random: \
+         with k streams on n members about n(1 - (1 - 1/n)^k) members are busy (ten streams on \
+         ten members keep 6.5 busy), and when each stream wants a full member the busy ones \
+         are all the LAG carries. The message gives the expected share and the worst case (every \
+         stream on one member); the help gives the stream count that reaches the demand. Other \
+         fixes: more members than streams, or placing the flows on members by OpenFlow rules.";
     // ---- the control plane: controller, management network, routes -----------------------
     CONTROLLER_DATA_PLANE = "E0250" "controller-data-plane" Error
         "Switches reach their OpenFlow controller out of band (`show.management.controller_via: \

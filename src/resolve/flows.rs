@@ -146,6 +146,10 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             bidirectional: f.bidirectional.as_ref().is_some_and(|b| b.value),
             cap: f.cap.clone(),
             expect_infeasible: f.expect.is_some(),
+            bbr: f
+                .congestion_control
+                .as_ref()
+                .is_some_and(|c| c.value == crate::spec::flow::CongestionControl::Bbr),
             span: f.span,
             from_span: f.from.span,
             to_span: f.to.span,

@@ -86,10 +86,7 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                     Diagnostic::new(
                         codes::DUPLICATE_NAME,
                         p.span,
-                        format!(
-                            "host `{}` already has a port `{}`",
-                            host.name.value, p.value
-                        ),
+                        format!("host {} already has a port `{}`", host.shown(), p.value),
                     )
                     .label("second port of this name")
                     .help("give every NIC port of a host its own name"),
@@ -103,8 +100,9 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                         codes::SHELL_NAME_CLASH,
                         p.span,
                         format!(
-                            "ports `{first}` and `{}` of host `{}` both become the shell variable `{var}`",
-                            p.value, host.name.value
+                            "ports `{first}` and `{}` of host {} both become the shell variable `{var}`",
+                            p.value,
+                            host.shown()
                         ),
                     )
                     .label(format!("same variable as `{first}`"))
@@ -315,6 +313,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
                 ports: Vec::new(),
                 port_index: HashMap::new(),
                 addresses: HashMap::new(),
+                range: (count > 1).then(|| (key.value.clone(), count)),
             };
             // Errors in a range's shared body are reported once, for its first host.
             let mut scratch = crate::diag::Diags::default();

@@ -475,6 +475,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             capacity: w.capacity.clone(),
             vlan: w.vlan.as_ref().map(|v| v.value),
             rtt_ms: w.rtt_ms.clone(),
+            loss: w.loss.clone(),
             mtu: w.mtu.clone(),
             provisioning: w.provisioning.as_ref().map(|p| p.value),
             peer_asn: w

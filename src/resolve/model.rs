@@ -226,6 +226,20 @@ pub(crate) struct Host {
     pub(crate) port_index: HashMap<String, usize>,
     /// Static interface addresses by port index.
     pub(crate) addresses: HashMap<usize, Sp<Prefix>>,
+    /// The range this host was declared in (`dtn-[1-4]` as written, and its size), when
+    /// the declaration was a range: findings on what the range shares name it.
+    pub(crate) range: Option<(String, usize)>,
+}
+
+impl Host {
+    /// The host as a finding on its declaration names it: "`dtn-[1-4]` (4 hosts)" for
+    /// a range, whose hosts share the declaration and so the finding, else "`dtn-1`".
+    pub(crate) fn shown(&self) -> String {
+        match &self.range {
+            Some((key, n)) => format!("`{key}` ({n} hosts)"),
+            None => format!("`{}`", self.name.value),
+        }
+    }
 }
 
 /// What a link is part of.
@@ -312,6 +326,8 @@ pub(crate) struct Wan {
     pub(crate) capacity: Option<Sp<Rate>>,
     pub(crate) vlan: Option<u16>,
     pub(crate) rtt_ms: Option<Sp<f64>>,
+    /// Packet loss rate, a fraction.
+    pub(crate) loss: Option<Sp<f64>>,
     pub(crate) mtu: Option<Sp<u32>>,
     pub(crate) provisioning: Option<Provisioning>,
     pub(crate) peer_asn: Option<u32>,
@@ -340,6 +356,8 @@ pub(crate) struct Flow {
     pub(crate) rate: Sp<Rate>,
     pub(crate) protocol: Sp<Protocol>,
     pub(crate) streams: Option<Sp<u32>>,
+    /// BBR: random loss does not bound its streams.
+    pub(crate) bbr: bool,
     pub(crate) source: Store,
     pub(crate) sink: Store,
     pub(crate) path: Option<Vec<Sp<SwitchId>>>,

@@ -286,6 +286,15 @@ pub(crate) const MAGNITUDE: Bound = Bound {
 };
 
 /// Catalog factors between nothing and all: encoding efficiency, the NUMA penalty.
+pub(crate) const LOSS: Bound = Bound {
+    lo: 0.0,
+    hi: 0.5,
+    what: "a packet loss rate, as a fraction (1e-5 is one packet in 100,000)",
+    why: "a path that loses half its packets carries no TCP at all; a negative rate has no \
+          meaning",
+    pow2: false,
+};
+
 pub(crate) const FRACTION: Bound = Bound {
     lo: 0.0,
     hi: 1.0,

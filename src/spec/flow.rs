@@ -17,6 +17,18 @@ keyword_enum! {
 }
 
 keyword_enum! {
+    /// TCP congestion control of a flow's senders.
+    pub enum CongestionControl ("congestion control") {
+        /// Loss-based (the Linux default): backs off on every loss, so random loss on a
+        /// long path bounds each stream (Mathis et al.).
+        Cubic = "cubic",
+        /// Model-based: paces at the measured bottleneck rate and does not take random
+        /// loss for congestion.
+        Bbr = "bbr",
+    }
+}
+
+keyword_enum! {
     /// What a flow is expected to show.
     pub enum Expect ("expectation") {
         /// The flow demonstrates a limit: falling short of its rate is a note, not a
@@ -37,6 +49,8 @@ spec_struct! {
         protocol: Sp<Protocol> = req,
         /// Parallel streams per pair (TCP); default: as many as the rate needs.
         streams: Option<Sp<u32>> = opt in STREAMS,
+        /// TCP congestion control of the senders (default `cubic`, loss-based).
+        congestion_control: Option<Sp<CongestionControl>> = opt,
         source: Option<Sp<Store>> = opt,
         /// Where the receiver writes: `memory` (default) or `nvme`.
         sink: Option<Sp<Store>> = opt,

@@ -15,6 +15,8 @@ keyword_enum! {
 spec_struct! {
     /// One box inline on every cable of the link (or the circuit), in both directions.
     pub struct Middlebox ("middlebox") {
+        /// The box's name, for findings and the plan (`campus-fw`).
+        #[schemars(extend("examples" = ["campus-fw"]))]
         name: Sp<String> = req,
         kind: Sp<MiddleboxKind> = req,
         /// What it forwards per direction (its datasheet's figure for large packets).

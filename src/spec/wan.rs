@@ -47,6 +47,10 @@ spec_struct! {
         vlan: Option<Sp<u16>> = opt in VLAN_ID,
         /// Round-trip time of the circuit, as provisioned or measured.
         rtt_ms: Option<Sp<f64>> = opt in RTT_MS,
+        /// Packet loss rate of the connection, a fraction (1e-5: one packet in 100,000),
+        /// as measured (perfSONAR) or as the provider states it. Loss-based TCP slows
+        /// down on it (the Mathis bound).
+        loss: Option<Sp<f64>> = opt in LOSS,
         /// IP MTU the WAN carries (the largest IP packet, as providers quote it: 9000 for
         /// R&E jumbo circuits); switch ports get frames large enough for it.
         mtu: Option<Sp<u32>> = opt in MTU,

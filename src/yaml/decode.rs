@@ -215,6 +215,8 @@ impl Decode for String {
                     .as_deref()
                     .map_or_else(|| f.to_string(), str::to_owned),
             ),
+            // A name YAML 1.1 reads as a boolean (`y`, `on`, `no`) is the name as written.
+            Kind::Bool(_) if node.lexeme.is_some() => node.lexeme.as_deref().map(str::to_owned),
             _ => {
                 cx.wrong_type(node, "a string");
                 None

@@ -560,7 +560,8 @@ impl<'a> Reader<'a> {
         let value = self.text.get(start..end)?;
         let kind = plain(value)?;
         self.count()?;
-        let lexeme = matches!(kind, Kind::Int(_) | Kind::Float(_)).then(|| value.into());
+        let lexeme =
+            matches!(kind, Kind::Int(_) | Kind::Float(_) | Kind::Bool(_)).then(|| value.into());
         Some(Node {
             kind,
             span: self.span(start, end),

@@ -11,8 +11,9 @@ use crate::source::Span;
 pub(crate) struct Node {
     pub(crate) kind: Kind,
     pub(crate) span: Span,
-    /// For numbers: the text as written (`1.0`, `007`), so a number read as a string
-    /// keeps its spelling (`version: 1.0` is "1.0", not "1").
+    /// For numbers and booleans: the text as written (`1.0`, `0x10`, `on`), so one read
+    /// as a string keeps its spelling (`version: 1.0` is "1.0", not "1"; `site: on` is
+    /// "on", not "true").
     pub(crate) lexeme: Option<Box<str>>,
 }
 

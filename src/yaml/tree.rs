@@ -126,19 +126,7 @@ pub(crate) fn span_of(loc: &Location, file: FileId, text: &str) -> Span {
     }
 }
 
-/// The source text of a number where it was defined, if it reads back as that number.
-fn number_text(
-    loc: &Location,
-    file: FileId,
-    text: &str,
-    same: impl Fn(&str) -> bool,
-) -> Option<Box<str>> {
-    let s = span_of(loc, file, text);
-    let t = text.get(s.range())?.trim();
-    same(t).then(|| t.into())
-}
-
-/// A non-string key as written: a plain scalar's text (not quoted, not an alias).
+/// A non-string scalar as written: a plain scalar's text (not quoted, not an alias).
 fn key_text(loc: &Location, file: FileId, text: &str) -> Option<Box<str>> {
     let s = span_of(loc, file, text);
     let t = text.get(s.range())?.trim();
@@ -148,9 +136,10 @@ fn key_text(loc: &Location, file: FileId, text: &str) -> Option<Box<str>> {
 
 fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
     let span = span_of(&raw.referenced, file, text);
+    // A plain scalar YAML reads as a number or a boolean keeps its text: where a string
+    // is expected (a name, a reference to one) `0x10` is not "16" and `on` not "true".
     let lexeme = match raw.value {
-        Raw::Int(i) => number_text(&raw.defined, file, text, |t| t.parse::<i64>() == Ok(i)),
-        Raw::Float(f) => number_text(&raw.defined, file, text, |t| t.parse::<f64>() == Ok(f)),
+        Raw::Int(_) | Raw::Float(_) | Raw::Bool(_) => key_text(&raw.defined, file, text),
         _ => None,
     };
     let kind = match raw.value {

@@ -1,0 +1,176 @@
+//! Static hashing of streams onto the members of a LAG. A switch picks a stream's member
+//! from a hash of its headers, so streams land on members at random and independently:
+//! with k streams on n members a member gets X ~ Binomial(k, 1/n) of them, and the
+//! expected number of busy members is n(1 - (1 - 1/n)^k) (balls into bins). Ten
+//! single-stream transfers over ten members keep about 6.5 of them busy, not ten.
+//!
+//! A member carries what its streams ask, up to its capacity, so the LAG's expected
+//! throughput is n x E[min(X d, c)] for streams asking d each on members of capacity c.
+//! When each stream wants a full member (d >= c) that is the busy members times c: the
+//! busiest member decides. When streams are many and small it tends to min(k d, n c):
+//! collisions stop mattering.
+
+use super::load::{Loads, Res};
+use super::predict::lag_gbps;
+use crate::resolve::model::Model;
+
+/// Expected number of members that carry at least one of `k` streams.
+pub(crate) fn busy_members(n: usize, k: u32) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    let n = n as f64;
+    n * (1.0 - (1.0 - 1.0 / n).powf(f64::from(k)))
+}
+
+/// Expected rate the LAG carries, in the unit of `d` and `c`: `k` streams asking `d`
+/// each, hashed onto `n` members of capacity `c`.
+pub(crate) fn expected(n: usize, k: u32, d: f64, c: f64) -> f64 {
+    if n == 0 || k == 0 || d <= 0.0 || c <= 0.0 {
+        return 0.0;
+    }
+    if n == 1 {
+        return (f64::from(k) * d).min(c);
+    }
+    let q = 1.0 / n as f64;
+    let ln_p0 = f64::from(k) * (1.0 - q).ln();
+    // So many streams per member that every member is loaded near its mean (and the
+    // first terms of the distribution underflow): the law of large numbers.
+    if ln_p0 < -600.0 {
+        return n as f64 * (f64::from(k) * q * d).min(c);
+    }
+    // E[min(X d, c)] = sum over x below the saturating count of P(x) x d, plus c times
+    // the probability of reaching it; P(x + 1) = P(x) (k - x) / (x + 1) q / (1 - q).
+    let full = (c / d).ceil().max(1.0) as u32;
+    let mut p = ln_p0.exp();
+    let (mut below, mut mass) = (0.0, 0.0);
+    for x in 0..full.min(k + 1) {
+        below += p * f64::from(x) * d;
+        mass += p;
+        p *= f64::from(k - x) / f64::from(x + 1) * q / (1.0 - q);
+    }
+    n as f64 * (below + c * (1.0 - mass).max(0.0))
+}
+
+/// The worst case: every stream on one member.
+pub(crate) fn worst(k: u32, d: f64, c: f64) -> f64 {
+    (f64::from(k) * d).min(c)
+}
+
+/// The fewest streams, splitting `demand` between them, whose expected rate over `n`
+/// members of capacity `c` reaches `need` (at most 64 per member; None past that).
+pub(crate) fn streams_for(n: usize, demand: f64, c: f64, need: f64) -> Option<u32> {
+    let most = 64 * n.max(1) as u32;
+    (1..=most).find(|&k| expected(n, k, demand / f64::from(k), c) >= need)
+}
+
+/// A LAG direction under static hashing: the streams crossing it, what they
+/// ask, what the members are expected to carry of it and the worst case, wire Gbit/s.
+pub(crate) struct Hashed {
+    pub(crate) members: usize,
+    pub(crate) streams: u32,
+    pub(crate) member_gbps: f64,
+    pub(crate) demand_gbps: f64,
+    /// What the members are expected to carry of the demand.
+    pub(crate) expected: f64,
+    /// Every stream on one member.
+    pub(crate) worst: f64,
+    /// The LAG's capacity in the sharing: its members' sum while hashing loses nothing
+    /// of the demand, else what hashing is expected to carry.
+    pub(crate) capacity: f64,
+}
+
+pub(crate) fn lag_hashed(m: &Model, loads: &Loads, r: &Res, g: usize) -> Hashed {
+    let lag = &m.lags[g];
+    let n = lag.members.len();
+    let member = lag
+        .members
+        .first()
+        .map_or(0.0, |&l| m.links[l].capacity.gbps());
+    let raw = lag_gbps(m, g);
+    let k = loads.streams(r).max(1);
+    let demand = loads.demand(r) / 1e9;
+    let d = demand / f64::from(k);
+    let carried = expected(n, k, d, member);
+    let loses = demand > 0.0 && carried < demand.min(raw) * (1.0 - 1e-3);
+    Hashed {
+        members: n,
+        streams: k,
+        member_gbps: member,
+        demand_gbps: demand,
+        expected: carried,
+        worst: worst(k, d, member),
+        capacity: if loses { carried } else { raw },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Hashes `k` streams onto `n` members `trials` times (a small xorshift generator,
+    /// seeded, so the test is deterministic) and averages what the members carry.
+    fn simulate(n: usize, k: u32, d: f64, c: f64, trials: u32, seed: u64) -> (f64, f64) {
+        let mut s = seed | 1;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut busy, mut carried) = (0.0, 0.0);
+        let mut load = vec![0u32; n];
+        for _ in 0..trials {
+            load.fill(0);
+            for _ in 0..k {
+                load[(next() % n as u64) as usize] += 1;
+            }
+            busy += load.iter().filter(|&&x| x > 0).count() as f64;
+            carried += load.iter().map(|&x| (f64::from(x) * d).min(c)).sum::<f64>();
+        }
+        (busy / f64::from(trials), carried / f64::from(trials))
+    }
+
+    #[test]
+    fn ten_single_streams_on_ten_members_keep_six_and_a_half_busy() {
+        let b = busy_members(10, 10);
+        assert!((b - 6.513).abs() < 1e-3, "{b}");
+        assert!((expected(10, 10, 10.0, 10.0) - 65.13).abs() < 0.01);
+        assert_eq!(worst(10, 10.0, 10.0), 10.0);
+    }
+
+    #[test]
+    fn many_small_streams_fill_the_lag() {
+        let e = expected(4, 400, 0.2, 25.0);
+        assert!((e - 80.0).abs() < 0.5, "{e}");
+        assert!((expected(4, 100_000, 0.001, 25.0) - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn more_streams_reach_the_demand() {
+        // 90G over 4 x 25G: one stream per member is not enough once they collide.
+        let k = streams_for(4, 90.0, 25.0, 90.0 * 0.95).unwrap();
+        assert!(k > 4, "{k}");
+        assert!(expected(4, k, 90.0 / f64::from(k), 25.0) >= 85.5);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+        /// The closed forms against a Monte Carlo simulation of hashing, within 2 %.
+        #[test]
+        fn the_model_matches_simulated_hashing(
+            n in 2usize..16,
+            k in 1u32..64,
+            d in 1.0f64..120.0,
+            seed in any::<u64>(),
+        ) {
+            let c = 25.0;
+            let (busy, carried) = simulate(n, k, d, c, 20_000, seed);
+            let b = busy_members(n, k);
+            prop_assert!((busy - b).abs() <= 0.02 * b, "busy: simulated {busy}, model {b}");
+            let e = expected(n, k, d, c);
+            prop_assert!((carried - e).abs() <= 0.02 * e, "carried: simulated {carried}, model {e}");
+        }
+    }
+}

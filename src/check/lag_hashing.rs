@@ -1,0 +1,58 @@
+//! W0248: a LAG whose streams are too few for its members loses throughput to static
+//! hashing (`hashing`): named with its expected share, the worst case and the streams
+//! that would reach the demand.
+
+use super::Ctx;
+use super::hashing::{busy_members, lag_hashed, streams_for};
+use super::load::{Loads, Res};
+use super::predict::SHORTFALL;
+use crate::diag::{Diagnostic, Diags, codes, plural};
+
+pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
+    let m = cx.m;
+    for (r, _) in loads.used() {
+        let Res::Lag(g, forward) = r else { continue };
+        let h = lag_hashed(m, loads, &r, g);
+        let raw = h.member_gbps * h.members as f64;
+        // As for a flow (W0247): warn below 95 % of what the members could carry of it.
+        let need = h.demand_gbps.min(raw) * SHORTFALL;
+        if h.capacity >= raw || h.expected >= need {
+            continue;
+        }
+        let lag = &m.lags[g];
+        let direction = if forward { "a->b" } else { "b->a" };
+        let more = streams_for(h.members, h.demand_gbps, h.member_gbps, need)
+            .filter(|&k| k > h.streams)
+            .map_or_else(
+                || "more members than streams".to_owned(),
+                |k| format!("{k} streams in all reach it (with a hash on the L4 ports)"),
+            );
+        let mut d = Diagnostic::new(
+            codes::LAG_HASHING,
+            lag.span,
+            format!(
+                "port-channel {} hashes {} onto {} members: {:.1} busy on average, expected {:.1} of {:.1} Gbit/s of demand ({:.0}% of its {:.0} Gbit/s)",
+                lag.id,
+                plural(h.streams as usize, "stream"),
+                h.members,
+                busy_members(h.members, h.streams),
+                h.expected,
+                h.demand_gbps,
+                100.0 * h.expected / raw,
+                raw
+            ),
+        )
+        .label(format!(
+            "{direction}; worst case, every stream on one member: {:.0} Gbit/s",
+            h.worst
+        ))
+        .help(format!(
+            "{more}; or give the LAG more members than streams, or place the flows on members with OpenFlow rules"
+        ));
+        for &fi in loads.flows(&r).iter().take(2) {
+            let f = &m.flows[fi];
+            d = d.also(f.name.span, format!("`{}` crosses it", f.name.value));
+        }
+        diags.push(d);
+    }
+}

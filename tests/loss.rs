@@ -1,0 +1,56 @@
+//! TCP on a lossy WAN (issue 13 §3): a loss-based stream is bound by Mathis et al.'s
+//! MSS / RTT x C / sqrt(p); the prediction and the help say how many streams, or BBR,
+//! reach the demand.
+
+use std::process::Command;
+
+fn plan(streams: &str, cc: &str) -> (String, String) {
+    let text = std::fs::read_to_string("tests/fixtures/loss/show.yaml")
+        .unwrap()
+        .replace("STREAMS", streams)
+        .replace("CC", cc);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("show.yaml"), text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(dir.path())
+        .args(["plan", "show.yaml", "--format", "json"])
+        .output()
+        .expect("democ runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn predicted(json: &str) -> (f64, String, String) {
+    let v: serde_json::Value = serde_json::from_str(json).expect("plan JSON");
+    let f = &v["flows"][0];
+    (
+        f["predicted_gbps"].as_f64().unwrap(),
+        f["bottleneck"]["why"].as_str().unwrap_or("").to_owned(),
+        f["bottleneck"]["fix"].as_str().unwrap_or("").to_owned(),
+    )
+}
+
+#[test]
+fn one_cubic_stream_is_bound_by_the_loss() {
+    // 8948-byte segments (MTU 9000 less 52 bytes of TCP/IP headers), 50 ms, p = 1e-5:
+    // 8948 x 8 / 0.05 x 1.22 / sqrt(1e-5) = 0.552 Gbit/s.
+    let (out, err) = plan("1", "cubic");
+    let (got, why, fix) = predicted(&out);
+    assert!((got - 0.552).abs() < 0.005, "predicted {got}: {err}");
+    assert!(why.contains("Mathis"), "{why}");
+    assert_eq!(
+        fix,
+        "19 stream(s) per pair, or `congestion_control: bbr`, reach 10G"
+    );
+}
+
+#[test]
+fn the_streams_or_bbr_it_names_reach_the_demand() {
+    for (streams, cc) in [("19", "cubic"), ("1", "bbr")] {
+        let (out, err) = plan(streams, cc);
+        let (got, why, _) = predicted(&out);
+        assert!(got > 9.9, "{streams} x {cc}: {got} ({why}) {err}");
+    }
+}
