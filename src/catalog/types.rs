@@ -33,6 +33,7 @@ spec_struct! {
         pcie_switches: Option<Named<PcieSwitchChip>> = opt,
         otn: Option<Named<OtnSignal>> = opt,
         physics: Option<Physics> = opt,
+        pcie_dma: Option<PcieDma> = opt,
     }
 }
 
@@ -176,6 +177,12 @@ spec_struct! {
         slots: Named<ChassisSlot> = req,
         /// Drive bays wired to a PCIe switch or socket (U.2 NVMe).
         bays: Option<Named<ChassisBays>> = opt,
+        /// Max_Payload_Size the platform's root ports negotiate, bytes (absent:
+        /// `pcie_dma.default_mps`).
+        pcie_mps: Option<u32> = opt in PCIE_MPS,
+        /// Max_Read_Request_Size the platform sets for its devices, bytes (absent:
+        /// `pcie_dma.default_mrrs`).
+        pcie_mrrs: Option<u32> = opt in PCIE_MPS,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }
@@ -280,6 +287,54 @@ spec_struct! {
         /// Line-encoding efficiency: 0.8 for 8b/10b, 128/130 for 128b/130b.
         encoding_efficiency: f64 = req in FRACTION,
         source: String = req,
+    }
+}
+
+spec_struct! {
+    /// Constants of effective PCIe DMA bandwidth: data-link-layer packets, physical-layer
+    /// ordered sets, TLP headers, platform defaults and a NIC's descriptor traffic.
+    pub struct PcieDma ("PCIe DMA model") {
+        /// Bytes of one DLLP on the wire (framing, DLLP, CRC).
+        dllp_bytes: f64 = req in MAGNITUDE,
+        /// DLLPs sent per interval (one Ack, one UpdateFC).
+        dllps_per_interval: f64 = req in MAGNITUDE,
+        /// SKP ordered set length and spacing, symbol times.
+        skip_symbols: f64 = req in MAGNITUDE,
+        skip_interval_symbols: f64 = req in MAGNITUDE,
+        /// The Max_Payload_Size columns of `interval_symbols`.
+        interval_mps: Vec<u32> = req,
+        /// DLLP interval in symbol times: generation -> `xN` width -> one figure per
+        /// `interval_mps` column.
+        interval_symbols: Named<Named<Vec<f64>>> = req,
+        /// MWr, MRd (64-bit address) and CplD TLP bytes around the payload.
+        mwr_header_bytes: f64 = req in MAGNITUDE,
+        mrd_header_bytes: f64 = req in MAGNITUDE,
+        cpld_header_bytes: f64 = req in MAGNITUDE,
+        /// Max_Payload_Size and Max_Read_Request_Size where neither chassis nor spec says.
+        default_mps: u32 = req in PCIE_MPS,
+        default_mrrs: u32 = req in PCIE_MPS,
+        nic: NicDma = req,
+        source: String = req,
+    }
+}
+
+spec_struct! {
+    /// What a NIC's driver and DMA engine move besides the packets: descriptors fetched
+    /// and written back, doorbells, interrupts, each per batch of packets.
+    pub struct NicDma ("NIC DMA overheads") {
+        /// Bytes a NIC moves with each packet besides its IP bytes (Ethernet header).
+        frame_header_bytes: f64 = req in MAGNITUDE,
+        descriptor_bytes: f64 = req in MAGNITUDE,
+        writeback_bytes: f64 = req in MAGNITUDE,
+        doorbell_bytes: f64 = req in MAGNITUDE,
+        interrupt_bytes: f64 = req in MAGNITUDE,
+        tx_fetch_batch: f64 = req in BATCH,
+        tx_writeback_batch: f64 = req in BATCH,
+        tx_doorbell_batch: f64 = req in BATCH,
+        rx_fetch_batch: f64 = req in BATCH,
+        rx_writeback_batch: f64 = req in BATCH,
+        rx_doorbell_batch: f64 = req in BATCH,
+        interrupt_batch: f64 = req in BATCH,
     }
 }
 

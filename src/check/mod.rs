@@ -15,6 +15,9 @@ pub(crate) mod openflow;
 pub(crate) mod optics;
 pub(crate) mod otn;
 pub(crate) mod pcie;
+#[cfg(test)]
+mod pcie_calibration;
+pub(crate) mod pcie_dma;
 pub(crate) mod pfc_reach;
 pub(crate) mod predict;
 #[cfg(test)]

@@ -7,6 +7,7 @@ use crate::resolve::model::Host;
 use crate::source::Span;
 
 use super::Ctx;
+use super::pcie_dma::{Dir, Platform, Unit, dma_gbps};
 
 /// A negotiated PCIe link.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,16 +31,63 @@ impl From<&PcieLink> for Lanes {
     }
 }
 
-/// Usable one-direction bandwidth of a link, Gbit/s: raw rate x encoding x TLP efficiency.
-pub(crate) fn usable_gbps(cx: &Ctx, l: Lanes) -> Result<f64, String> {
+/// What a link carries, so its DMA can be costed in the right direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Use {
+    /// A NIC sending: it reads the packets from host memory.
+    NicSend,
+    /// A NIC receiving: it writes the packets to host memory.
+    NicReceive,
+    /// A NIC whose direction the caller does not know: the lower of the two.
+    Nic,
+    /// Drives being read write host memory; drives being written read it.
+    DriveRead,
+    DriveWrite,
+    /// Bulk DMA in a direction the caller does not know: the lower of the two.
+    Bulk,
+}
+
+/// The Max_Payload_Size and Max_Read_Request_Size a host's devices run with: the spec's
+/// `pcie_mps` if set, else the chassis's figures, else the catalog defaults.
+pub(crate) fn platform(cx: &Ctx, h: &Host) -> Option<Platform> {
+    let m = cx.db.pcie_dma.as_ref()?;
+    let ch = cx.db.chassis.get(&h.chassis);
+    Some(Platform {
+        mps: cx
+            .m
+            .settings
+            .pcie_mps
+            .or(ch.and_then(|c| c.pcie_mps))
+            .unwrap_or(m.default_mps),
+        mrrs: ch.and_then(|c| c.pcie_mrrs).unwrap_or(m.default_mrrs),
+    })
+}
+
+/// Usable one-direction bandwidth of a link on a host, Gbit/s, for what it carries: the
+/// DMA model of `pcie_dma` (catalog/physics.yaml); a catalog without that section falls
+/// back to raw rate x encoding x TLP payload / (payload + header).
+pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
     let g = cx
         .db
         .pcie
         .get(&l.generation.to_string())
         .ok_or_else(|| format!("PCIe generation {} is not in the catalog", l.generation))?;
-    let mps = f64::from(cx.m.settings.pcie_mps);
-    let tlp = mps / (mps + cx.physics.tlp_overhead_bytes);
-    Ok(g.gt_per_s * f64::from(l.width) * g.encoding_efficiency * tlp)
+    let (Some(m), Some(p)) = (cx.db.pcie_dma.as_ref(), platform(cx, h)) else {
+        let mps = f64::from(cx.m.settings.pcie_mps.unwrap_or(256));
+        let tlp = mps / (mps + cx.physics.tlp_overhead_bytes);
+        return Ok(g.gt_per_s * f64::from(l.width) * g.encoding_efficiency * tlp);
+    };
+    // A NIC moves the host's MTU-sized packets with their Ethernet header.
+    let packet = Unit::Packet(h.mtu.value + m.nic.frame_header_bytes as u32);
+    let one = |dir, unit| dma_gbps(m, g, l, p, dir, unit);
+    match u {
+        Use::NicSend => one(Dir::Read, packet),
+        Use::NicReceive => one(Dir::Write, packet),
+        Use::Nic => Ok(one(Dir::Read, packet)?.min(one(Dir::Write, packet)?)),
+        Use::DriveRead => one(Dir::Write, Unit::Bulk),
+        Use::DriveWrite => one(Dir::Read, Unit::Bulk),
+        Use::Bulk => Ok(one(Dir::Read, Unit::Bulk)?.min(one(Dir::Write, Unit::Bulk)?)),
+    }
 }
 
 /// A card negotiates the lower generation and the narrower width of card and slot.
@@ -198,7 +246,8 @@ fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
         let Some((lanes, _)) = nic_link(cx, h, i) else {
             continue;
         };
-        let Ok(usable) = usable_gbps(cx, lanes) else {
+        // A NIC both sends and receives: the lower of its two directions bounds it.
+        let Ok(usable) = usable_gbps(cx, h, lanes, Use::Nic) else {
             continue;
         };
         let ports = cabled_gbps(h, i);
@@ -224,7 +273,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
             continue;
         };
         let ports = cabled_gbps(h, i);
-        let d = ports.min(usable_gbps(cx, lanes).unwrap_or(ports));
+        let d = ports.min(usable_gbps(cx, h, lanes, Use::Nic).unwrap_or(ports));
         for sw in a.switches {
             let e = demand.entry(sw).or_default();
             e.0 += d;
@@ -247,7 +296,8 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
     }
     for (sw, (d, spans)) in demand {
         let Some(up) = uplink(ch, &sw) else { continue };
-        let Ok(usable) = usable_gbps(cx, up) else {
+        // NICs and drives behind one switch mix directions: the lower bulk figure.
+        let Ok(usable) = usable_gbps(cx, h, up, Use::Bulk) else {
             continue;
         };
         if d > usable * 1.0001 {

@@ -285,6 +285,16 @@ pub(crate) const FRACTION: Bound = Bound {
     pow2: false,
 };
 
+/// How many packets share one descriptor fetch, write-back, doorbell or interrupt: at
+/// least one (a figure per batch is divided by it).
+pub(crate) const BATCH: Bound = Bound {
+    lo: 1.0,
+    hi: 1e6,
+    what: "a batch size (packets)",
+    why: "a descriptor, doorbell or interrupt serves at least one packet",
+    pow2: false,
+};
+
 /// The OS's own maximum (vendor data) is not checked yet; 0 is no port-channel anywhere.
 pub(crate) const LAG_ID: Bound = Bound {
     lo: 1.0,
