@@ -2,9 +2,13 @@
 //! of effective DMA bandwidth. Each case cites where the figure was measured, the link,
 //! the payload and read-request sizes the source states (democ's defaults where it
 //! states none) and the direction seen from the device; the model must land within
-//! 10 %. Links without a measurement found: Gen1 x16, Gen2 x8, Gen3 x4, Gen3 x16; Gen2
-//! x16 has one (NVIDIA's "up to 6.0 GB/s" GPU copies on PCIe 2.0) that the model puts
-//! 11-14 % higher: a GPU copy engine's own ceiling, not the link's, so it is not a case.
+//! 10 %. Links without a measurement found: Gen1 x16, Gen3 x4. Measurements found that
+//! the model misses, so not cases: NVIDIA's "up to 6.0 GB/s" GPU copies on PCIe 2.0
+//! (x16; the model says 6.6-7.3, a copy engine's own ceiling); AMD/Xilinx Vitis tutorial
+//! "Determine the Maximum Achievable Throughput" (docs.amd.com, 2023.1), `xbutil
+//! validate` on an Alveo Gen3 x16 card: card to host 12.16 GB/s, host to card
+//! 8.5-9.6 GB/s, MPS not stated: the model says 14.3 writing at MPS 256 (17 % high; 13.1
+//! at MPS 128) and 14.5 reading (the card's read engine, not the link, stops at 9).
 
 use super::pcie::Lanes;
 use super::pcie_dma::{Dir, Platform, Unit, dma_gbps};
@@ -99,6 +103,27 @@ const CASES: &[Case] = &[
         mrrs: 512,
         dir: Dir::Write,
         measured: (1.7, 1.7),
+    },
+    Case {
+        source: "L. Rota et al., 'A PCIe DMA Architecture for Multi-Gigabyte Per Second Data \
+                 Transmission', IEEE Trans. Nucl. Sci. 62(3), 2015 (abstract: \
+                 paperexplained.cn/articles/paper/detail/bb97642dc39660b1b35023bc50fd0e2272248e24): \
+                 one Gen2 x8 endpoint, 3461 MB/s, card to host (MPS not stated: democ's default)",
+        generation: 2,
+        width: 8,
+        mps: 256,
+        mrrs: 512,
+        dir: Dir::Write,
+        measured: (3.461, 3.461),
+    },
+    Case {
+        source: "same paper: two x8 engines behind a PCIe bridge on a Gen2 x16 link, 6920 MB/s",
+        generation: 2,
+        width: 16,
+        mps: 256,
+        mrrs: 512,
+        dir: Dir::Write,
+        measured: (6.92, 6.92),
     },
     Case {
         source: "Intel AN 690 'PCI Express Avalon-MM DMA Reference Design' (ID 683824), 1.6.5 \
