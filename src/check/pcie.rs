@@ -165,6 +165,14 @@ pub(crate) fn nic_link(cx: &Ctx, h: &Host, nic: usize) -> Option<(Lanes, Attach)
             width: s.width,
         },
     );
+    // A slot the spec says trains lower (BIOS, riser) caps what card and slot agree on.
+    let lanes = Lanes {
+        generation: n
+            .trained
+            .0
+            .map_or(lanes.generation, |g| g.min(lanes.generation)),
+        width: n.trained.1.map_or(lanes.width, |w| w.min(lanes.width)),
+    };
     Some((lanes, attach(ch, s.socket, s.via.as_ref())))
 }
 

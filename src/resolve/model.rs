@@ -198,6 +198,8 @@ pub(crate) struct Nic {
     pub(crate) slot: Sp<String>,
     /// Indices into the host's ports.
     pub(crate) ports: Vec<usize>,
+    /// Generation and width the link trains at most at in this host (spec `pcie:`).
+    pub(crate) trained: (Option<u8>, Option<u8>),
 }
 
 #[derive(Debug)]
