@@ -11,18 +11,7 @@ fn check(replace: &[(&str, &str)]) -> (i32, String) {
         .fold(std::fs::read_to_string(path).unwrap(), |t, (a, b)| {
             t.replace(a, b)
         });
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("show.yaml");
-    std::fs::write(&file, text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .current_dir(dir.path())
-        .args(["check", "show.yaml", "--color", "never"])
-        .output()
-        .expect("democ runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    check_text(&text)
 }
 
 /// The usable figure W0241 states for the `old` host's slot, Gbit/s.
@@ -78,4 +67,79 @@ fn the_chassis_payload_size_is_used() {
     ]);
     let (a, b) = (usable(&default).unwrap(), usable(&small).unwrap());
     assert!(b < a * 0.95, "256 B {a}, 128 B {b}\n{small}");
+}
+
+const PCH_SHOW: &str = r#"
+show: { name: pch }
+catalog:
+  chassis:
+    pch-board:
+      vendor: test
+      title: 40 CPU lanes in three slots, two more slots on the chipset's DMI
+      sockets: 1
+      switches:
+        pch: { socket: 0, PCH uplink: { gen: 2, width: 4 } }
+      slots:
+        "1": { socket: 0, gen: 3, width: 16 }
+        "2": { socket: 0, gen: 3, width: 16 }
+        "3": { socket: 0, gen: 3, width: 8 }
+        "4": { via: pch, gen: 2, width: 8 }
+        "5": { via: pch, gen: 2, width: 4 }
+      source: test fixture
+sites: { lab: { kind: lab } }
+switches:
+  sw: { site: lab, model: dell-z9100-on, os: os10 }
+hosts:
+  old:
+    site: lab
+    chassis: pch-board
+    cpu: xeon-e5-2697-v3
+    nics: [{ model: intel-xl710-40g, slot: "4", ports: [p0] }]
+  new:
+    site: lab
+    chassis: generic-1s-gen3
+    cpu: xeon-e5-2697-v3
+    nics: [{ model: mellanox-cx4-100g, slot: "1", ports: [p0] }]
+links:
+  - { a: "old:p0", b: "sw:1/1", media: dac }
+  - { a: "new:p0", b: "sw:1/2", media: dac }
+flows:
+  - { name: to-new, from: old, to: new, rate: 20G, protocol: tcp }
+"#;
+
+fn check_text(text: &str) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("show.yaml"), text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .current_dir(dir.path())
+        .args(["check", "show.yaml", "--color", "never"])
+        .output()
+        .expect("democ runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn slots_on_the_chipset_share_its_uplink_and_take_no_cpu_lanes() {
+    let (code, err) = check_text(&PCH_SHOW.replace("PCH ", "pch: true, "));
+    assert_eq!(code, 0, "warnings only: {err}");
+    assert!(!err.contains("E0240"), "DMI is not a CPU lane: {err}");
+    assert!(
+        err.contains("behind chipset (PCH) `pch`") && err.contains("PCIe 2.0 x4 uplink"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bottleneck: `old`: chipset (PCH) `pch` PCIe 2.0 x4 uplink"),
+        "{err}"
+    );
+    // Declared as a plain PCIe switch on socket 0, its x4 uplink would be CPU lanes:
+    // 44 of 40.
+    let (code, err) = check_text(&PCH_SHOW.replace("PCH ", ""));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("E0240") && err.contains("44 PCIe lanes"),
+        "{err}"
+    );
 }

@@ -197,6 +197,10 @@ spec_struct! {
         /// Another switch the uplink reaches (cascades).
         via: Option<String> = opt,
         uplink: PcieLink = req,
+        /// The chipset (PCH/IOH) rather than a PCIe switch: slots `via` it share its
+        /// uplink (DMI, declared as the PCIe link it equals), which takes none of the
+        /// CPU's PCIe lanes.
+        pch: Option<bool> = opt,
     }
 }
 

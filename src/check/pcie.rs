@@ -141,6 +141,16 @@ pub(crate) fn uplink(ch: &ChassisModel, name: &str) -> Option<Lanes> {
         .map(|(_, s)| Lanes::from(&s.uplink))
 }
 
+/// What to call a chassis switch in messages: the chipset or a PCIe switch.
+pub(crate) fn hub_word(ch: &ChassisModel, name: &str) -> &'static str {
+    let pch = ch
+        .switches
+        .iter()
+        .flat_map(|s| s.iter())
+        .any(|(k, s)| k.value == name && s.pch == Some(true));
+    if pch { "chipset (PCH)" } else { "PCIe switch" }
+}
+
 /// Slot of a chassis by name.
 pub(crate) fn slot<'a>(
     ch: &'a ChassisModel,
@@ -189,7 +199,11 @@ fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
             }
         }
     }
+    // A chipset's DMI uplink is not one of the CPU's PCIe lanes.
     for (_, sw) in ch.switches.iter().flat_map(|s| s.iter()) {
+        if sw.pch == Some(true) {
+            continue;
+        }
         if let (Some(sock), None) = (sw.socket, &sw.via) {
             if let Some(l) = lanes.get_mut(usize::from(sock)) {
                 *l += u32::from(sw.uplink.width.value);
@@ -309,7 +323,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
             continue;
         };
         if d > usable * 1.0001 {
-            let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("`{}`: devices behind PCIe switch `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.name.value))
+            let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("`{}`: devices behind {} `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.name.value, hub_word(ch, &sw)))
                 .label(format!("{:.1}x oversubscribed", d / usable))
                 .help("spread cards and drives over switches and sockets, or accept the uplink as the ceiling")
                 .severity(crate::diag::Severity::Warning);

@@ -315,11 +315,18 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], r: &Res) -> String {
             }
         }
         Res::Uplink(h, i, tx) => match uplink(cx, *h, *i, *tx) {
-            Some((up, g)) => format!(
-                "`{}`: PCIe switch `{}` {up} uplink gives {g:.1} Gbit/s usable",
-                m.hosts[*h].name.value,
-                switch_name(cx, *h, *i)
-            ),
+            Some((up, g)) => {
+                let name = switch_name(cx, *h, *i);
+                let word = cx
+                    .db
+                    .chassis
+                    .get(&m.hosts[*h].chassis)
+                    .map_or("PCIe switch", |ch| super::pcie::hub_word(ch, name));
+                format!(
+                    "`{}`: {word} `{name}` {up} uplink gives {g:.1} Gbit/s usable",
+                    m.hosts[*h].name.value,
+                )
+            }
             None => String::new(),
         },
         Res::Read(h) => facts[*h].io.read_why.clone(),
