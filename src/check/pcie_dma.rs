@@ -37,7 +37,7 @@ pub(crate) struct Platform {
 /// Bytes a bulk read or write is cut into: one read request, or one payload.
 fn bulk_bytes(p: Platform, dir: Dir) -> f64 {
     f64::from(match dir {
-        Dir::Read => p.mrrs.max(p.mps),
+        Dir::Read => p.mrrs,
         Dir::Write => p.mps,
     })
 }
@@ -134,8 +134,9 @@ fn transfer(m: &PcieDma, p: Platform, dir: Dir, s: f64) -> (f64, f64) {
     let mps = f64::from(p.mps);
     match dir {
         Dir::Write => (s + tlps(s, mps) * m.mwr_header_bytes, 0.0),
+        // No completion is larger than its request: pieces of at most min(MPS, MRRS).
         Dir::Read => (
-            s + tlps(s, mps) * m.cpld_header_bytes,
+            s + tlps(s, mps.min(f64::from(p.mrrs))) * m.cpld_header_bytes,
             tlps(s, f64::from(p.mrrs)) * m.mrd_header_bytes,
         ),
     }
@@ -172,5 +173,90 @@ fn nic_overhead(m: &PcieDma, p: Platform, dir: Dir) -> (f64, f64) {
             let wb = write(n.writeback_bytes * n.rx_writeback_batch) / n.rx_writeback_batch;
             (wb + interrupt + req, cpl + doorbell)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> (&'static PcieDma, impl Fn(u8) -> &'static PcieGen) {
+        let cats = crate::catalog::embedded().expect("the embedded catalog parses");
+        let m = cats.iter().find_map(|c| c.pcie_dma.as_ref()).unwrap();
+        let generation = move |g: u8| {
+            cats.iter()
+                .filter_map(|c| c.pcie.as_ref())
+                .flat_map(|p| p.iter())
+                .find(|(k, _)| k.value == g.to_string())
+                .map(|(_, v)| v)
+                .unwrap()
+        };
+        (m, generation)
+    }
+
+    const P: Platform = Platform {
+        mps: 256,
+        mrrs: 512,
+    };
+
+    fn lanes(generation: u8, width: u8) -> Lanes {
+        Lanes { generation, width }
+    }
+
+    #[test]
+    fn gen4_and_gen5_take_gen3_intervals_and_x12_takes_x8() {
+        let (m, _) = catalog();
+        let i = |g, w| interval_symbols(m, lanes(g, w), 256).unwrap();
+        assert_eq!(i(4, 16), i(3, 16));
+        assert_eq!(i(5, 8), i(3, 8));
+        assert_eq!(i(3, 12), i(3, 8));
+        // An MPS between columns takes the smaller column.
+        assert_eq!(
+            interval_symbols(m, lanes(3, 8), 384).unwrap(),
+            interval_symbols(m, lanes(3, 8), 256).unwrap()
+        );
+    }
+
+    #[test]
+    fn read_requests_smaller_than_the_payload_size_cut_completions_smaller() {
+        // MRRS 128 under MPS 256: every completion carries at most 128 B, so its 20 B
+        // header weighs twice as much as at MRRS 512.
+        let (m, generation) = catalog();
+        let g = generation(3);
+        let big = dma_gbps(m, g, lanes(3, 8), P, Dir::Read, Unit::Bulk).unwrap();
+        let small = Platform {
+            mps: 256,
+            mrrs: 128,
+        };
+        let small = dma_gbps(m, g, lanes(3, 8), small, Dir::Read, Unit::Bulk).unwrap();
+        assert!(small < big, "{small} < {big}");
+    }
+
+    #[test]
+    fn a_nic_loses_more_on_small_packets_than_on_jumbo_frames() {
+        let (m, generation) = catalog();
+        let g = generation(3);
+        let l = lanes(3, 16);
+        for dir in [Dir::Read, Dir::Write] {
+            let small = dma_gbps(m, g, l, P, dir, Unit::Packet(1514)).unwrap();
+            let jumbo = dma_gbps(m, g, l, P, dir, Unit::Packet(9014)).unwrap();
+            let bulk = dma_gbps(m, g, l, P, dir, Unit::Bulk).unwrap();
+            assert!(
+                small < jumbo && jumbo < bulk * 1.01,
+                "{dir:?}: {small} {jumbo} {bulk}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_zero_interval_is_an_error_not_a_negative_rate() {
+        let (m, generation) = catalog();
+        let mut bad = m.clone();
+        for (_, widths) in bad.interval_symbols.entries.iter_mut() {
+            for (_, v) in widths.entries.iter_mut() {
+                v.iter_mut().for_each(|x| *x = 0.0);
+            }
+        }
+        assert!(dma_gbps(&bad, generation(3), lanes(3, 8), P, Dir::Write, Unit::Bulk).is_err());
     }
 }
