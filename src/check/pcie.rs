@@ -49,10 +49,10 @@ pub(crate) enum Use {
 
 /// The Max_Payload_Size and Max_Read_Request_Size a host's devices run with: the spec's
 /// `pcie_mps` if set, else the chassis's figures, else the catalog defaults.
-pub(crate) fn platform(cx: &Ctx, h: &Host) -> Option<Platform> {
-    let m = cx.db.pcie_dma.as_ref()?;
+pub(crate) fn platform(cx: &Ctx, h: &Host) -> Platform {
+    let m = cx.pcie_dma;
     let ch = cx.db.chassis.get(&h.chassis);
-    Some(Platform {
+    Platform {
         mps: cx
             .m
             .settings
@@ -60,23 +60,18 @@ pub(crate) fn platform(cx: &Ctx, h: &Host) -> Option<Platform> {
             .or(ch.and_then(|c| c.pcie_mps))
             .unwrap_or(m.default_mps),
         mrrs: ch.and_then(|c| c.pcie_mrrs).unwrap_or(m.default_mrrs),
-    })
+    }
 }
 
 /// Usable one-direction bandwidth of a link on a host, Gbit/s, for what it carries: the
-/// DMA model of `pcie_dma` (catalog/physics.yaml); a catalog without that section falls
-/// back to raw rate x encoding x TLP payload / (payload + header).
+/// DMA model of `pcie_dma` (catalog/physics.yaml).
 pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
     let g = cx
         .db
         .pcie
         .get(&l.generation.to_string())
         .ok_or_else(|| format!("PCIe generation {} is not in the catalog", l.generation))?;
-    let (Some(m), Some(p)) = (cx.db.pcie_dma.as_ref(), platform(cx, h)) else {
-        let mps = f64::from(cx.m.settings.pcie_mps.unwrap_or(256));
-        let tlp = mps / (mps + cx.physics.tlp_overhead_bytes);
-        return Ok(g.gt_per_s * f64::from(l.width) * g.encoding_efficiency * tlp);
-    };
+    let (m, p) = (cx.pcie_dma, platform(cx, h));
     // A NIC moves the host's MTU-sized packets with their Ethernet header.
     let packet = Unit::Packet(h.mtu.value + m.nic.frame_header_bytes as u32);
     let one = |dir, unit| dma_gbps(m, g, l, p, dir, unit);
