@@ -91,6 +91,10 @@ pub fn check_path(path: &Path) -> Result<Checked, String> {
 pub fn plan(c: &Checked) -> Planned {
     let f = &c.front;
     let physics = f.db.physics.as_ref().expect("checked specs have physics");
+    let pcie_dma =
+        f.db.pcie_dma
+            .as_ref()
+            .expect("the embedded catalog has pcie_dma");
     let topology = crate::derive::topology::build(&f.model, physics.fiber_us_per_km);
     let mut diags = crate::diag::Diags::default();
     let routes = crate::derive::paths::route(&f.model, &topology, &mut diags);
@@ -98,6 +102,7 @@ pub fn plan(c: &Checked) -> Planned {
         m: &f.model,
         db: &f.db,
         physics,
+        pcie_dma,
         routes: &routes,
         segments: &f.segments,
         wire: crate::check::mtu::Wire::new(&f.model),

@@ -80,6 +80,7 @@ pub struct Db {
     pub(crate) pcie_switches: Table<PcieSwitchChip>,
     pub(crate) otn: Table<OtnSignal>,
     pub(crate) physics: Option<Physics>,
+    pub(crate) pcie_dma: Option<PcieDma>,
 }
 
 impl Db {
@@ -96,6 +97,9 @@ impl Db {
         self.otn.absorb(c.otn);
         if c.physics.is_some() {
             self.physics = c.physics;
+        }
+        if c.pcie_dma.is_some() {
+            self.pcie_dma = c.pcie_dma;
         }
     }
 }
@@ -149,7 +153,7 @@ pub(crate) fn load(
 
 /// The embedded catalog, parsed once; None if it has errors (then every session parses
 /// it itself and reports them).
-fn embedded() -> Option<&'static [Catalog]> {
+pub(crate) fn embedded() -> Option<&'static [Catalog]> {
     static CACHE: std::sync::OnceLock<Option<Vec<Catalog>>> = std::sync::OnceLock::new();
     CACHE
         .get_or_init(|| {

@@ -41,6 +41,7 @@ spec_struct! {
         /// OTN line signals by name.
         otn: Option<Named<OtnSignal>> = opt,
         physics: Option<Physics> = opt,
+        pcie_dma: Option<PcieDma> = opt,
     }
 }
 
@@ -191,6 +192,12 @@ spec_struct! {
         slots: Named<ChassisSlot> = req,
         /// Drive bays wired to a PCIe switch or socket (U.2 NVMe).
         bays: Option<Named<ChassisBays>> = opt,
+        /// Max_Payload_Size the platform's root ports negotiate, bytes (absent:
+        /// `pcie_dma.default_mps`).
+        pcie_mps: Option<u32> = opt in PCIE_MPS,
+        /// Max_Read_Request_Size the platform sets for its devices, bytes (absent:
+        /// `pcie_dma.default_mrrs`).
+        pcie_mrrs: Option<u32> = opt in PCIE_MPS,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }
@@ -205,6 +212,10 @@ spec_struct! {
         /// Another switch the uplink reaches (cascades).
         via: Option<String> = opt,
         uplink: PcieLink = req,
+        /// The chipset (PCH/IOH) rather than a PCIe switch: slots `via` it share its
+        /// uplink (DMI, declared as the PCIe link it equals), which takes none of the
+        /// CPU's PCIe lanes.
+        pch: Option<bool> = opt,
     }
 }
 
@@ -299,6 +310,69 @@ spec_struct! {
         /// Line-encoding efficiency: 0.8 for 8b/10b, 128/130 for 128b/130b.
         encoding_efficiency: f64 = req in FRACTION,
         source: String = req,
+    }
+}
+
+spec_struct! {
+    /// Constants of effective PCIe DMA bandwidth: data-link-layer packets, physical-layer
+    /// ordered sets, TLP headers, platform defaults and a NIC's descriptor traffic.
+    pub struct PcieDma ("PCIe DMA model") {
+        /// Bytes of one DLLP on the wire (framing, DLLP, CRC).
+        dllp_bytes: f64 = req in MAGNITUDE,
+        /// DLLPs sent per interval (one Ack, one UpdateFC).
+        dllps_per_interval: f64 = req in MAGNITUDE,
+        /// SKP ordered set length and spacing, symbol times.
+        skip_symbols: f64 = req in MAGNITUDE,
+        /// Symbol times between two SKP ordered sets.
+        skip_interval_symbols: f64 = req in MAGNITUDE,
+        /// The Max_Payload_Size columns of `interval_symbols`.
+        interval_mps: Vec<u32> = req,
+        /// DLLP interval in symbol times: generation -> `xN` width -> one figure per
+        /// `interval_mps` column.
+        interval_symbols: Named<Named<Vec<f64>>> = req,
+        /// MWr, MRd (64-bit address) and CplD TLP bytes around the payload.
+        mwr_header_bytes: f64 = req in MAGNITUDE,
+        /// MRd (read request) TLP bytes, 64-bit address.
+        mrd_header_bytes: f64 = req in MAGNITUDE,
+        /// CplD (completion with data) TLP bytes around its payload.
+        cpld_header_bytes: f64 = req in MAGNITUDE,
+        /// Max_Payload_Size and Max_Read_Request_Size where neither chassis nor spec says.
+        default_mps: u32 = req in PCIE_MPS,
+        /// Max_Read_Request_Size where neither chassis nor spec says.
+        default_mrrs: u32 = req in PCIE_MPS,
+        nic: NicDma = req,
+        source: String = req,
+    }
+}
+
+spec_struct! {
+    /// What a NIC's driver and DMA engine move besides the packets: descriptors fetched
+    /// and written back, doorbells, interrupts, each per batch of packets.
+    pub struct NicDma ("NIC DMA overheads") {
+        /// Bytes a NIC moves with each packet besides its IP bytes (Ethernet header).
+        frame_header_bytes: f64 = req in MAGNITUDE,
+        /// Bytes of one DMA descriptor the NIC fetches.
+        descriptor_bytes: f64 = req in MAGNITUDE,
+        /// Bytes of one completion (write-back) the NIC writes.
+        writeback_bytes: f64 = req in MAGNITUDE,
+        /// Bytes of one doorbell write (the driver to the NIC).
+        doorbell_bytes: f64 = req in MAGNITUDE,
+        /// Bytes of one interrupt message (MSI-X write).
+        interrupt_bytes: f64 = req in MAGNITUDE,
+        /// Packets per descriptor fetch when sending.
+        tx_fetch_batch: f64 = req in BATCH,
+        /// Packets per write-back when sending.
+        tx_writeback_batch: f64 = req in BATCH,
+        /// Packets per doorbell when sending.
+        tx_doorbell_batch: f64 = req in BATCH,
+        /// Packets per descriptor fetch when receiving.
+        rx_fetch_batch: f64 = req in BATCH,
+        /// Packets per write-back when receiving.
+        rx_writeback_batch: f64 = req in BATCH,
+        /// Packets per doorbell when receiving.
+        rx_doorbell_batch: f64 = req in BATCH,
+        /// Packets per interrupt.
+        interrupt_batch: f64 = req in BATCH,
     }
 }
 

@@ -102,22 +102,29 @@ pub(crate) fn drive_sockets(cx: &Ctx, host: HostId, n: u32) -> Vec<Option<u8>> {
         .collect()
 }
 
-/// A host port's rate on the wire for the fabric's protocol, and its NIC's PCIe bound.
+/// A host port's rate on the wire for the fabric's protocol, and its NIC's PCIe bound
+/// sending (`tx`: the target serving reads) or receiving (an initiator reading).
 fn port_limits(
     cx: &Ctx,
     facts: &[HostFacts],
     host: HostId,
     port: usize,
     p: Protocol,
+    tx: bool,
 ) -> (f64, Option<f64>) {
     let m = cx.m;
     let h = &m.hosts[host];
     let wire = h.ports[port].link.map_or(0.0, |l| {
         m.links[l].capacity.gbps() * goodput(cx, p, h.mtu.value)
     });
+    let usable = if tx {
+        &facts[host].nic_send
+    } else {
+        &facts[host].nic_receive
+    };
     let pcie = h.ports[port]
         .nic
-        .and_then(|n| facts[host].nic_usable.get(n).copied().flatten());
+        .and_then(|n| usable.get(n).copied().flatten());
     (wire, pcie)
 }
 
@@ -184,7 +191,7 @@ fn one(cx: &Ctx, facts: &[HostFacts], flows: &[FlowPrediction], fab: &Fabric) ->
         ));
     }
     if let Some(port) = port {
-        let (wire, pcie) = port_limits(cx, facts, fab.target, port, p);
+        let (wire, pcie) = port_limits(cx, facts, fab.target, port, p, true);
         let name = &t.ports[port].name;
         limits.push(limit(
             LimitKind::Link,
@@ -202,7 +209,7 @@ fn one(cx: &Ctx, facts: &[HostFacts], flows: &[FlowPrediction], fab: &Fabric) ->
     let mut reach = 0.0;
     for &i in &fab.initiators {
         if let Some(port) = port_toward(cx, fab, i) {
-            let (wire, pcie) = port_limits(cx, facts, i, port, p);
+            let (wire, pcie) = port_limits(cx, facts, i, port, p, false);
             reach += pcie.map_or(wire, |g| wire.min(g));
         }
     }

@@ -19,6 +19,9 @@ pub(crate) mod openflow;
 pub(crate) mod optics;
 pub(crate) mod otn;
 pub(crate) mod pcie;
+#[cfg(test)]
+mod pcie_calibration;
+pub(crate) mod pcie_dma;
 pub(crate) mod pfc_reach;
 pub(crate) mod predict;
 #[cfg(test)]
@@ -32,7 +35,7 @@ pub(crate) mod storage;
 pub(crate) mod wan_rtt;
 
 use crate::catalog::Db;
-use crate::catalog::types::Physics;
+use crate::catalog::types::{PcieDma, Physics};
 use crate::compile::Front;
 use crate::derive::paths::Routes;
 use crate::diag::Diags;
@@ -43,6 +46,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) m: &'a Model,
     pub(crate) db: &'a Db,
     pub(crate) physics: &'a Physics,
+    /// The PCIe DMA model's figures (catalog `pcie_dma:`).
+    pub(crate) pcie_dma: &'a PcieDma,
     pub(crate) routes: &'a Routes,
     pub(crate) segments: &'a crate::derive::segments::Segments,
     /// What limits packets on each link (for path MTUs).
@@ -55,6 +60,7 @@ impl<'a> Ctx<'a> {
             m: &f.model,
             db: &f.db,
             physics: f.db.physics.as_ref()?,
+            pcie_dma: f.db.pcie_dma.as_ref()?,
             routes: &f.routes,
             segments: &f.segments,
             wire: mtu::Wire::new(&f.model),

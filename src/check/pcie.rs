@@ -7,6 +7,7 @@ use crate::resolve::model::Host;
 use crate::source::Span;
 
 use super::Ctx;
+use super::pcie_dma::{Dir, Platform, Unit, dma_gbps};
 
 /// A negotiated PCIe link.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,16 +31,58 @@ impl From<&PcieLink> for Lanes {
     }
 }
 
-/// Usable one-direction bandwidth of a link, Gbit/s: raw rate x encoding x TLP efficiency.
-pub(crate) fn usable_gbps(cx: &Ctx, l: Lanes) -> Result<f64, String> {
+/// What a link carries, so its DMA can be costed in the right direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Use {
+    /// A NIC sending: it reads the packets from host memory.
+    NicSend,
+    /// A NIC receiving: it writes the packets to host memory.
+    NicReceive,
+    /// A NIC whose direction the caller does not know: the lower of the two.
+    Nic,
+    /// Drives being read write host memory; drives being written read it.
+    DriveRead,
+    DriveWrite,
+    /// Bulk DMA in a direction the caller does not know: the lower of the two.
+    Bulk,
+}
+
+/// The Max_Payload_Size and Max_Read_Request_Size a host's devices run with: the spec's
+/// `pcie_mps` if set, else the chassis's figures, else the catalog defaults.
+pub(crate) fn platform(cx: &Ctx, h: &Host) -> Platform {
+    let m = cx.pcie_dma;
+    let ch = cx.db.chassis.get(&h.chassis);
+    Platform {
+        mps: cx
+            .m
+            .settings
+            .pcie_mps
+            .or(ch.and_then(|c| c.pcie_mps))
+            .unwrap_or(m.default_mps),
+        mrrs: ch.and_then(|c| c.pcie_mrrs).unwrap_or(m.default_mrrs),
+    }
+}
+
+/// Usable one-direction bandwidth of a link on a host, Gbit/s, for what it carries: the
+/// DMA model of `pcie_dma` (catalog/physics.yaml).
+pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
     let g = cx
         .db
         .pcie
         .get(&l.generation.to_string())
         .ok_or_else(|| format!("PCIe generation {} is not in the catalog", l.generation))?;
-    let mps = f64::from(cx.m.settings.pcie_mps);
-    let tlp = mps / (mps + cx.physics.tlp_overhead_bytes);
-    Ok(g.gt_per_s * f64::from(l.width) * g.encoding_efficiency * tlp)
+    let (m, p) = (cx.pcie_dma, platform(cx, h));
+    // A NIC moves the host's MTU-sized packets with their Ethernet header.
+    let packet = Unit::Packet(h.mtu.value + m.nic.frame_header_bytes as u32);
+    let one = |dir, unit| dma_gbps(m, g, l, p, dir, unit);
+    match u {
+        Use::NicSend => one(Dir::Read, packet),
+        Use::NicReceive => one(Dir::Write, packet),
+        Use::Nic => Ok(one(Dir::Read, packet)?.min(one(Dir::Write, packet)?)),
+        Use::DriveRead => one(Dir::Write, Unit::Bulk),
+        Use::DriveWrite => one(Dir::Read, Unit::Bulk),
+        Use::Bulk => Ok(one(Dir::Read, Unit::Bulk)?.min(one(Dir::Write, Unit::Bulk)?)),
+    }
 }
 
 /// A card negotiates the lower generation and the narrower width of card and slot.
@@ -93,6 +136,16 @@ pub(crate) fn uplink(ch: &ChassisModel, name: &str) -> Option<Lanes> {
         .map(|(_, s)| Lanes::from(&s.uplink))
 }
 
+/// What to call a chassis switch in messages: the chipset or a PCIe switch.
+pub(crate) fn hub_word(ch: &ChassisModel, name: &str) -> &'static str {
+    let pch = ch
+        .switches
+        .iter()
+        .flat_map(|s| s.iter())
+        .any(|(k, s)| k.value == name && s.pch == Some(true));
+    if pch { "chipset (PCH)" } else { "PCIe switch" }
+}
+
 /// Slot of a chassis by name.
 pub(crate) fn slot<'a>(
     ch: &'a ChassisModel,
@@ -117,6 +170,14 @@ pub(crate) fn nic_link(cx: &Ctx, h: &Host, nic: usize) -> Option<(Lanes, Attach)
             width: s.width,
         },
     );
+    // A slot the spec says trains lower (BIOS, riser) caps what card and slot agree on.
+    let lanes = Lanes {
+        generation: n
+            .trained
+            .0
+            .map_or(lanes.generation, |g| g.min(lanes.generation)),
+        width: n.trained.1.map_or(lanes.width, |w| w.min(lanes.width)),
+    };
     Some((lanes, attach(ch, s.socket, s.via.as_ref())))
 }
 
@@ -133,7 +194,11 @@ fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
             }
         }
     }
+    // A chipset's DMI uplink is not one of the CPU's PCIe lanes.
     for (_, sw) in ch.switches.iter().flat_map(|s| s.iter()) {
+        if sw.pch == Some(true) {
+            continue;
+        }
         if let (Some(sock), None) = (sw.socket, &sw.via) {
             if let Some(l) = lanes.get_mut(usize::from(sock)) {
                 *l += u32::from(sw.uplink.width.value);
@@ -198,7 +263,8 @@ fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
         let Some((lanes, _)) = nic_link(cx, h, i) else {
             continue;
         };
-        let Ok(usable) = usable_gbps(cx, lanes) else {
+        // A NIC both sends and receives: the lower of its two directions bounds it.
+        let Ok(usable) = usable_gbps(cx, h, lanes, Use::Nic) else {
             continue;
         };
         let ports = cabled_gbps(h, i);
@@ -224,7 +290,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
             continue;
         };
         let ports = cabled_gbps(h, i);
-        let d = ports.min(usable_gbps(cx, lanes).unwrap_or(ports));
+        let d = ports.min(usable_gbps(cx, h, lanes, Use::Nic).unwrap_or(ports));
         for sw in a.switches {
             let e = demand.entry(sw).or_default();
             e.0 += d;
@@ -247,11 +313,12 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
     }
     for (sw, (d, spans)) in demand {
         let Some(up) = uplink(ch, &sw) else { continue };
-        let Ok(usable) = usable_gbps(cx, up) else {
+        // NICs and drives behind one switch mix directions: the lower bulk figure.
+        let Ok(usable) = usable_gbps(cx, h, up, Use::Bulk) else {
             continue;
         };
         if d > usable * 1.0001 {
-            let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("{}: devices behind PCIe switch `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.shown()))
+            let mut diag = Diagnostic::new(codes::PCIE_BANDWIDTH, h.chassis.span, format!("{}: devices behind {} `{sw}` can move {d:.0} Gbit/s, its {up} uplink passes {usable:.1}", h.shown(), hub_word(ch, &sw)))
                 .label(format!("{:.1}x oversubscribed", d / usable))
                 .help("spread cards and drives over switches and sockets, or accept the uplink as the ceiling")
                 .severity(crate::diag::Severity::Warning);

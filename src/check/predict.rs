@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::Ctx;
 use super::hashing::lag_hashed;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
-use super::pcie::{nic_link, usable_gbps};
+use super::pcie::{Use, nic_link, usable_gbps};
 use super::share::Stop;
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
@@ -136,8 +136,10 @@ pub(crate) struct HostFacts {
     pub(crate) nic_socket: Vec<Option<u8>>,
     /// PCIe switches between each NIC and its socket, as indices into the chassis' switches.
     pub(crate) nic_switches: Vec<Vec<u16>>,
-    /// What each NIC's PCIe link carries, Gbit/s.
-    pub(crate) nic_usable: Vec<Option<f64>>,
+    /// What each NIC's PCIe link carries sending (the NIC reads host memory) and
+    /// receiving (it writes host memory), Gbit/s.
+    pub(crate) nic_send: Vec<Option<f64>>,
+    pub(crate) nic_receive: Vec<Option<f64>>,
     /// The CPU's per-stream figure (Gbit/s) and cores over all sockets.
     pub(crate) cpu: Option<(f64, u32)>,
 }
@@ -192,9 +194,13 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
                             .collect()
                     })
                     .collect(),
-                nic_usable: links
+                nic_send: links
                     .iter()
-                    .map(|l| usable_gbps(cx, l.as_ref()?.0).ok())
+                    .map(|l| usable_gbps(cx, h, l.as_ref()?.0, Use::NicSend).ok())
+                    .collect(),
+                nic_receive: links
+                    .iter()
+                    .map(|l| usable_gbps(cx, h, l.as_ref()?.0, Use::NicReceive).ok())
                     .collect(),
                 cpu: cx
                     .db
@@ -269,8 +275,15 @@ fn capacity(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f6
     Some(match r {
         Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link),
         Res::Lag(g, _) => (lag_hashed(m, loads, r, *g).capacity, LimitKind::Lag),
-        Res::Nic(h, n, _) => ((*facts[*h].nic_usable.get(*n)?)?, LimitKind::Pcie),
-        Res::Uplink(h, i, _) => (uplink(cx, *h, *i)?.1, LimitKind::Pcie),
+        Res::Nic(h, n, tx) => {
+            let v = if *tx {
+                &facts[*h].nic_send
+            } else {
+                &facts[*h].nic_receive
+            };
+            ((*v.get(*n)?)?, LimitKind::Pcie)
+        }
+        Res::Uplink(h, i, tx) => (uplink(cx, *h, *i, *tx)?.1, LimitKind::Pcie),
         Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage),
         Res::Write(h) => (facts[*h].io.write_gbps, LimitKind::Storage),
     })
@@ -284,11 +297,14 @@ pub(crate) fn lag_gbps(m: &Model, g: usize) -> f64 {
         .sum()
 }
 
-/// A PCIe switch's uplink and what it carries, Gbit/s.
-fn uplink(cx: &Ctx, h: HostId, i: u16) -> Option<(super::pcie::Lanes, f64)> {
-    let ch = cx.db.chassis.get(&cx.m.hosts[h].chassis)?;
+/// A PCIe switch's uplink and what it carries of NIC traffic sent (`tx`: the NICs read
+/// host memory through it) or received, Gbit/s.
+fn uplink(cx: &Ctx, h: HostId, i: u16, tx: bool) -> Option<(super::pcie::Lanes, f64)> {
+    let host = &cx.m.hosts[h];
+    let ch = cx.db.chassis.get(&host.chassis)?;
     let up = super::pcie::uplink(ch, switch_name(cx, h, i))?;
-    Some((up, usable_gbps(cx, up).ok()?))
+    let u = if tx { Use::NicSend } else { Use::NicReceive };
+    Some((up, usable_gbps(cx, host, up, u).ok()?))
 }
 
 /// What a resource's capacity is, in words (only for the bottlenecks reported).
@@ -313,11 +329,12 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String
                 format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g))
             }
         }
-        Res::Nic(h, n, _) => {
+        Res::Nic(h, n, tx) => {
             let host = &m.hosts[*h];
+            let u = if *tx { Use::NicSend } else { Use::NicReceive };
             match nic_link(cx, host, *n) {
                 Some((lanes, _)) => {
-                    let g = usable_gbps(cx, lanes).unwrap_or(0.0);
+                    let g = usable_gbps(cx, host, lanes, u).unwrap_or(0.0);
                     format!(
                         "`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable",
                         host.name.value, host.nics[*n].slot.value
@@ -326,12 +343,19 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String
                 None => String::new(),
             }
         }
-        Res::Uplink(h, i, _) => match uplink(cx, *h, *i) {
-            Some((up, g)) => format!(
-                "`{}`: PCIe switch `{}` {up} uplink gives {g:.1} Gbit/s usable",
-                m.hosts[*h].name.value,
-                switch_name(cx, *h, *i)
-            ),
+        Res::Uplink(h, i, tx) => match uplink(cx, *h, *i, *tx) {
+            Some((up, g)) => {
+                let name = switch_name(cx, *h, *i);
+                let word = cx
+                    .db
+                    .chassis
+                    .get(&m.hosts[*h].chassis)
+                    .map_or("PCIe switch", |ch| super::pcie::hub_word(ch, name));
+                format!(
+                    "`{}`: {word} `{name}` {up} uplink gives {g:.1} Gbit/s usable",
+                    m.hosts[*h].name.value,
+                )
+            }
             None => String::new(),
         },
         Res::Read(h) => facts[*h].io.read_why.clone(),

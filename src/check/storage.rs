@@ -7,7 +7,7 @@ use crate::catalog::types::ChassisModel;
 use crate::resolve::model::{Host, NvmeGroup};
 
 use super::Ctx;
-use super::pcie::{Attach, Lanes, attach, negotiate, slot, uplink, usable_gbps};
+use super::pcie::{Attach, Lanes, Use, attach, negotiate, slot, uplink, usable_gbps};
 
 /// Where a drive group attaches.
 pub(crate) fn group_attach(ch: &ChassisModel, g: &NvmeGroup) -> Option<Attach> {
@@ -51,7 +51,8 @@ pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
         return io;
     };
     // Per shared bottleneck (a switch, or a slot), the raw demand and its usable bound.
-    let mut shared: BTreeMap<String, (f64, f64, f64, String)> = BTreeMap::new();
+    type Bound = (f64, f64, (f64, f64), (String, String));
+    let mut shared: BTreeMap<String, Bound> = BTreeMap::new();
     for g in &h.nvme {
         let Some(d) = cx.db.drives.get(&g.model) else {
             continue;
@@ -89,42 +90,59 @@ pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
         }) {
             lanes = negotiate(lanes, Lanes::from(&b.1.link));
         }
-        let link = usable_gbps(cx, lanes).unwrap_or(f64::INFINITY);
-        let per_read = (d.read_gbyte_s * 8.0).min(link);
-        let per_write = (d.write_gbyte_s * 8.0).min(link);
+        // A drive being read writes host memory (MWr); being written, it reads it
+        // (MRd + CplD): each direction has its own DMA cost.
+        let link = |u| usable_gbps(cx, h, lanes, u).unwrap_or(f64::INFINITY);
+        let per_read = (d.read_gbyte_s * 8.0).min(link(Use::DriveRead));
+        let per_write = (d.write_gbyte_s * 8.0).min(link(Use::DriveWrite));
         if io.drives == 0 {
             io.per_drive_read = per_read;
             io.per_drive_write = per_write;
         }
         io.drives += g.count;
         let n = f64::from(g.count);
+        // The shared link's bound reading and writing, and the words for each.
+        let both = |l: Option<Lanes>| {
+            let g = |u| {
+                l.and_then(|l| usable_gbps(cx, h, l, u).ok())
+                    .unwrap_or(f64::INFINITY)
+            };
+            (g(Use::DriveRead), g(Use::DriveWrite))
+        };
         let (key, bound, why) = match (a.switches.first(), &g.slot) {
             (Some(sw), _) => {
                 let up = uplink(ch, sw);
-                let bound = up
-                    .and_then(|u| usable_gbps(cx, u).ok())
-                    .unwrap_or(f64::INFINITY);
-                let why = up.map_or(String::new(), |u| {
-                    format!(
-                        "`{}` drives behind `{sw}` share its {u} uplink ({bound:.1} Gbit/s)",
-                        h.name.value
-                    )
-                });
-                (sw.clone(), bound, why)
+                let bound = both(up);
+                let why = |b: f64| {
+                    up.map_or(String::new(), |u| {
+                        format!(
+                            "`{}` drives behind `{sw}` share its {u} uplink ({b:.1} Gbit/s)",
+                            h.name.value
+                        )
+                    })
+                };
+                (sw.clone(), bound, (why(bound.0), why(bound.1)))
             }
             (None, Some(s)) => {
                 let sl = slot_lanes.unwrap_or(lanes);
-                let bound = usable_gbps(cx, sl).unwrap_or(f64::INFINITY);
+                let bound = both(Some(sl));
+                let why = |b: f64| {
+                    format!(
+                        "`{}` slot {}: {sl} gives {b:.1} Gbit/s usable",
+                        h.name.value, s.value
+                    )
+                };
                 (
                     format!("slot {}", s.value),
                     bound,
-                    format!(
-                        "`{}` slot {}: {sl} gives {bound:.1} Gbit/s usable",
-                        h.name.value, s.value
-                    ),
+                    (why(bound.0), why(bound.1)),
                 )
             }
-            (None, None) => (g.model.value.clone(), f64::INFINITY, String::new()),
+            (None, None) => (
+                g.model.value.clone(),
+                (f64::INFINITY, f64::INFINITY),
+                (String::new(), String::new()),
+            ),
         };
         let e = shared.entry(key).or_insert((0.0, 0.0, bound, why));
         e.0 += per_read * n;
@@ -137,17 +155,17 @@ pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
     }
     let mut read_raw = 0.0;
     let mut write_raw = 0.0;
-    for (_, (r, w, bound, why)) in shared {
+    for (_, (r, w, (read_bound, write_bound), (read_why, write_why))) in shared {
         read_raw += r;
         write_raw += w;
-        if r > bound {
-            io.read_why = why.clone();
+        if r > read_bound {
+            io.read_why = read_why;
         }
-        if w > bound {
-            io.write_why = why.clone();
+        if w > write_bound {
+            io.write_why = write_why;
         }
-        io.read_gbps += r.min(bound);
-        io.write_gbps += w.min(bound);
+        io.read_gbps += r.min(read_bound);
+        io.write_gbps += w.min(write_bound);
     }
     if io.read_why.is_empty() {
         io.read_why = format!(

@@ -259,10 +259,15 @@ codes! {
         "The slots and PCIe switches a chassis wires to a socket need more lanes than the CPU in \
          that socket has, or a card sits in a slot of an unpopulated socket.";
     PCIE_BANDWIDTH = "W0241" "pcie-bandwidth" Warning
-        "A card or a PCIe switch uplink cannot pass what sits behind it. Usable PCIe bandwidth is \
-         the raw rate (GT/s x lanes) times the line encoding (8b/10b or 128b/130b) times the TLP \
-         efficiency (MaxPayloadSize / (MaxPayloadSize + TLP overhead)). A card negotiates the \
-         lower generation and width of card and slot: a 40GE NIC in a Gen2 x8 slot cannot pass 40G.";
+        "A card, a PCIe switch uplink or a chipset's DMI cannot pass what sits behind it. Usable \
+         PCIe bandwidth is effective DMA bandwidth (Neugebauer et al., SIGCOMM 2018): the raw rate \
+         (GT/s x lanes) times the line encoding, less SKP ordered sets and the Ack/UpdateFC DLLPs, \
+         less the TLP headers of writes (a NIC receiving, a drive being read) or of read requests \
+         and completions (a NIC sending, a drive being written) at the platform's MaxPayloadSize \
+         and MaxReadRequestSize, and for a NIC its descriptors, write-backs, doorbells and \
+         interrupts; where the direction is unknown the lower one. A card negotiates the lower \
+         generation and width of card, slot and any `pcie:` training the spec declares: a 40GE \
+         NIC in a Gen2 x8 slot cannot pass 40G.";
     NUMA = "W0242" "numa" Warning
         "A disk flow moves data between NVMe drives and a NIC attached to different CPU sockets: \
          every byte crosses the socket interconnect and the interrupts land on the wrong cores. \

@@ -233,7 +233,7 @@ fn lab_id(m: &crate::resolve::model::Model, i: usize) -> String {
 }
 
 fn hosts(out: &mut String, cx: &Ctx) {
-    use crate::check::pcie::{nic_link, usable_gbps};
+    use crate::check::pcie::{Use, nic_link, usable_gbps};
     out.push_str("<section id=\"hosts\"><h2>PCIe and NUMA per DTN</h2>\n");
     let m = cx.m;
     let facts = crate::check::predict::host_facts(cx);
@@ -246,7 +246,8 @@ fn hosts(out: &mut String, cx: &Ctx) {
                 .unwrap_or_default();
             let usable = link
                 .as_ref()
-                .and_then(|(l, _)| usable_gbps(cx, *l).ok())
+                // The NIC's lower direction, as the line-rate check uses.
+                .and_then(|(l, _)| usable_gbps(cx, h, *l, Use::Nic).ok())
                 .map(g)
                 .unwrap_or_default();
             let socket = f

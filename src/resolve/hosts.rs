@@ -150,10 +150,17 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 ),
             }
         }
+        let trained = nic.pcie.as_ref().map_or((None, None), |t| {
+            (
+                t.generation.as_ref().map(|g| g.value),
+                t.width.as_ref().map(|w| w.value),
+            )
+        });
         host.nics.push(Nic {
             model: nic.model.clone(),
             slot: nic.slot.clone(),
             ports: idx,
+            trained,
         });
     }
 }

@@ -52,7 +52,8 @@ pub(crate) struct Settings {
     pub(crate) routing: Routing,
     pub(crate) dtn_vlan: u16,
     pub(crate) pfc_priority: u8,
-    pub(crate) pcie_mps: u32,
+    /// The spec's `pcie_mps` (absent: the chassis's, else the catalog default).
+    pub(crate) pcie_mps: Option<u32>,
     pub(crate) hop_latency_us: f64,
     /// Spares in the bill of materials, percent.
     pub(crate) spares_percent: f64,
@@ -199,6 +200,8 @@ pub(crate) struct Nic {
     pub(crate) slot: Sp<String>,
     /// Indices into the host's ports.
     pub(crate) ports: Vec<usize>,
+    /// Generation and width the link trains at most at in this host (spec `pcie:`).
+    pub(crate) trained: (Option<u8>, Option<u8>),
 }
 
 #[derive(Debug)]

@@ -55,7 +55,7 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         pfc_priority: d
             .and_then(|d| d.pfc_priority.as_ref())
             .map_or(3, |v| v.value),
-        pcie_mps: d.and_then(|d| d.pcie_mps.as_ref()).map_or(256, |v| v.value),
+        pcie_mps: d.and_then(|d| d.pcie_mps.as_ref()).map(|v| v.value),
         hop_latency_us: d
             .and_then(|d| d.hop_latency_us.as_ref())
             .map_or(1.0, |v| v.value),

@@ -196,6 +196,22 @@ pub(crate) const PCIE_MPS: Bound = Bound {
     pow2: true,
 };
 
+pub(crate) const PCIE_GEN: Bound = Bound {
+    lo: 1.0,
+    hi: 6.0,
+    what: "a PCIe generation",
+    why: "PCIe generations 1 to 6 are the ones the catalog knows",
+    pow2: false,
+};
+
+pub(crate) const PCIE_WIDTH: Bound = Bound {
+    lo: 1.0,
+    hi: 16.0,
+    what: "a PCIe link width in lanes",
+    why: "a slot links x1, x2, x4, x8 or x16",
+    pow2: true,
+};
+
 pub(crate) const PFC_PRIORITY: Bound = Bound {
     lo: 0.0,
     hi: 7.0,
@@ -300,6 +316,16 @@ pub(crate) const FRACTION: Bound = Bound {
     hi: 1.0,
     what: "a fraction",
     why: "an efficiency or a slowdown factor is a share of the whole",
+    pow2: false,
+};
+
+/// How many packets share one descriptor fetch, write-back, doorbell or interrupt: at
+/// least one (a figure per batch is divided by it).
+pub(crate) const BATCH: Bound = Bound {
+    lo: 1.0,
+    hi: 1e6,
+    what: "a batch size (packets)",
+    why: "a descriptor, doorbell or interrupt serves at least one packet",
     pow2: false,
 };
 

@@ -44,6 +44,17 @@ spec_struct! {
         ports: Vec<Sp<String>> = req,
         /// Static addresses per port (`p0: 10.16.1.1/16`); others come from `addressing.dtn`.
         addresses: Option<IndexMap<String, Sp<Prefix>>> = opt,
+        /// The link as it trains in this host when below the slot's and the card's
+        /// (a BIOS setting, a riser): `{ gen: 2 }`, `{ width: 4 }`.
+        pcie: Option<Trained> = opt,
+    }
+}
+
+spec_struct! {
+    /// A PCIe link's ceiling in one host: the card negotiates at most this.
+    pub struct Trained ("trained PCIe link") {
+        generation as "gen": Option<Sp<u8>> = opt in PCIE_GEN,
+        width: Option<Sp<u8>> = opt in PCIE_WIDTH,
     }
 }
 

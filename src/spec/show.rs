@@ -78,7 +78,8 @@ spec_struct! {
         dtn_vlan: Option<Sp<u16>> = opt in VLAN_ID,
         /// 802.1p priority made lossless for RDMA flows (default 3).
         pfc_priority: Option<Sp<u8>> = opt in PFC_PRIORITY,
-        /// TLP MaxPayloadSize in bytes used for PCIe efficiency (default 256).
+        /// TLP MaxPayloadSize in bytes used for PCIe efficiency, for every host (default:
+        /// the chassis's `pcie_mps`, else the catalog's `pcie_dma.default_mps`, 256).
         pcie_mps: Option<Sp<u32>> = opt in PCIE_MPS,
         /// Latency added per switch hop, in microseconds (default 1).
         hop_latency_us: Option<Sp<f64>> = opt in HOP_LATENCY_US,
