@@ -9,8 +9,9 @@
 //! `build --hosts`) and predicted once per size, outside the timed loop; each bench
 //! times only the making of its files' text.
 //!
-//! Sizes 1, 10 and 100 switches by default; `DEMOC_BENCH_MAX=11000` adds 1,000 switches
-//! (100,000 flows; the report alone then takes seconds per sample).
+//! Sizes 1, 10 and 100 switches (`DEMOC_BENCH_MAX=110` stops at 10). Not 1,000: there
+//! the flows crossing a switch need more entries than an Arista table holds (E0235), a
+//! true finding, so the show does not check; the pipeline bench covers that size.
 
 // The allocator the binary runs with (src/main.rs), so outputs cost what they cost there.
 #[global_allocator]
@@ -81,8 +82,8 @@ fn main() {
     let max: usize = std::env::var("DEMOC_BENCH_MAX")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1100);
-    let sizes: Vec<Size> = [1, 10, 100, 1000]
+        .unwrap_or(usize::MAX);
+    let sizes: Vec<Size> = [1, 10, 100]
         .into_iter()
         .filter(|s| s * (1 + HOSTS_PER_SWITCH) <= max)
         .map(Size::new)

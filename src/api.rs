@@ -168,7 +168,6 @@ pub fn build_path(path: &Path) -> Result<Files, String> {
 pub struct Lowered {
     lab: crate::ir::Lab,
     plan: Option<crate::check::predict::Plan>,
-    session: Session,
 }
 
 impl Lowered {
@@ -183,11 +182,18 @@ impl Lowered {
 pub fn lower(c: &Checked) -> Result<Lowered, String> {
     let mut session = Session::default();
     let Some(mut lab) = crate::emit::lab(&c.front, &mut session, false)? else {
-        return Err(failed(&mut session));
+        // Lowering's spans point into the checked session's sources.
+        session.diags.sort();
+        let items = session.diags.items();
+        return Err(crate::diag::render::to_text(
+            &c.session.sources,
+            items,
+            false,
+        ));
     };
     lab.hosts = crate::lower::hosts(&c.front)?;
     let plan = crate::emit::prediction(&c.front);
-    Ok(Lowered { lab, plan, session })
+    Ok(Lowered { lab, plan })
 }
 
 /// One kind of output file of a build (what `emit::files` assembles).
@@ -230,7 +236,9 @@ pub fn output(
             .collect::<Result<_, _>>()?,
         Output::Report => {
             let plan = l.plan.as_ref().ok_or("no physics, no prediction")?;
-            let found = crate::report::Finding::all(&l.session, "");
+            // The front end's findings: their spans point into the checked session's
+            // sources (lowering's own session holds none).
+            let found = crate::report::Finding::all(&c.session, "");
             vec![crate::report::html_report(&c.front, plan, lab, &found, &[])]
         }
         Output::Cabling => vec![
