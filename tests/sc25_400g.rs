@@ -26,7 +26,9 @@ fn every_vendor_breaks_a_400g_port_out() {
     // (config, the line that splits the port, a line on one of its subports)
     let cases = [
         // EOS: lane speed on each subport of the QSFP-DD cage, PAM4 spelling.
-        ("cit-7060.cfg", "interface Ethernet9/4", "speed 100g-2"),
+        // The fourth 100G-2 subport of an octal port is lane 7 (Arista, "Octal Port
+        // Renumber to Four Interfaces"); it used to be named Ethernet9/4.
+        ("cit-7060.cfg", "interface Ethernet9/7", "speed 100g-2"),
         // OS10: the breakout map.
         (
             "sl-z9432.cfg",

@@ -87,6 +87,11 @@ pub(crate) fn by_rules(rules: &[NameRule], port: &str, speed: &str, form: &str) 
         Some(_) => r.subport.as_deref()?,
         None => &r.port,
     };
+    let stride = r.lanes.get(speed).copied().unwrap_or(1).max(1);
+    let c = Canonical {
+        k: c.k.map(|k| 1 + (k - 1) * stride),
+        ..c
+    };
     Some(fill(pattern, c))
 }
 
@@ -137,10 +142,25 @@ mod tests {
             ("mellanox", "onyx", "1/9:2", "25G", "ethernet 1/9/2"),
             // A 7800R3 line card in slot 3: the slot is the unit.
             ("arista", "eos", "3/24", "400G", "Ethernet3/24/1"),
-            ("arista", "eos", "3/24:2", "100G", "Ethernet3/24/2"),
+            // 100G-2 subports are named by their first lane, /1, /3, /5, /7.
+            ("arista", "eos", "3/24:2", "100G", "Ethernet3/24/3"),
             ("pica8", "picos", "1/9:4", "100G", "xe-1/1/9.4"),
             ("pica8", "picos", "1/9", "400G", "xe-1/1/9"),
         ];
+        // EOS octal (QSFP-DD) ports: a subport is named by its first lane.
+        let eos = flavour("arista", "eos");
+        for (port, speed, want) in [
+            ("1/9:2", "100G", "Ethernet9/3"),
+            ("1/9:4", "100G", "Ethernet9/7"),
+            ("1/9:2", "200G", "Ethernet9/5"),
+            ("1/9:8", "50G", "Ethernet9/8"),
+        ] {
+            assert_eq!(
+                interface(eos, port, speed, "qsfp-dd").as_deref(),
+                Some(want),
+                "{port} {speed}"
+            );
+        }
         for (v, os, port, speed, want) in cases {
             let form = if speed == "10G" || speed == "1G" {
                 "sfp+"

@@ -126,6 +126,11 @@ pub(crate) struct NameRule {
     /// `{unit}`, `{n}`, `{k}` from the canonical `unit/n:k`; absent: no breakout subports.
     #[serde(default)]
     pub(crate) subport: Option<String>,
+    /// Lanes each subport of a speed takes (`{ 100G: 2 }`): subport k is then named by
+    /// its first lane, 1 + (k - 1) x lanes (EOS octal ports: 4x100G-2 is /1, /3, /5, /7);
+    /// a speed not listed takes one lane, k itself.
+    #[serde(default)]
+    pub(crate) lanes: std::collections::BTreeMap<String, u32>,
 }
 
 /// A flavour's `containerlab:` section: the kind that runs the OS, or why none does.
