@@ -152,10 +152,10 @@ fn lower_render(c: &mut Criterion, sizes: &[Size]) {
             b.iter(|| {
                 let files = api::lower_render(black_box(checked), &templates, &name)
                     .expect("lowers and renders");
-                // A config and an IR file per switch, the flows' IR (ir/flows/flows.json),
-                // the lab topology, cabling.csv, bom.csv, the report, the manifest (synth
-                // shows have no OpenFlow rulesets).
-                assert_eq!(files.len(), 2 * s.switches + 6);
+                // A config per switch (the lab adds files of its own per stand-in and
+                // per vendor-OS node, so the total is not fixed), and more besides.
+                assert_eq!(files.under("switches/"), s.switches);
+                assert!(files.len() > 2 * s.switches);
                 files
             });
         });

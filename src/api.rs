@@ -41,6 +41,10 @@ impl Files {
     pub fn bytes(&self) -> usize {
         self.0.iter().map(|f| f.bytes.len()).sum()
     }
+    /// How many files lie under a folder (`switches/`).
+    pub fn under(&self, folder: &str) -> usize {
+        self.0.iter().filter(|f| f.path.starts_with(folder)).count()
+    }
 }
 
 /// The predictions of `democ plan`: flows predicted and resources loaded.
