@@ -331,11 +331,13 @@ pub(crate) fn check(cx: &Ctx, preds: &[FabricPrediction], diags: &mut Diags) {
                 )),
             );
         }
+        // Once per fabric, not per initiator: each call scans every flow's pairs.
+        let carried = carriers(m, fab);
         let missing: Vec<&str> =
             fab.initiators
                 .iter()
                 .filter(|&&i| {
-                    !carriers(m, fab).into_iter().any(|fi| {
+                    !carried.iter().any(|&fi| {
                         m.flows[fi].pairs.iter().any(|&(a, b)| {
                             (a == fab.target && b == i) || (b == fab.target && a == i)
                         })
