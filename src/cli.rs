@@ -225,7 +225,11 @@ fn check(c: &Common) -> i32 {
     let mut s = Session::default();
     // What a vendor cannot do is found while lowering: run it so `check` reports
     // everything `build` would, without writing anything.
-    match compile::lowered(c.input(), &c.options(), &mut s) {
+    let opts = Options {
+        checks_only: true,
+        ..c.options()
+    };
+    match compile::lowered(c.input(), &opts, &mut s) {
         Err(e) => usage(&e),
         Ok(Some(compile::Lowered { lab: Err(e), .. })) => usage(&e),
         Ok(lowered) => {

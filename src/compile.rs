@@ -29,6 +29,8 @@ pub struct Options {
     pub allow_infeasible: bool,
     /// What to do with the spec's address lock.
     pub lock: LockMode,
+    /// `check`: lower only as far as diagnostics go (the switches' IR); no lab is made.
+    pub checks_only: bool,
 }
 
 /// The address lock of a spec file (`democ.lock` beside it, see `lock::path_for`). A
@@ -118,7 +120,7 @@ pub(crate) fn front(
 pub(crate) struct Lowered {
     pub(crate) front: Front,
     /// `Err`: the vendor data is broken (an internal error); `Ok(None)`: lowering
-    /// reported errors (they are in the session).
+    /// reported errors (they are in the session), or `Options::checks_only`.
     pub(crate) lab: Result<Option<Lab>, String>,
 }
 
@@ -136,7 +138,12 @@ pub(crate) fn lowered(
     let mut clock = Stages::new();
     let lower = || {
         let mut diags = Diags::default();
-        (crate::lower::lower(&front, &mut diags), diags)
+        let lab = if opts.checks_only {
+            crate::lower::switches(&front, &mut diags).map(|_| None)
+        } else {
+            crate::lower::lower(&front, &mut diags).map(Some)
+        };
+        (lab, diags)
     };
     let (lab, lower_diags) = std::thread::scope(|scope| {
         // Lowering recurses no deeper than the checks, but give it the main thread's stack.
@@ -160,7 +167,7 @@ pub(crate) fn lowered(
         if opts.deny_warnings {
             s.diags.deny_warnings();
         }
-        (!s.diags.has_errors()).then_some(lab)
+        lab.filter(|_| !s.diags.has_errors())
     });
     Ok(Some(Lowered { front, lab }))
 }

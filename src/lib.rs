@@ -48,7 +48,11 @@ pub fn check_bytes(bytes: &[u8]) -> i32 {
         bytes,
     };
     // As `democ check` does: lowering finds what a vendor cannot do.
-    match compile::lowered(input, &compile::Options::default(), &mut s) {
+    let opts = compile::Options {
+        checks_only: true,
+        ..compile::Options::default()
+    };
+    match compile::lowered(input, &opts, &mut s) {
         Err(_) | Ok(Some(compile::Lowered { lab: Err(_), .. })) => return 2,
         Ok(_) => {}
     }

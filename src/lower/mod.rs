@@ -132,6 +132,42 @@ pub(crate) use openflow::under_openflow;
 
 /// Lowers every switch. `Err` is a bug in the embedded vendor data.
 pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+    let switches = switches(front, diags)?;
+    let vendors = vendor::vendors()?;
+    let m = &front.model;
+    let show = text::name_like(&m.settings.name);
+    let containerlab = containerlab::lower(front, vendors, &show, &switches)?;
+    let net = &m.settings.management;
+    let management = crate::ir::ManagementNetwork {
+        network: m
+            .settings
+            .pools
+            .mgmt
+            .as_ref()
+            .map(|p| format!("{}/{}", std::net::Ipv4Addr::from(p.network()), p.len)),
+        gateway: net.gateway.as_ref().map(|g| g.value.to_string()),
+        vrf: net.vrf.as_ref().map(|v| v.value.clone()),
+        controller_via: net.controller_via.as_str().to_owned(),
+    };
+    let cabling = cabling::lower(m, &front.db, &show);
+    Ok(Lab {
+        show,
+        switches,
+        management,
+        // Filled by `hosts` for `democ ir` and `democ build --hosts`: DTNs hold no
+        // diagnostics, so `check` need not pay for them.
+        hosts: Vec::new(),
+        fabrics: Vec::new(),
+        flows: flows::lower(front),
+        cabling,
+        containerlab,
+    })
+}
+
+/// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
+/// finds what a vendor cannot do. `check` stops here; the lab, the cabling and the
+/// flows' IR report nothing (they were two thirds of `check` on sc16).
+pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, String> {
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();
@@ -201,33 +237,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         switches.push(switch(&mut lx, folder, dpids[sw], rdma));
     }
     rules::attach(front, vendors, &mut switches, &at, diags);
-    let show = text::name_like(&m.settings.name);
-    let containerlab = containerlab::lower(front, vendors, &show, &switches)?;
-    let net = &m.settings.management;
-    let management = crate::ir::ManagementNetwork {
-        network: m
-            .settings
-            .pools
-            .mgmt
-            .as_ref()
-            .map(|p| format!("{}/{}", std::net::Ipv4Addr::from(p.network()), p.len)),
-        gateway: net.gateway.as_ref().map(|g| g.value.to_string()),
-        vrf: net.vrf.as_ref().map(|v| v.value.clone()),
-        controller_via: net.controller_via.as_str().to_owned(),
-    };
-    let cabling = cabling::lower(m, &front.db, &show);
-    Ok(Lab {
-        show,
-        switches,
-        management,
-        // Filled by `hosts` for `democ ir` and `democ build --hosts`: DTNs hold no
-        // diagnostics, so `check` need not pay for them.
-        hosts: Vec::new(),
-        fabrics: Vec::new(),
-        flows: flows::lower(front),
-        cabling,
-        containerlab,
-    })
+    Ok(switches)
 }
 
 fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Switch {
