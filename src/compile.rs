@@ -211,6 +211,30 @@ pub(crate) fn checked(
     Ok(Some(front))
 }
 
+/// Reads the spec and its includes into `spec`.
+fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Result<(), String> {
+    let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
+    loader.allow_outside(&opts.include_roots)?;
+    match input {
+        Input::Path(p) => loader.load_main(p, spec),
+        Input::Bytes { name, bytes } => {
+            loader.confine_to(Path::new(""));
+            loader.main_text(
+                Path::new(name).to_path_buf(),
+                name,
+                Path::new(""),
+                bytes,
+                spec,
+            );
+            Ok(())
+        }
+        Input::Embedded => {
+            loader.embedded = Some(EMBEDDED_SC16);
+            loader.load_main(Path::new(EMBEDDED_SC16_MAIN), spec)
+        }
+    }
+}
+
 /// Parse + resolve + derive: everything before the checks.
 fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
     let mut clock = Stages::new();
@@ -219,28 +243,38 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         (Input::Path(p), _) => Some(crate::lock::path_for(p)),
     };
     let mut spec = Spec::default();
-    let base = catalog::load(&mut s.sources, &mut s.diags, opts.catalog_dir.as_deref())?;
-    {
-        let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
-        loader.allow_outside(&opts.include_roots)?;
-        match input {
-            Input::Path(p) => loader.load_main(p, &mut spec)?,
-            Input::Bytes { name, bytes } => {
-                loader.confine_to(Path::new(""));
-                loader.main_text(
-                    Path::new(name).to_path_buf(),
-                    name,
-                    Path::new(""),
-                    bytes,
-                    &mut spec,
-                );
-            }
-            Input::Embedded => {
-                loader.embedded = Some(EMBEDDED_SC16);
-                loader.load_main(Path::new(EMBEDDED_SC16_MAIN), &mut spec)?;
-            }
+    // democ's own data (the embedded catalog, the vendor files) is decoded once per
+    // process: on a second thread while the spec is read, when the catalog's files can
+    // take their ids first (no `--catalog` folder, whose files come before the spec's).
+    let early = opts.catalog_dir.is_none() && catalog::register_embedded(&mut s.sources);
+    let parsed = std::thread::scope(|scope| {
+        let warm = early.then(|| {
+            scope.spawn(|| {
+                catalog::embedded();
+                // Lowering's first need; an error is reported there.
+                let _ = crate::lower::vendor::vendors();
+            })
+        });
+        let base = if early {
+            None
+        } else {
+            Some(catalog::load(
+                &mut s.sources,
+                &mut s.diags,
+                opts.catalog_dir.as_deref(),
+                false,
+            ))
+        };
+        let read = parse(input, opts, s, &mut spec);
+        if let Some(w) = warm {
+            let _ = w.join();
         }
-    }
+        read.map(|()| base)
+    })?;
+    let base = match parsed {
+        Some(base) => base?,
+        None => catalog::load(&mut s.sources, &mut s.diags, None, true)?,
+    };
     clock.mark("parse");
     if s.diags.has_errors() {
         return Ok(None);

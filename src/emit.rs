@@ -106,6 +106,7 @@ pub(crate) fn files(
         clock.mark("  report");
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut clock = crate::compile::Stages::new();
     let lock_file = s
         .lock
         .as_ref()
@@ -133,6 +134,7 @@ pub(crate) fn files(
         path: "manifest.json".into(),
         bytes: ir::to_json(&m).into_bytes(),
     });
+    clock.mark("  manifest");
     Ok(out)
 }
 

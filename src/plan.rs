@@ -373,37 +373,86 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
 }
 
 pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
-    let links: Vec<serde_json::Value> = plan
-        .links
-        .iter()
-        .map(|(_, u)| {
-            let mut v = serde_json::to_value(u).unwrap_or_default();
-            let names: Vec<&str> = u
-                .flows
-                .iter()
-                .filter_map(|&i| plan.flows.get(i))
-                .map(|f| f.name.as_str())
-                .collect();
-            v["flows"] = serde_json::json!(names);
-            v
-        })
-        .collect();
-    let doc = serde_json::json!({
-        "show": plan.show,
-        "title": plan.title,
-        "venue": plan.venue,
-        "sites": plan.sites,
-        "flows": plan.flows,
-        "links": links,
-        "storage": plan.storage,
-        "fabrics": plan.fabrics,
-        "external": plan.external,
-        "acknowledged": x.acknowledged,
-        "diagnostics": x.diagnostics["diagnostics"],
-        "errors": x.diagnostics["errors"],
-        "warnings": x.diagnostics["warnings"],
-    });
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    s.push('\n');
-    s
+    let link = |(_, u): &(_, crate::check::predict::LinkUse)| {
+        let mut v = serde_json::to_value(u).unwrap_or_default();
+        let names: Vec<&str> = u
+            .flows
+            .iter()
+            .filter_map(|&i| plan.flows.get(i))
+            .map(|f| f.name.as_str())
+            .collect();
+        v["flows"] = serde_json::json!(names);
+        v
+    };
+    // Keys in order, as serde_json's sorted maps print them; the large arrays one
+    // element at a time (a whole 100,000-flow plan as one `Value` was 2 GB and most
+    // of a large build's time).
+    let mut out = String::with_capacity(4096 + plan.flows.len() * 1536);
+    out.push('{');
+    let fields: [(&str, Field); 13] = [
+        ("acknowledged", Field::One(value(&x.acknowledged))),
+        (
+            "diagnostics",
+            Field::One(x.diagnostics["diagnostics"].clone()),
+        ),
+        ("errors", Field::One(x.diagnostics["errors"].clone())),
+        ("external", Field::One(value(&plan.external))),
+        ("fabrics", Field::One(value(&plan.fabrics))),
+        ("flows", Field::Many(Box::new(plan.flows.iter().map(value)))),
+        ("links", Field::Many(Box::new(plan.links.iter().map(link)))),
+        ("show", Field::One(value(&plan.show))),
+        ("sites", Field::One(value(&plan.sites))),
+        ("storage", Field::One(value(&plan.storage))),
+        ("title", Field::One(value(&plan.title))),
+        ("venue", Field::One(value(&plan.venue))),
+        ("warnings", Field::One(x.diagnostics["warnings"].clone())),
+    ];
+    for (i, (key, field)) in fields.into_iter().enumerate() {
+        out.push_str(if i == 0 { "\n  \"" } else { ",\n  \"" });
+        out.push_str(key);
+        out.push_str("\": ");
+        match field {
+            Field::One(v) => pretty_at(&mut out, &v, 1),
+            Field::Many(mut items) => match items.next() {
+                None => out.push_str("[]"),
+                Some(first) => {
+                    out.push_str("[\n    ");
+                    pretty_at(&mut out, &first, 2);
+                    for v in items {
+                        out.push_str(",\n    ");
+                        pretty_at(&mut out, &v, 2);
+                    }
+                    out.push_str("\n  ]");
+                }
+            },
+        }
+    }
+    out.push_str("\n}\n");
+    out
+}
+
+/// A top-level field of the plan: one value, or an array written element by element.
+enum Field<'a> {
+    One(serde_json::Value),
+    Many(Box<dyn Iterator<Item = serde_json::Value> + 'a>),
+}
+
+/// `v` as `serde_json::to_string_pretty` prints it `depth` levels deep: its lines after
+/// the first indented two spaces a level (strings hold no raw line breaks in JSON).
+fn pretty_at(out: &mut String, v: &serde_json::Value, depth: usize) {
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    let mut lines = text.split('\n');
+    out.push_str(lines.next().unwrap_or_default());
+    for line in lines {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        out.push_str(line);
+    }
+}
+
+/// Any serializable value as a `serde_json::Value` (its maps' keys sorted).
+fn value<T: serde::Serialize + ?Sized>(v: &T) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or_default()
 }

@@ -1,6 +1,8 @@
 //! Source files and byte spans: every diagnostic points into one of these.
 
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Index of a file in a [`Sources`] set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -36,7 +38,15 @@ const BLOCK: usize = 4096;
 #[derive(Debug)]
 pub struct SourceFile {
     pub(crate) name: String,
-    pub(crate) text: String,
+    /// democ's embedded files (the catalog) are borrowed, not copied: every run loads them.
+    pub(crate) text: Cow<'static, str>,
+    /// Made on the first location asked for: most files (the embedded catalog's, every
+    /// file of a clean spec) are never asked, and indexing them was 5 % of `check`.
+    index: OnceLock<Index>,
+}
+
+#[derive(Debug)]
+struct Index {
     line_starts: Vec<usize>,
     /// Characters before each `BLOCK`-byte boundary; empty for ASCII text (where a byte
     /// is a character). Columns are then found without counting from the line start,
@@ -49,8 +59,8 @@ fn char_starts(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
-impl SourceFile {
-    fn new(name: String, text: String) -> SourceFile {
+impl Index {
+    fn new(text: &str) -> Index {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
@@ -65,54 +75,66 @@ impl SourceFile {
                 }))
                 .collect()
         };
-        SourceFile {
-            name,
-            text,
+        Index {
             line_starts,
             chars_before_block,
         }
     }
+}
+
+impl SourceFile {
+    fn new(name: String, text: Cow<'static, str>) -> SourceFile {
+        SourceFile {
+            name,
+            text,
+            index: OnceLock::new(),
+        }
+    }
+
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| Index::new(&self.text))
+    }
 
     /// Characters before a byte offset (on a character boundary), in O(BLOCK).
     fn chars_before(&self, offset: usize) -> usize {
-        if self.chars_before_block.is_empty() {
+        let blocks = &self.index().chars_before_block;
+        if blocks.is_empty() {
             return offset;
         }
         let block = offset / BLOCK;
-        let base = self.chars_before_block.get(block).copied().unwrap_or(0);
+        let base = blocks.get(block).copied().unwrap_or(0);
         base + char_starts(&self.text.as_bytes()[block * BLOCK..offset])
     }
 
     /// 1-based line and column (in characters) of a byte offset, in O(log lines).
     pub(crate) fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line];
+        let starts = &self.index().line_starts;
+        let line = starts.partition_point(|&s| s <= offset) - 1;
+        let start = starts[line];
         let col = self.chars_before(offset) - self.chars_before(start);
         (line + 1, col + 1)
     }
 
     /// 0-based index of the line holding a byte offset, in O(log lines).
     pub(crate) fn line_index(&self, offset: usize) -> usize {
-        self.line_starts
+        self.index()
+            .line_starts
             .partition_point(|&s| s <= offset.min(self.text.len()))
             - 1
     }
 
     /// Byte range of a 0-based line, its line break included (None past the last line).
     pub(crate) fn line_range(&self, index: usize) -> Option<Range<usize>> {
-        let start = *self.line_starts.get(index)?;
-        let end = self
-            .line_starts
-            .get(index + 1)
-            .copied()
-            .unwrap_or(self.text.len());
+        let starts = &self.index().line_starts;
+        let start = *starts.get(index)?;
+        let end = starts.get(index + 1).copied().unwrap_or(self.text.len());
         Some(start..end)
     }
 
     /// Byte offset of a 1-based line and a 1-based character column.
     pub(crate) fn offset_of(&self, line: usize, col: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+        let Some(&start) = self.index().line_starts.get(line.saturating_sub(1)) else {
             return self.text.len();
         };
         let rest = &self.text[start..];
@@ -129,7 +151,11 @@ pub struct Sources {
 }
 
 impl Sources {
-    pub(crate) fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+    pub(crate) fn add(
+        &mut self,
+        name: impl Into<String>,
+        text: impl Into<Cow<'static, str>>,
+    ) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
         self.files.push(SourceFile::new(name.into(), text.into()));
         id

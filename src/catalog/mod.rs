@@ -106,18 +106,20 @@ impl Db {
 
 /// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into `spec.catalogs`
 /// ahead of the spec's own `catalog:` sections (which therefore win).
+/// `registered`: [`register_embedded`] gave the embedded files their ids already.
 pub(crate) fn load(
     sources: &mut Sources,
     diags: &mut Diags,
     extra_dir: Option<&Path>,
+    registered: bool,
 ) -> Result<Vec<Catalog>, String> {
     let mut base = Spec::default();
     match embedded() {
         // The embedded files parse clean (a test says so): parse them once per process
         // and give each session the same file ids, so spans stay valid.
-        Some(cats) if sources.len() == 0 => {
-            for (name, text) in EMBEDDED {
-                sources.add(*name, *text);
+        Some(cats) if registered || sources.len() == 0 => {
+            if !registered {
+                register_embedded(sources);
             }
             base.catalogs.extend(cats.iter().cloned());
         }
@@ -149,6 +151,19 @@ pub(crate) fn load(
         }
     }
     Ok(base.catalogs)
+}
+
+/// Gives the embedded catalog's files a fresh session's first ids (0..N, which the
+/// spans of [`embedded`] point at) without reading them, so that the spec can be parsed
+/// while another thread decodes the catalog. False when the session has files already.
+pub(crate) fn register_embedded(sources: &mut Sources) -> bool {
+    if sources.len() != 0 {
+        return false;
+    }
+    for (name, text) in EMBEDDED {
+        sources.add(*name, *text);
+    }
+    true
 }
 
 /// The embedded catalog, parsed once; None if it has errors (then every session parses

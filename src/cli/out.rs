@@ -169,10 +169,13 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     };
     // The prediction beside the configs: what `democ diff` compares when a rate or a
     // link changes a flow's outcome but no config line.
+    let mut clock = compile::Stages::new();
     let prediction = emit::prediction(&front);
+    clock.mark("predict");
     let plan = prediction
         .as_ref()
         .map(|p| crate::plan::json(p, &crate::plan::Extras::none()));
+    clock.mark("plan");
     let specs = read_specs(a, &s);
     let specs = specs.iter().map(|p| ("spec file", p.as_path()));
     if let Err(e) = crate::write::outside(&a.output, specs) {
@@ -182,7 +185,6 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         "rendering {}",
         plural(lab.switches.len(), "config")
     ));
-    let mut clock = compile::Stages::new();
     let extra = plan.map(|p| crate::write::OutFile {
         path: "plan.json".into(),
         bytes: p.into_bytes(),
@@ -206,6 +208,8 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     ));
     let written = crate::write::tree(&a.output, &files);
     clock.mark("write");
+    drop((files, lab, front, prediction));
+    clock.mark("free");
     match written {
         Ok(()) => write_lock(&s, &a.common),
         // Killed by a signal, as the shell reports it: 128 + its number.

@@ -28,10 +28,32 @@ pub(crate) fn parse(name: &str) -> Option<Canonical> {
 
 /// Fills `{unit}`, `{n}`, `{k}` and `{id}` placeholders.
 pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
-    pattern
-        .replace("{unit}", &c.unit.to_string())
-        .replace("{n}", &c.n.to_string())
-        .replace("{k}", &c.k.map(|k| k.to_string()).unwrap_or_default())
+    use std::fmt::Write;
+    // One pass, one allocation: every port of every switch is named (three `replace`
+    // calls were a quarter of lowering on sc16).
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        let (value, len) = if tail.starts_with("{unit}") {
+            (Some(c.unit), 6)
+        } else if tail.starts_with("{n}") {
+            (Some(c.n), 3)
+        } else if tail.starts_with("{k}") {
+            (c.k, 3)
+        } else {
+            out.push('{');
+            rest = &tail[1..];
+            continue;
+        };
+        if let Some(v) = value {
+            let _ = write!(out, "{v}");
+        }
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn rule<'a>(rules: &'a [NameRule], speed: &str, form: &str, unit: u32) -> Option<&'a NameRule> {
@@ -115,6 +137,44 @@ mod tests {
             .flavour(vendor, os)
             .expect("flavour")
             .1
+    }
+
+    /// The one-pass fill names every pattern as the three replacements it replaced.
+    #[test]
+    fn fill_is_the_three_replacements() {
+        let by_replace = |p: &str, c: Canonical| {
+            p.replace("{unit}", &c.unit.to_string())
+                .replace("{n}", &c.n.to_string())
+                .replace("{k}", &c.k.map(|k| k.to_string()).unwrap_or_default())
+        };
+        let patterns = [
+            "Ethernet{n}/{k}",
+            "Ethernet{unit}/{n}",
+            "ethernet {unit}/1/{n}:{k}",
+            "te-{unit}/{n}",
+            "{n}",
+            "{",
+            "a{b}{unit",
+            "{{n}}{k}{k}",
+            "",
+            "é{n}ü",
+        ];
+        for p in patterns {
+            for c in [
+                Canonical {
+                    unit: 1,
+                    n: 49,
+                    k: Some(3),
+                },
+                Canonical {
+                    unit: 0,
+                    n: 7,
+                    k: None,
+                },
+            ] {
+                assert_eq!(fill(p, c), by_replace(p, c), "{p}");
+            }
+        }
     }
 
     #[test]

@@ -20,8 +20,12 @@ pub(crate) fn sanitize(text: &str, rules: &TextRules) -> Option<String> {
         if c == ' ' && (out.is_empty() || out.ends_with(' ')) {
             continue;
         }
-        match rules.replace.get(c.encode_utf8(&mut [0; 4]) as &str) {
-            Some(r) => out.push_str(r),
+        // A handful of one-character keys: compared in place, no lookup per character.
+        match rules.replace.iter().find(|(k, _)| {
+            let mut chars = k.chars();
+            chars.next() == Some(c) && chars.next().is_none()
+        }) {
+            Some((_, r)) => out.push_str(r),
             None => out.push(c),
         }
     }

@@ -454,7 +454,7 @@ impl<'a> Loader<'a> {
     pub(crate) fn load_embedded_catalog(
         &mut self,
         name: &str,
-        text: &str,
+        text: &'static str,
         spec: &mut Spec,
     ) -> bool {
         let id = FileId(u32::try_from(self.sources.len()).unwrap_or(u32::MAX));
