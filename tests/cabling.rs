@@ -255,6 +255,9 @@ wan:
         .join(" ")
     };
     let got: Vec<String> = runs.iter().map(|c| row(c)).collect();
+    // The hand-offs keep the ids of their links; the runs come after them.
+    let ids: Vec<&str> = runs.iter().map(|c| c["id"].as_str()).collect();
+    assert_eq!(ids, ["otnc-003", "otnc-004", "otnc-005", "otnc-006"]);
     assert_eq!(
         got,
         [

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use super::Ctx;
 use crate::catalog::types::{OpticModel, Physics};
 use crate::diag::{Diagnostic, Diags, codes, plural};
-use crate::resolve::model::{End, Link, LinkKind, NodeId};
+use crate::resolve::model::{ClientRun, End, Link, LinkKind, NodeId};
 use crate::source::Span;
 use crate::spec::link::Media;
 use crate::spec::switch::Fec;
@@ -585,38 +585,31 @@ fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
     }
 }
 
-/// The client runs of an OTN WAN link's member `l`: switch port to transponder, at
-/// each end that declares one.
-fn client_runs<'a>(cx: &Ctx<'a>, l: &'a Link) -> Vec<FiberLink<'a>> {
-    let LinkKind::Wan(w) = l.kind else {
-        return Vec::new();
+/// An OTN client run as a fiber: the switch port at `e` of member `l` to the
+/// transponder's client port.
+fn client_run<'a>(cx: &Ctx<'a>, l: &'a Link, e: End, r: &'a ClientRun) -> FiberLink<'a> {
+    let wan = match l.kind {
+        LinkKind::Wan(w) => cx.m.wans[w].name.value.as_str(),
+        LinkKind::Lan => "",
     };
-    let wan = &cx.m.wans[w];
-    let ends = [(l.a, l.span_a), (l.b, l.span_b)];
-    wan.client_runs
-        .iter()
-        .zip(ends)
-        .filter_map(|(run, (e, span))| {
-            let r = run.as_ref()?;
-            let key = format!("`client_{}`", r.end);
-            Some(FiberLink {
-                ports: vec![(e, span, &r.optic)],
-                optics: Some((&r.optic, &r.transponder_optic)),
-                span: r.span,
-                name: format!("the {key} run of WAN link `{}`", wan.name.value),
-                fiber: r
-                    .fiber
-                    .as_ref()
-                    .map(|f| (f.value, f.span, format!("`fiber:` of {key}"))),
-                length_span: r.length_span,
-                plant: Plant {
-                    length_km: r.length_km,
-                    connectors: r.connectors,
-                    splices: r.splices,
-                },
-            })
-        })
-        .collect()
+    let span = if e == l.a { l.span_a } else { l.span_b };
+    let key = format!("`client_{}`", r.end);
+    FiberLink {
+        ports: vec![(e, span, &r.optic)],
+        optics: Some((&r.optic, &r.transponder_optic)),
+        span: r.span,
+        name: format!("the {key} run of WAN link `{wan}`"),
+        fiber: r
+            .fiber
+            .as_ref()
+            .map(|f| (f.value, f.span, format!("`fiber:` of {key}"))),
+        length_span: r.length_span,
+        plant: Plant {
+            length_km: r.length_km,
+            connectors: r.connectors,
+            splices: r.splices,
+        },
+    }
 }
 
 /// Checks every fiber link.
@@ -630,9 +623,9 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
         if let Some(f) = fiber_link(cx, l) {
             run.link(&f);
         }
-        for f in client_runs(cx, l) {
-            run.link(&f);
-        }
+    }
+    for (i, e, r) in cx.m.client_runs() {
+        run.link(&client_run(cx, &cx.m.links[i], e, r));
     }
 }
 

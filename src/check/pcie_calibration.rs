@@ -12,7 +12,9 @@
 //! [U]; Microway's "Performance Characteristics of Common Transports and Buses" lists a
 //! "typical bandwidth" per link (Gen1 x16 3,520 MB/s, Gen3 x4 2,800, Gen3 x16 12,100)
 //! with no method, device or payload size, so it is not a measurement to hold the model
-//! to. Measurements found that the model misses, so not cases: NVIDIA's "up to 6.0 GB/s" GPU copies on PCIe 2.0
+//! to; nor is Xillybus's "Xillybus bandwidth" page (xillybus.com/doc/xillybus-bandwidth),
+//! which scales an observed ~200 MB/s per Gen1 lane to 640 MB/s per Gen3 lane without a
+//! payload size or a per-link measurement. Measurements found that the model misses, so not cases: NVIDIA's "up to 6.0 GB/s" GPU copies on PCIe 2.0
 //! (x16; the model says 6.6-7.3, a copy engine's own ceiling); AMD/Xilinx Vitis tutorial
 //! "Determine the Maximum Achievable Throughput" (docs.amd.com, 2023.1), `xbutil
 //! validate` on an Alveo Gen3 x16 card: card to host 12.16 GB/s, host to card

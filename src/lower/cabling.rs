@@ -284,15 +284,13 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
         parents: HashSet::new(),
     };
     let mut cables = Vec::with_capacity(m.links.len());
-    let mut n = 0;
     for (i, l) in m.links.iter().enumerate() {
         bom.link(db, l, &lanes);
-        n += 1;
         let (a, b) = (end(m, l, l.a), end(m, l, l.b));
         let breakout = parent(m, l.a)
             .or(parent(m, l.b))
             .map(|(s, p)| (s, p, lanes.get(&(s, p)).copied().unwrap_or(1)));
-        let id = format!("{show}-{n:03}");
+        let id = format!("{show}-{:03}", i + 1);
         let wan = match l.kind {
             LinkKind::Wan(w) => Some(&m.wans[w]),
             LinkKind::Lan => None,
@@ -321,20 +319,31 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
             a,
             b,
         });
-        let Some(w) = wan else { continue };
-        let member = w.links.iter().position(|&x| x == i).map_or(1, |k| k + 1);
-        for (run, e) in w.client_runs.iter().zip([l.a, l.b]) {
-            let Some(r) = run else { continue };
-            let fiber = r
-                .fiber
-                .as_ref()
-                .map(|f| f.value.as_str())
-                .or_else(|| db.optics.get(&r.optic).map(|o| o.fiber.as_str()));
-            bom.client_run(l, e, r, fiber, &lanes);
-            n += 1;
-            let id = format!("{show}-{n:03}");
-            cables.push(client_cable(m, l, e, r, member, fiber, id));
-        }
+    }
+    // Client runs after the links, so that a link's id stays its index (the report and
+    // the lab name cables by it).
+    for (i, e, r) in m.client_runs() {
+        let l = &m.links[i];
+        let member = match l.kind {
+            LinkKind::Wan(w) => m.wans[w].links.iter().position(|&x| x == i),
+            LinkKind::Lan => None,
+        };
+        let fiber = r
+            .fiber
+            .as_ref()
+            .map(|f| f.value.as_str())
+            .or_else(|| db.optics.get(&r.optic).map(|o| o.fiber.as_str()));
+        bom.client_run(l, e, r, fiber, &lanes);
+        let id = format!("{show}-{:03}", cables.len() + 1);
+        cables.push(client_cable(
+            m,
+            l,
+            e,
+            r,
+            member.map_or(1, |k| k + 1),
+            fiber,
+            id,
+        ));
     }
     let pct = m.settings.spares_percent;
     let mut totals: BTreeMap<(&'static str, String, Option<u64>), (u32, u32)> = BTreeMap::new();

@@ -441,6 +441,20 @@ pub(crate) struct LabMgmt {
 }
 
 impl Model {
+    /// Every OTN client run with the member it belongs to and the switch port it starts
+    /// at, member by member in link order, the `a` end before the `b` end: the order of
+    /// their rows in the cabling plan, after the links.
+    pub(crate) fn client_runs(&self) -> impl Iterator<Item = (LinkId, End, &ClientRun)> {
+        self.links.iter().enumerate().flat_map(move |(i, l)| {
+            let runs = match l.kind {
+                LinkKind::Wan(w) => self.wans[w].client_runs.iter(),
+                LinkKind::Lan => [].iter(),
+            };
+            runs.zip([l.a, l.b])
+                .filter_map(move |(r, e)| r.as_ref().map(|r| (i, e, r)))
+        })
+    }
+
     /// A link in messages: ``WAN link `name` `` or ``link `sw1:1/1` -- `sw2:1/1` ``.
     pub(crate) fn link_name(&self, l: LinkId) -> String {
         let link = &self.links[l];
