@@ -205,3 +205,92 @@ fn csv_cells_cannot_inject_formulas() {
         "{notes}"
     );
 }
+
+#[test]
+fn otn_client_runs_are_cabled_and_ordered() {
+    // Two OTN members, each with a client run at both ends: an LR4 run of 300 m in the
+    // booth (the WAN's `optic:`), an SR4 run of 40 m at the point of presence. Each run is
+    // a cabling row from the switch port to the transponder's client port, and the bill
+    // of materials orders the transponder's optic and the patch cord of every run.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("otnc.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+show:
+  name: otnc
+  addressing: { p2p: 10.255.0.0/24 }
+sites:
+  booth: { kind: booth }
+  pop: { kind: remote }
+switches:
+  sw1: { site: booth, model: dell-z9100-on }
+  sw2: { site: pop, model: dell-z9100-on }
+wan:
+  - name: chi
+    kind: otn
+    client: 100GE
+    a: "sw1:1/[1-2]"
+    b: "sw2:1/[1-2]"
+    optic: 100gbase-lr4
+    client_a: { length_m: 300, fiber: smf }
+    client_b: { optic: 100gbase-sr4, length_m: 40, fiber: mmf }
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let b = democ(&["build", spec.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let cables = table(&std::fs::read_to_string(out.join("cabling.csv")).unwrap());
+    let runs: Vec<_> = cables
+        .iter()
+        .filter(|c| c["kind"] == "otn-client")
+        .collect();
+    let row = |c: &BTreeMap<String, String>| {
+        [
+            "a_site", "a_device", "a_port", "a_optic", "b_device", "b_port", "b_optic", "fiber",
+            "length_m",
+        ]
+        .map(|k| c[k].clone())
+        .join(" ")
+    };
+    let got: Vec<String> = runs.iter().map(|c| row(c)).collect();
+    // The hand-offs keep the ids of their links; the runs come after them.
+    let ids: Vec<&str> = runs.iter().map(|c| c["id"].as_str()).collect();
+    assert_eq!(ids, ["otnc-003", "otnc-004", "otnc-005", "otnc-006"]);
+    assert_eq!(
+        got,
+        [
+            "booth sw1 1/1 100gbase-lr4 chi-transponder-a client-1 100gbase-lr4 smf 300",
+            "pop sw2 1/1 100gbase-sr4 chi-transponder-b client-1 100gbase-sr4 mmf 40",
+            "booth sw1 1/2 100gbase-lr4 chi-transponder-a client-2 100gbase-lr4 smf 300",
+            "pop sw2 1/2 100gbase-sr4 chi-transponder-b client-2 100gbase-sr4 mmf 40",
+        ]
+    );
+    let ids: BTreeSet<&String> = cables.iter().map(|c| &c["id"]).collect();
+    assert_eq!(
+        ids.len(),
+        6,
+        "two hand-offs and four runs, each with its own id"
+    );
+
+    let bom = table(&std::fs::read_to_string(out.join("bom.csv")).unwrap());
+    let lines: BTreeSet<String> = bom
+        .iter()
+        .filter(|l| l["site"] != "total")
+        .map(|l| {
+            ["site", "category", "part", "length_m", "quantity"]
+                .map(|k| l[k].clone())
+                .join(" ")
+        })
+        .collect();
+    let want: BTreeSet<String> = [
+        "booth optic 100gbase-lr4  4",
+        "booth fiber-patch smf duplex patch cord 300 2",
+        "pop optic 100gbase-sr4  4",
+        "pop fiber-patch mmf duplex patch cord 40 2",
+    ]
+    .map(str::to_owned)
+    .into();
+    assert_eq!(lines, want);
+}

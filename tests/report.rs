@@ -121,3 +121,43 @@ fn report_runs_on_an_infeasible_show_and_lists_the_findings() {
         "{html}"
     );
 }
+
+#[test]
+fn optical_budgets_list_otn_client_runs_not_the_hand_offs() {
+    // An OTN link's optics face the transponders, not each other over the 400 km of the
+    // WAN: the report's budgets are those of its client runs (the switch-port optic to
+    // the transponder's), numbered after the links as in cabling.csv.
+    let (_dir, html) = report_of(
+        r#"
+show:
+  name: otnr
+  addressing: { p2p: 10.255.0.0/24 }
+sites:
+  booth: { kind: booth }
+  pop: { kind: remote }
+switches:
+  sw1: { site: booth, model: dell-z9100-on }
+  sw2: { site: pop, model: dell-z9100-on }
+wan:
+  - name: chi
+    kind: otn
+    client: 100GE
+    a: "sw1:1/1"
+    b: "sw2:1/1"
+    length_km: 400
+    optic: 100gbase-lr4
+    client_a: { length_m: 300, fiber: smf }
+"#,
+    );
+    let start = html.find("id=\"optics\"").expect("an optics section");
+    let optics = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(
+        optics.contains("otnr-002 `client_a` run of WAN link `chi`"),
+        "{optics}"
+    );
+    assert!(optics.contains("<td>0.300</td>"), "{optics}");
+    assert!(
+        !optics.contains("otnr-001"),
+        "the hand-off has no budget: {optics}"
+    );
+}

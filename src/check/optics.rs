@@ -1,14 +1,15 @@
-//! Optics on fiber: for every LAN link with optics (or `media: fiber`) and every
-//! dark-fiber WAN connection, the optic's rate against the port, the two ends against each
-//! other, the optic against the WAN's fiber type, the length against the rated reach and
-//! the power budget against the required margin. Every figure comes from the catalog.
+//! Optics on fiber: for every LAN link with optics (or `media: fiber`), every dark-fiber
+//! WAN connection and every OTN client run (switch port to transponder), the optic's rate
+//! against the port, the two ends against each other, the optic against the declared
+//! fiber type, the length against the rated reach and the power budget against the
+//! required margin. Every figure comes from the catalog.
 
 use std::collections::HashSet;
 
 use super::Ctx;
 use crate::catalog::types::{OpticModel, Physics};
 use crate::diag::{Diagnostic, Diags, codes, plural};
-use crate::resolve::model::{End, Link, LinkKind, NodeId};
+use crate::resolve::model::{ClientRun, End, Link, LinkKind, NodeId};
 use crate::source::Span;
 use crate::spec::link::Media;
 use crate::spec::switch::Fec;
@@ -233,13 +234,22 @@ fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> St
     )
 }
 
-/// One fiber link as this check sees it.
+/// One fiber run as this check sees it: a LAN cable, a dark-fiber span, or the client
+/// run between a switch port and an OTN transponder.
 struct FiberLink<'a> {
-    link: &'a Link,
-    /// `link `a` -- `b`` or `WAN link `x``.
+    /// The ports the fiber plugs into, where each is written and the optic in it: both
+    /// ends of a cable or span; the switch end only of a client run (the transponder is
+    /// not a node of the model).
+    ports: Vec<(End, Span, &'a Sp<String>)>,
+    /// The optics at the two ends of the fiber; none when a fiber cable names none.
+    optics: Option<(&'a Sp<String>, &'a Sp<String>)>,
+    /// The link entry.
+    span: Span,
+    /// `link `a` -- `b``, `WAN link `x`` or `the `client_a` run of WAN link `x``.
     name: String,
-    /// Fiber type a WAN declares; LAN cables do not say.
-    fiber: Option<(Fiber, Span)>,
+    /// Fiber type the spec declares (a WAN's, a client run's), where, and the key to
+    /// correct; LAN cables do not say.
+    fiber: Option<(Fiber, Span, String)>,
     /// Where the length was written (`length_km:` of a WAN), else the link entry.
     length_span: Span,
     plant: Plant,
@@ -311,7 +321,7 @@ impl Run<'_, '_> {
         if o.needs_fec != Some(true) {
             return;
         }
-        for e in [f.link.a, f.link.b] {
+        for &(e, _, _) in &f.ports {
             let p = self.cx.m.port(e);
             let (Some(fec @ (Fec::None | Fec::Fc)), Some(span)) = (p.fec, p.span) else {
                 continue;
@@ -358,11 +368,11 @@ impl Run<'_, '_> {
             );
             return false;
         }
-        let Some((fiber, span)) = f.fiber else {
+        let Some((fiber, span, key)) = &f.fiber else {
             return true;
         };
         for (name, o) in [a, b] {
-            if o.fiber != fiber {
+            if o.fiber != *fiber {
                 let (of, wf) = (
                     o.fiber.as_str().to_uppercase(),
                     fiber.as_str().to_uppercase(),
@@ -374,8 +384,8 @@ impl Run<'_, '_> {
                         format!("optic `{}` is for {of} but {} is {wf}", name.value, f.name),
                     )
                     .label(format!("an {of} optic"))
-                    .also(span, format!("{wf} fiber"))
-                    .help(format!("pick an {wf} optic, or correct the WAN's `fiber:`")),
+                    .also(*span, format!("{wf} fiber"))
+                    .help(format!("pick an {wf} optic, or correct {key}")),
                 );
                 return false;
             }
@@ -492,23 +502,29 @@ impl Run<'_, '_> {
     }
 
     fn link(&mut self, f: &FiberLink) {
-        let l = f.link;
-        let (Some(na), Some(nb)) = (&l.optic_a, &l.optic_b) else {
-            if f.fiber.is_none() {
-                self.push(
-                    Diagnostic::new(codes::MISSING_OPTIC, l.span, format!("fiber {} names no optic", f.name))
-                        .label("`media: fiber` without `optic:`")
-                        .help("add `optic:` with a catalog optic (and `optic_b:` when the far end differs)"),
-                );
-            }
+        let Some((na, nb)) = f.optics else {
+            self.push(
+                Diagnostic::new(
+                    codes::MISSING_OPTIC,
+                    f.span,
+                    format!("fiber {} names no optic", f.name),
+                )
+                .label("`media: fiber` without `optic:`")
+                .help(
+                    "add `optic:` with a catalog optic (and `optic_b:` when the far end differs)",
+                ),
+            );
             return;
         };
         let optics = &self.cx.db.optics;
         let (Some(oa), Some(ob)) = (optics.get(na), optics.get(nb)) else {
             return;
         };
-        self.rate(f, l.a, l.span_a, na, oa);
-        self.rate(f, l.b, l.span_b, nb, ob);
+        for &(e, span, name) in &f.ports {
+            if let Some(o) = optics.get(name) {
+                self.rate(f, e, span, name, o);
+            }
+        }
         self.fec(f, na, oa);
         if na.value != nb.value {
             self.fec(f, nb, ob);
@@ -527,6 +543,10 @@ fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
         connectors: l.connectors,
         splices: l.splices,
     };
+    let optics = l.optic_a.as_ref().zip(l.optic_b.as_ref());
+    let ports = optics.map_or_else(Vec::new, |(na, nb)| {
+        vec![(l.a, l.span_a, na), (l.b, l.span_b, nb)]
+    });
     match l.kind {
         LinkKind::Lan => {
             if matches!(l.media, Some(Media::Dac | Media::Aoc))
@@ -536,7 +556,9 @@ fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
             }
             let name = format!("link `{}` -- `{}`", m.end_name(l.a), m.end_name(l.b));
             Some(FiberLink {
-                link: l,
+                ports,
+                optics,
+                span: l.span,
                 name,
                 fiber: None,
                 length_span: l.span,
@@ -545,19 +567,48 @@ fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
         }
         LinkKind::Wan(w) => {
             let wan = &m.wans[w];
-            if wan.kind != WanKind::DarkFiber || l.optic_a.is_none() {
+            if wan.kind != WanKind::DarkFiber || optics.is_none() {
                 return None;
             }
             let name = format!("WAN link `{}`", wan.name.value);
             let length_span = wan.length_km.as_ref().map_or(wan.span, |x| x.span);
             Some(FiberLink {
-                link: l,
+                ports,
+                optics,
+                span: l.span,
                 name,
-                fiber: Some((wan.fiber, wan.span)),
+                fiber: Some((wan.fiber, wan.span, "the WAN's `fiber:`".to_owned())),
                 length_span,
                 plant,
             })
         }
+    }
+}
+
+/// An OTN client run as a fiber: the switch port at `e` of member `l` to the
+/// transponder's client port.
+fn client_run<'a>(cx: &Ctx<'a>, l: &'a Link, e: End, r: &'a ClientRun) -> FiberLink<'a> {
+    let wan = match l.kind {
+        LinkKind::Wan(w) => cx.m.wans[w].name.value.as_str(),
+        LinkKind::Lan => "",
+    };
+    let span = if e == l.a { l.span_a } else { l.span_b };
+    let key = format!("`client_{}`", r.end);
+    FiberLink {
+        ports: vec![(e, span, &r.optic)],
+        optics: Some((&r.optic, &r.transponder_optic)),
+        span: r.span,
+        name: format!("the {key} run of WAN link `{wan}`"),
+        fiber: r
+            .fiber
+            .as_ref()
+            .map(|f| (f.value, f.span, format!("`fiber:` of {key}"))),
+        length_span: r.length_span,
+        plant: Plant {
+            length_km: r.length_km,
+            connectors: r.connectors,
+            splices: r.splices,
+        },
     }
 }
 
@@ -572,6 +623,9 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
         if let Some(f) = fiber_link(cx, l) {
             run.link(&f);
         }
+    }
+    for (i, e, r) in cx.m.client_runs() {
+        run.link(&client_run(cx, &cx.m.links[i], e, r));
     }
 }
 

@@ -2,8 +2,19 @@
 //! of effective DMA bandwidth. Each case cites where the figure was measured, the link,
 //! the payload and read-request sizes the source states (democ's defaults where it
 //! states none) and the direction seen from the device; the model must land within
-//! 10 %. Links without a measurement found: Gen1 x16, Gen3 x4. Measurements found that
-//! the model misses, so not cases: NVIDIA's "up to 6.0 GB/s" GPU copies on PCIe 2.0
+//! 10 %. Links without a measurement found: Gen1 x16, Gen3 x4, and Gen3 x16 with a
+//! stated payload size. Searched and not usable: RIFFA 2.1's bandwidth figure (the
+//! KastnerRG/riffa repository, docs/images/perf/bw_sg_2_1_maxs.png) plots only Gen1 x1,
+//! Gen1 x8 and Gen2 x8 on a log scale, pairs the existing cases already cover; Intel
+//! AN 881 (Gen3 x16 Avalon-MM DMA) states MPS 512 B but its throughput figures could not
+//! be retrieved [U]; Xilinx AR 71453 (QDMA, Gen3 x16, VCU1525) and AR 68049 (XDMA, Gen3
+//! x8, MPS 256 B / MRRS 512 B) give their figures as graphs that could not be retrieved
+//! [U]; Microway's "Performance Characteristics of Common Transports and Buses" lists a
+//! "typical bandwidth" per link (Gen1 x16 3,520 MB/s, Gen3 x4 2,800, Gen3 x16 12,100)
+//! with no method, device or payload size, so it is not a measurement to hold the model
+//! to; nor is Xillybus's "Xillybus bandwidth" page (xillybus.com/doc/xillybus-bandwidth),
+//! which scales an observed ~200 MB/s per Gen1 lane to 640 MB/s per Gen3 lane without a
+//! payload size or a per-link measurement. Measurements found that the model misses, so not cases: NVIDIA's "up to 6.0 GB/s" GPU copies on PCIe 2.0
 //! (x16; the model says 6.6-7.3, a copy engine's own ceiling); AMD/Xilinx Vitis tutorial
 //! "Determine the Maximum Achievable Throughput" (docs.amd.com, 2023.1), `xbutil
 //! validate` on an Alveo Gen3 x16 card: card to host 12.16 GB/s, host to card

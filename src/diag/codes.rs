@@ -184,8 +184,8 @@ codes! {
          in rate, fiber type or wavelength band. Optics of the same PMD in different form factors \
          (an LR4 in QSFP28 and one in CFP) do interoperate and are accepted.";
     FIBER_MISMATCH = "E0214" "fiber-mismatch" Error
-        "An optic is made for another fiber type than the WAN's (a multimode optic on single-mode \
-         fiber, or the reverse).";
+        "An optic is made for another fiber type than the WAN's or the OTN client run's (a \
+         multimode optic on single-mode fiber, or the reverse).";
     OPTIC_RATE = "E0215" "optic-rate" Error
         "An optic's rate differs from the speed the port runs at (after breakout: a 100G optic \
          feeding a 4x25G breakout is accepted).";
@@ -204,6 +204,12 @@ codes! {
         "No OTN line signal in the catalog carries this client (10GE maps to OTU2e, 40GE to OTU3, \
          100GE to OTU4, n x 100GE to OTUCn). Use a client the catalog maps, or add an `otn:` \
          catalog entry.";
+    OTN_CLIENT_RUN = "E0221" "otn-client-run" Error
+        "`client_a:` and `client_b:` describe the client side of an OTN link: the fiber between a \
+         switch port and the client port of the transponder (or muxponder) that maps it into OTN, \
+         with its optics, length and fiber type. They belong to `kind: otn` WAN links only: on \
+         dark fiber the two optics face each other over the span (`optic:`, `length_km:`), and a \
+         circuit hands off to the carrier's equipment. Remove them, or make the link `kind: otn`.";
     PATH_MTU = "E0225" "path-mtu" Error
         "A host's MTU is larger than what a link, LAG or WAN circuit on the route of one of its \
          flows carries. Switches drop oversized frames without telling anyone (no ICMP at layer \

@@ -26,7 +26,8 @@ pub(crate) struct CableEnd {
 pub(crate) struct Cable {
     /// `<show>-<n>`, numbered in the spec's order: what the label starts with.
     pub(crate) id: String,
-    /// `lan`, `dark-fiber`, `otn` or `circuit`.
+    /// `lan`, `dark-fiber`, `otn` or `circuit`; `otn-client` for the run from a switch
+    /// port to an OTN transponder's client port (`client_a:` / `client_b:`).
     pub(crate) kind: String,
     /// The WAN entry, for WAN links.
     pub(crate) wan: Option<String>,

@@ -7,14 +7,17 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::catalog::Db;
 use crate::ir::cabling::{BomLine, Cable, CableEnd, Cabling};
-use crate::resolve::model::{End, Link, LinkKind, Model, NodeId};
+use crate::resolve::model::{ClientRun, End, Link, LinkKind, Model, NodeId};
 use crate::spec::link::Media;
 
 /// (site, category, part, length in millimetres).
 type Key = (String, &'static str, String, Option<u64>);
 
 /// Lanes per breakout parent: (switch, parent port) -> how many subports.
-fn lanes(m: &Model) -> HashMap<(usize, &str), usize> {
+type Lanes<'a> = HashMap<(usize, &'a str), usize>;
+
+/// Lanes per breakout parent.
+fn lanes(m: &Model) -> Lanes<'_> {
     let mut out = HashMap::new();
     for (s, sw) in m.switches.iter().enumerate() {
         for p in &sw.ports {
@@ -134,7 +137,7 @@ impl<'a> Bom<'a> {
         parent.is_none_or(|(s, p)| self.parents.insert((s, p, what)))
     }
 
-    fn link(&mut self, db: &Db, l: &'a Link, lanes: &HashMap<(usize, &str), usize>) {
+    fn link(&mut self, db: &Db, l: &'a Link, lanes: &Lanes) {
         let m = self.m;
         let length = l.length_span.map(|_| l.length_km * 1000.0);
         for e in [l.a, l.b] {
@@ -149,10 +152,7 @@ impl<'a> Bom<'a> {
         }
         let on = parent(m, l.a).or(parent(m, l.b));
         let site = site_of(m, l.a);
-        let mode = on.map(|(s, p)| {
-            let k = lanes.get(&(s, p)).copied().unwrap_or(1);
-            format!("{k}x{}", l.capacity)
-        });
+        let mode = breakout_mode(lanes, on, l);
         let media = media_name(l);
         let item = match (l.media, mode) {
             (Some(Media::Dac | Media::Aoc), Some(mode)) => self
@@ -162,24 +162,114 @@ impl<'a> Bom<'a> {
                 if media == "dac" { "dac" } else { "aoc" },
                 format!("{} {}", l.capacity, media.to_uppercase()),
             )),
-            (_, Some(mode)) if l.optic_a.is_some() => self
-                .first(on, "fan-out")
-                .then(|| ("breakout-fiber", format!("{mode} MPO fan-out"))),
-            _ if l.optic_a.is_some() => {
-                let fiber = fiber_of(db, l).unwrap_or("smf");
-                Some(("fiber-patch", format!("{fiber} duplex patch cord")))
-            }
+            (_, mode) if l.optic_a.is_some() => self.fiber_part(on, mode, fiber_of(db, l)),
             _ => None,
         };
         if let Some((category, part)) = item {
             self.add(site, category, part, length);
         }
     }
+
+    /// The fiber of one cable: a fan-out per breakout parent, else a duplex patch cord.
+    fn fiber_part(
+        &mut self,
+        on: Option<(usize, &'a str)>,
+        mode: Option<String>,
+        fiber: Option<&str>,
+    ) -> Option<(&'static str, String)> {
+        match mode {
+            Some(mode) => self
+                .first(on, "fan-out")
+                .then(|| ("breakout-fiber", format!("{mode} MPO fan-out"))),
+            None => Some((
+                "fiber-patch",
+                format!("{} duplex patch cord", fiber.unwrap_or("smf")),
+            )),
+        }
+    }
+
+    /// An OTN client run at end `e` of `l`: the transponder's client optic and the
+    /// fiber to it (the switch port's optic is counted with the WAN link).
+    fn client_run(
+        &mut self,
+        l: &'a Link,
+        e: End,
+        r: &ClientRun,
+        fiber: Option<&str>,
+        lanes: &Lanes,
+    ) {
+        let m = self.m;
+        let site = site_of(m, e);
+        self.add(site, "optic", r.transponder_optic.value.clone(), None);
+        let on = parent(m, e);
+        let mode = breakout_mode(lanes, on, l);
+        if let Some((category, part)) = self.fiber_part(on, mode, fiber) {
+            self.add(site, category, part, Some(r.length_m));
+        }
+    }
+}
+
+/// `4x25G` for a cable on a breakout parent.
+fn breakout_mode(lanes: &Lanes, on: Option<(usize, &str)>, l: &Link) -> Option<String> {
+    on.map(|(s, p)| {
+        let k = lanes.get(&(s, p)).copied().unwrap_or(1);
+        format!("{k}x{}", l.capacity)
+    })
 }
 
 fn fiber_of<'d>(db: &'d Db, l: &Link) -> Option<&'d str> {
     let o = l.optic_a.as_ref().or(l.optic_b.as_ref())?;
     Some(db.optics.get(o)?.fiber.as_str())
+}
+
+fn end_text(e: &CableEnd) -> String {
+    match &e.subport {
+        Some(k) => format!("{}:{}:{k}", e.device, e.port),
+        None => format!("{}:{}", e.device, e.port),
+    }
+}
+
+/// The cabling row of an OTN client run: the switch port at end `e` of member
+/// `member` of the WAN link, to the client port of the transponder at that end.
+fn client_cable(
+    m: &Model,
+    l: &Link,
+    e: End,
+    r: &ClientRun,
+    member: usize,
+    fiber: Option<&str>,
+    id: String,
+) -> Cable {
+    let wan = match l.kind {
+        LinkKind::Wan(w) => m.wans[w].name.value.as_str(),
+        LinkKind::Lan => "",
+    };
+    let a = end(m, l, e);
+    let b = CableEnd {
+        site: a.site.clone(),
+        booth: a.booth.clone(),
+        device: format!("{wan}-transponder-{}", r.end),
+        port: format!("client-{member}"),
+        subport: None,
+        optic: Some(r.transponder_optic.value.clone()),
+    };
+    Cable {
+        label: format!("{id} {} <> {}", end_text(&a), end_text(&b)),
+        id,
+        kind: "otn-client".into(),
+        wan: Some(wan.to_owned()),
+        speed: l.capacity.to_string(),
+        media: "fiber".into(),
+        fiber: fiber.map(str::to_owned),
+        length_m: Some(r.length_m),
+        lag: None,
+        notes: format!(
+            "client run to the OTN transponder; {} connectors, {} splices",
+            r.connectors, r.splices
+        ),
+        a,
+        b,
+    }
 }
 
 fn spares(q: u32, pct: f64) -> u32 {
@@ -215,10 +305,6 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
             Some(w) => w.length_km.as_ref().map(|k| k.value * 1000.0),
             None => l.length_span.map(|_| l.length_km * 1000.0),
         };
-        let end_text = |e: &CableEnd| match &e.subport {
-            Some(k) => format!("{}:{}:{k}", e.device, e.port),
-            None => format!("{}:{}", e.device, e.port),
-        };
         cables.push(Cable {
             label: format!("{id} {} <> {}", end_text(&a), end_text(&b)),
             id,
@@ -233,6 +319,31 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
             a,
             b,
         });
+    }
+    // Client runs after the links, so that a link's id stays its index (the report and
+    // the lab name cables by it).
+    for (i, e, r) in m.client_runs() {
+        let l = &m.links[i];
+        let member = match l.kind {
+            LinkKind::Wan(w) => m.wans[w].links.iter().position(|&x| x == i),
+            LinkKind::Lan => None,
+        };
+        let fiber = r
+            .fiber
+            .as_ref()
+            .map(|f| f.value.as_str())
+            .or_else(|| db.optics.get(&r.optic).map(|o| o.fiber.as_str()));
+        bom.client_run(l, e, r, fiber, &lanes);
+        let id = format!("{show}-{:03}", cables.len() + 1);
+        cables.push(client_cable(
+            m,
+            l,
+            e,
+            r,
+            member.map_or(1, |k| k + 1),
+            fiber,
+            id,
+        ));
     }
     let pct = m.settings.spares_percent;
     let mut totals: BTreeMap<(&'static str, String, Option<u64>), (u32, u32)> = BTreeMap::new();

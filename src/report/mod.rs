@@ -179,6 +179,9 @@ fn links(out: &mut String, plan: &Plan) {
 
 fn optics(out: &mut String, cx: &Ctx) {
     use crate::check::optics::{Plant, budget};
+    use crate::resolve::model::LinkKind;
+    use crate::spec::wan::WanKind;
+    use crate::yaml::decode::Sp;
     out.push_str("<section id=\"optics\"><h2>Optical budgets</h2>\n");
     let m = cx.m;
     let required = if m.settings.margin_db.value.is_nan() {
@@ -186,14 +189,8 @@ fn optics(out: &mut String, cx: &Ctx) {
     } else {
         m.settings.margin_db.value
     };
-    let rows = m.links.iter().enumerate().filter_map(|(i, l)| {
-        let (a, b) = (l.optic_a.as_ref()?, l.optic_b.as_ref()?);
+    let row = |label: String, a: &Sp<String>, b: &Sp<String>, plant: Plant| {
         let (oa, ob) = (cx.db.optics.get(a)?, cx.db.optics.get(b)?);
-        let plant = Plant {
-            length_km: l.length_km,
-            connectors: l.connectors,
-            splices: l.splices,
-        };
         let bud = budget(oa, ob, plant, cx.physics).ok()?;
         let margin = bud.margin_db();
         let class = if margin < 0.0 {
@@ -204,22 +201,52 @@ fn optics(out: &mut String, cx: &Ctx) {
             "u-low"
         };
         Some(vec![
-            html(&format!("{} {}", lab_id(m, i), m.link_name(i))),
+            html(&label),
             html(&if a.value == b.value {
                 a.value.clone()
             } else {
                 format!("{} / {}", a.value, b.value)
             }),
-            format!("{:.3}", l.length_km),
+            format!("{:.3}", plant.length_km),
             g(bud.available_db),
             g(bud.loss_db),
             format!("<span class=\"{class}\">{}</span>", g(margin)),
         ])
+    };
+    // The optics of an OTN or circuit hand-off face the carrier's equipment, not each
+    // other over the WAN's length: their fiber is the client run, listed after the links.
+    let links = m.links.iter().enumerate().filter_map(|(i, l)| {
+        if let LinkKind::Wan(w) = l.kind {
+            if m.wans[w].kind != WanKind::DarkFiber {
+                return None;
+            }
+        }
+        let plant = Plant {
+            length_km: l.length_km,
+            connectors: l.connectors,
+            splices: l.splices,
+        };
+        let label = format!("{} {}", lab_id(m, i), m.link_name(i));
+        row(label, l.optic_a.as_ref()?, l.optic_b.as_ref()?, plant)
+    });
+    let runs = m.client_runs().enumerate().filter_map(|(k, (i, _, r))| {
+        let plant = Plant {
+            length_km: r.length_km,
+            connectors: r.connectors,
+            splices: r.splices,
+        };
+        let label = format!(
+            "{} `client_{}` run of {}",
+            lab_id(m, m.links.len() + k),
+            r.end,
+            m.link_name(i)
+        );
+        row(label, &r.optic, &r.transponder_optic, plant)
     });
     table(
         out,
         &["link", "optics", "km", "budget dB", "loss dB", "margin dB"],
-        rows,
+        links.chain(runs),
     );
     let _ = writeln!(out, "<p>Required margin: {} dB.</p></section>", g(required));
 }

@@ -243,7 +243,7 @@ fn bundle(rx: &mut Rx, m: &Model, a: &Sp<Endpoint>, b: &Sp<Endpoint>) -> Option<
     })
 }
 
-fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
+pub(super) fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
     match v {
         // NaN is refused too: `l.value > 0.0` is false for it.
         Some(l) if l.value.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) => {
@@ -403,6 +403,13 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
             }
         };
         let rtt_us = w.rtt_ms.as_ref().map(|r| r.value * 1000.0);
+        let runs = super::client_runs::resolve(rx, w);
+        let optic_at = |k: usize| {
+            runs[k]
+                .as_ref()
+                .map(|r| r.optic.clone())
+                .or_else(|| w.optic.clone())
+        };
         let mut links = Vec::new();
         for (a, bb) in b.pairs {
             let id = m.links.len();
@@ -441,8 +448,8 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                     .capacity
                     .map_or(capacity, |c| Rate(c.bps().min(capacity.bps()))),
                 media: None,
-                optic_a: w.optic.clone(),
-                optic_b: w.optic.clone(),
+                optic_a: optic_at(0),
+                optic_b: optic_at(1),
                 length_km: length,
                 length_span: None,
                 connectors: w.connectors.as_ref().map_or(2, |c| c.value),
@@ -483,6 +490,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 .as_ref()
                 .and_then(|p| u32::try_from(p.value).ok()),
             description: w.description.as_ref().map(|d| d.value.clone()),
+            client_runs: runs,
             span: w.span,
         });
     }
@@ -537,11 +545,15 @@ fn uncabled_host_ports(rx: &mut Rx, m: &Model) {
 
 fn optics_known(rx: &mut Rx, m: &Model) {
     let mut reported = std::collections::HashSet::new();
-    for l in &m.links {
-        for o in [&l.optic_a, &l.optic_b].into_iter().flatten() {
-            if rx.db.optics.get(o).is_none() && reported.insert((o.span, o.value.clone())) {
-                rx.unknown_model(o.span, "optic", o, rx.db.optics.names());
-            }
+    let on_links = m.links.iter().flat_map(|l| [&l.optic_a, &l.optic_b]);
+    let transponders = m
+        .wans
+        .iter()
+        .flat_map(|w| w.client_runs.iter().flatten())
+        .map(|r| &r.transponder_optic);
+    for o in on_links.flatten().chain(transponders) {
+        if rx.db.optics.get(o).is_none() && reported.insert((o.span, o.value.clone())) {
+            rx.unknown_model(o.span, "optic", o, rx.db.optics.names());
         }
     }
 }

@@ -2,6 +2,7 @@
 //! breakouts, and report every dangling reference, duplicate and impossible port.
 
 mod allow;
+mod client_runs;
 mod flows;
 mod hosts;
 mod links;

@@ -335,6 +335,30 @@ pub(crate) struct Wan {
     pub(crate) provisioning: Option<Provisioning>,
     pub(crate) peer_asn: Option<u32>,
     pub(crate) description: Option<String>,
+    /// OTN client runs at the `a` and `b` ends (`client_a:`, `client_b:`).
+    pub(crate) client_runs: [Option<ClientRun>; 2],
+    pub(crate) span: Span,
+}
+
+/// The fiber from a switch port to the OTN transponder's client port, at one end of an
+/// OTN WAN link; every member of a bundle has one such run at that end.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientRun {
+    /// The optic in the switch port (the run's own `optic:`, else the WAN link's).
+    pub(crate) optic: Sp<String>,
+    /// The optic in the transponder's client port (default: `optic`).
+    pub(crate) transponder_optic: Sp<String>,
+    pub(crate) length_m: f64,
+    pub(crate) length_km: f64,
+    /// Where `length_m:` is written.
+    pub(crate) length_span: Span,
+    /// Declared fiber type and where.
+    pub(crate) fiber: Option<Sp<Fiber>>,
+    pub(crate) connectors: u32,
+    pub(crate) splices: u32,
+    /// `a` or `b`.
+    pub(crate) end: &'static str,
+    /// The `client_a:` / `client_b:` entry.
     pub(crate) span: Span,
 }
 
@@ -417,6 +441,20 @@ pub(crate) struct LabMgmt {
 }
 
 impl Model {
+    /// Every OTN client run with the member it belongs to and the switch port it starts
+    /// at, member by member in link order, the `a` end before the `b` end: the order of
+    /// their rows in the cabling plan, after the links.
+    pub(crate) fn client_runs(&self) -> impl Iterator<Item = (LinkId, End, &ClientRun)> {
+        self.links.iter().enumerate().flat_map(move |(i, l)| {
+            let runs = match l.kind {
+                LinkKind::Wan(w) => self.wans[w].client_runs.iter(),
+                LinkKind::Lan => [].iter(),
+            };
+            runs.zip([l.a, l.b])
+                .filter_map(move |(r, e)| r.as_ref().map(|r| (i, e, r)))
+        })
+    }
+
     /// A link in messages: ``WAN link `name` `` or ``link `sw1:1/1` -- `sw2:1/1` ``.
     pub(crate) fn link_name(&self, l: LinkId) -> String {
         let link = &self.links[l];

@@ -181,7 +181,9 @@ fn catalog_names(defs: &mut Map<String, Value>, db: &Db) {
         ),
         ("Link", "optic", optics.clone()),
         ("Link", "optic_b", optics.clone()),
-        ("Wan", "optic", optics),
+        ("Wan", "optic", optics.clone()),
+        ("ClientRun", "optic", optics.clone()),
+        ("ClientRun", "transponder_optic", optics),
     ];
     for (def, prop, names) in choices {
         let Some(p) = defs
@@ -209,7 +211,7 @@ const WAN_KINDS: &[(&str, &str, &[&str], &[&str])] = &[
     (
         "otn",
         "Client ports mapped into OTN (OTU2e/OTU3/OTU4/OTUCn) by a transponder.",
-        &["client", "length_km"],
+        &["client", "length_km", "optic", "client_a", "client_b"],
         &["client"],
     ),
     (
@@ -525,7 +527,12 @@ mod tests {
                 .expect("a branch per kind")
                 .clone()
         };
-        assert!(of("otn")["properties"].get("optic").is_none());
+        // An OTN link's `optic:` is the switch ports' optic facing the transponder (the
+        // default of its client runs); client runs belong to OTN only (E0221).
+        assert!(of("otn")["properties"].get("optic").is_some());
+        assert!(of("otn")["properties"].get("client_a").is_some());
+        assert!(of("dark-fiber")["properties"].get("client_a").is_none());
+        assert!(of("circuit")["properties"].get("client_b").is_none());
         assert!(of("otn")["properties"].get("client").is_some());
         assert!(of("dark-fiber")["properties"].get("splices").is_some());
         assert!(of("circuit")["properties"].get("splices").is_none());

@@ -36,8 +36,15 @@ spec_struct! {
         b: Sp<Endpoint> = req,
         /// OTN client signal per port: 10GE, 40GE, 100GE.
         client: Option<Sp<String>> = opt,
-        /// Catalog optic (dark fiber).
+        /// Catalog optic (dark fiber: at both ends of the span; OTN: in the switch ports
+        /// facing the transponder, at both ends).
         optic: Option<Sp<String>> = opt,
+        /// OTN: the client run at the `a` end, from the switch port to the transponder's
+        /// client port (its optics, length and fiber): its power budget is checked and
+        /// its optics and patch cord go into the cabling plan and the bill of materials.
+        client_a: Option<Sp<ClientRun>> = opt,
+        /// OTN: the client run at the `b` end.
+        client_b: Option<Sp<ClientRun>> = opt,
         length_km: Option<Sp<f64>> = opt in LENGTH_KM,
         fiber: Option<Sp<Fiber>> = opt,
         splices: Option<Sp<u32>> = opt in SPLICES,
@@ -61,5 +68,24 @@ spec_struct! {
         /// Peer autonomous system for BGP over this connection.
         peer_asn: Option<Sp<u64>> = opt in ASN,
         description: Option<Sp<String>> = opt,
+    }
+}
+
+spec_struct! {
+    /// The client side of one end of an OTN link: the fiber between the switch port and
+    /// the client port of the transponder (or muxponder) that maps it into OTN.
+    pub struct ClientRun ("OTN client run") {
+        /// Catalog optic in the switch port (default: the WAN link's `optic:`).
+        #[schemars(extend("examples" = ["100gbase-lr4"]))]
+        optic: Option<Sp<String>> = opt,
+        /// Catalog optic in the transponder's client port (default: the same as `optic`).
+        transponder_optic: Option<Sp<String>> = opt,
+        /// Length of the run in metres.
+        length_m: Sp<f64> = req in LENGTH_M,
+        /// Fiber type of the run (default: the optics'); checked against the optics.
+        fiber: Option<Sp<Fiber>> = opt,
+        /// Mated connector pairs along the run (default 2).
+        connectors: Option<Sp<u32>> = opt in SPLICES,
+        splices: Option<Sp<u32>> = opt in SPLICES,
     }
 }
