@@ -161,3 +161,95 @@ wan:
         "the hand-off has no budget: {optics}"
     );
 }
+
+/// A large show's report lists the flows with the least headroom, at most 500, and
+/// counts the rest (100,000 flow sections made a 180 MB page no browser opens); a show
+/// of 500 flows or fewer lists every flow.
+#[test]
+fn a_large_show_lists_the_flows_with_least_headroom_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let synth = |flows: &str| {
+        let o = democ(
+            dir.path(),
+            &[
+                "synth",
+                "--shape",
+                "booths",
+                "--switches",
+                "8",
+                "--hosts-per-switch",
+                "10",
+                "--flows",
+                flows,
+                "--seed",
+                "1",
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    let report = |name: &str, spec: Vec<u8>| {
+        let path = dir.path().join(format!("{name}.yaml"));
+        std::fs::write(&path, spec).unwrap();
+        let out = dir.path().join(name);
+        let o = democ(
+            dir.path(),
+            &[
+                "report",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(out.join("index.html")).unwrap()
+    };
+    let sections = |html: &str| html.matches("<div class=\"flow\" id=\"flow-").count();
+
+    let small = report("small", synth("400"));
+    assert_eq!(sections(&small), 400, "every flow of a show of 400");
+    assert!(!small.contains("class=\"summary\""));
+
+    let large = report("large", synth("1200"));
+    assert_eq!(sections(&large), 500, "at most 500 flow sections");
+    let summary = large
+        .split("<p class=\"summary\">")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .expect("a summary of the flows not listed");
+    assert!(summary.starts_with("1200 flows: "), "{summary}");
+    assert!(summary.contains("bottlenecks: "), "{summary}");
+    assert!(summary.contains("plan.json"), "{summary}");
+    // The flows listed are the ones with the least headroom: no flow left out reaches a
+    // smaller share of its demand than the last one listed.
+    let plan = {
+        let path = dir.path().join("large.yaml");
+        let o = democ(
+            dir.path(),
+            &["plan", path.to_str().unwrap(), "--format", "json"],
+        );
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("plan json")
+    };
+    let share: Vec<f64> = plan["flows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["predicted_gbps"].as_f64().unwrap() / f["demand_gbps"].as_f64().unwrap())
+        .collect();
+    let listed: std::collections::BTreeSet<usize> = large
+        .match_indices("<div class=\"flow\" id=\"flow-")
+        .map(|(at, m)| {
+            let rest = &large[at + m.len()..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    let worst_left_out = (0..share.len())
+        .filter(|i| !listed.contains(i))
+        .map(|i| share[i])
+        .fold(f64::INFINITY, f64::min);
+    let best_listed = listed.iter().map(|&i| share[i]).fold(0.0, f64::max);
+    assert!(
+        best_listed <= worst_left_out,
+        "{best_listed} > {worst_left_out}"
+    );
+}

@@ -110,9 +110,60 @@ fn route_svg(hops: &[String]) -> String {
     out
 }
 
+/// Flows a report shows with a row and a section each. A larger show gets the flows
+/// with the least headroom and counts of the rest: 100,000 flow sections made a 180 MB
+/// page that no browser opens, and plan.json holds every flow.
+const FLOWS_SHOWN: usize = 500;
+
+/// The flows to show, by index: all of them in the show's order, or, past
+/// `FLOWS_SHOWN`, the ones furthest below their demand first (ties in the show's order).
+fn shown_flows(plan: &Plan) -> Vec<usize> {
+    let mut shown: Vec<usize> = (0..plan.flows.len()).collect();
+    if shown.len() > FLOWS_SHOWN {
+        let headroom = |i: usize| {
+            let f = &plan.flows[i];
+            f.predicted_gbps / f.demand_gbps.max(1e-9)
+        };
+        shown.sort_by(|&a, &b| headroom(a).total_cmp(&headroom(b)).then(a.cmp(&b)));
+        shown.truncate(FLOWS_SHOWN);
+    }
+    shown
+}
+
+/// What a large show's report says of the flows it does not list.
+fn flow_summary(out: &mut String, plan: &Plan, shown: usize) {
+    let below = plan
+        .flows
+        .iter()
+        .filter(|f| f.predicted_gbps < f.demand_gbps)
+        .count();
+    let infeasible = plan.flows.iter().filter(|f| !f.feasible).count();
+    let mut kinds = std::collections::BTreeMap::new();
+    for f in &plan.flows {
+        *kinds
+            .entry(format!("{:?}", f.bottleneck.kind).to_lowercase())
+            .or_insert(0usize) += 1;
+    }
+    let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let _ = writeln!(
+        out,
+        "<p class=\"summary\">{} flows: {} below their demand, {} infeasible; bottlenecks: {}. The {} with the least headroom are listed below; <a href=\"../plan.json\">plan.json</a> holds every flow's prediction and limits.</p>",
+        plan.flows.len(),
+        below,
+        infeasible,
+        html(&kinds.join(", ")),
+        shown
+    );
+}
+
 fn flows(out: &mut String, front: &Front, plan: &Plan) {
     out.push_str("<section id=\"flows\"><h2>Flows</h2>\n");
-    let rows = plan.flows.iter().enumerate().map(|(i, f)| {
+    let shown = shown_flows(plan);
+    if shown.len() < plan.flows.len() {
+        flow_summary(out, plan, shown.len());
+    }
+    let rows = shown.iter().map(|&i| {
+        let f = &plan.flows[i];
         let pct = 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9);
         let standing = match (f.feasible, f.expect_infeasible) {
             (true, _) => format!("{pct:.0}%"),
@@ -131,7 +182,8 @@ fn flows(out: &mut String, front: &Front, plan: &Plan) {
     });
     table(out, &crate::plan::FLOW_HEAD, rows);
     let m = &front.model;
-    for (i, f) in plan.flows.iter().enumerate() {
+    for &i in &shown {
+        let f = &plan.flows[i];
         let mut hops = Vec::new();
         if let Some(&(a, b)) = m.flows.get(i).and_then(|mf| mf.pairs.first()) {
             hops.push(m.hosts[a].name.value.clone());
