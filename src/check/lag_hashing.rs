@@ -47,7 +47,8 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
             h.worst
         ))
         .help(format!(
-            "{more}; or give the LAG more members than streams, or place the flows on members with OpenFlow rules"
+            "{more}; or give the LAG more members than streams{}",
+            pin_help(m, lag)
         ));
         for &fi in loads.flows(&r).iter().take(2) {
             let f = &m.flows[fi];
@@ -55,4 +56,16 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         }
         diags.push(d);
     }
+}
+
+/// The OpenFlow fix, where it applies: democ pins pairs to members only when every member
+/// is under the controller at both ends (E0117 otherwise).
+fn pin_help(m: &crate::resolve::model::Model, lag: &crate::resolve::model::Lag) -> String {
+    if m.unpinnable_end(lag).is_some() {
+        return String::new();
+    }
+    format!(
+        ", or set `placement: openflow` on LAG {}: democ's rules then pin each host pair to a member",
+        lag.id
+    )
 }

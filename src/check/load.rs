@@ -3,6 +3,7 @@
 //! One pass over the routed pairs: linear in hops.
 
 use crate::derive::paths::{PairRoute, Via};
+use crate::derive::pins::Pins;
 use crate::resolve::model::{HostId, LagId, LinkId, Model, NodeId};
 use crate::spec::flow::Store;
 
@@ -173,14 +174,19 @@ pub(crate) fn resources<'a>(
     m: &Model,
     pr: &PairRoute,
     (source, sink): (Store, Store),
-    nic_switches: &dyn Fn(HostId, usize) -> &'a [u16],
+    (pins, nic_switches): (&Pins, &dyn Fn(HostId, usize) -> &'a [u16]),
     nics: &mut Vec<(HostId, usize)>,
     out: &mut Vec<(Res, f64)>,
 ) {
     for h in &pr.hops {
-        let fwd = forward(m, h.via, h.from);
+        // A pair pinned to a member by the OpenFlow rules rides that link, not the hash.
+        let via = match h.via {
+            Via::Lag(g) if m.pinned(g) => pins.of_pair(m, g, pr).map_or(h.via, Via::Link),
+            v => v,
+        };
+        let fwd = forward(m, via, h.from);
         out.push((
-            match h.via {
+            match via {
                 Via::Link(l) => Res::Link(l, fwd),
                 Via::Lag(g) => Res::Lag(g, fwd),
             },

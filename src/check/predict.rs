@@ -237,6 +237,18 @@ fn res_name(m: &Model, r: &Res) -> String {
             let through = m
                 .boxes_on(*l)
                 .map_or(String::new(), |b| format!(" through {b}"));
+            if let Some(g) = link.lag.filter(|&g| m.pinned(g)) {
+                return format!(
+                    "LAG {} {} {} {}, pinned by the OpenFlow ruleset to member {} {} {}{through}",
+                    m.lags[g].id,
+                    m.node_name(link.a.node),
+                    dir(*f),
+                    m.node_name(link.b.node),
+                    m.end_name(link.a),
+                    dir(*f),
+                    m.end_name(link.b)
+                );
+            }
             format!(
                 "{name}{} {} {}{through}",
                 m.end_name(link.a),
@@ -423,7 +435,14 @@ fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
         for pr in &cx.routes.flows[fi].pairs {
             used.pairs.push(used.items.len());
             res.clear();
-            resources(m, pr, (f.source, f.sink), &switches_of, &mut nics, &mut res);
+            resources(
+                m,
+                pr,
+                (f.source, f.sink),
+                (&cx.routes.pins, &switches_of),
+                &mut nics,
+                &mut res,
+            );
             used.items
                 .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
         }
