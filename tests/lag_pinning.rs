@@ -60,10 +60,15 @@ fn hashing_loses_what_pinning_keeps() {
     let (_d, pinned) = spec(", placement: openflow");
     let (p, err) = plan(&pinned);
     assert!((predicted(&p) - 990.9).abs() < 0.1, "{}", predicted(&p));
-    assert!(!err.contains("[W0248]"), "pinned pairs are not hashed: {err}");
+    assert!(
+        !err.contains("[W0248]"),
+        "pinned pairs are not hashed: {err}"
+    );
     let text = democ(&["plan", pinned.to_str().expect("utf-8")]).1;
     assert!(
-        text.contains("LAG 7 sw-a -> sw-b, pinned by the OpenFlow ruleset to member sw-a:1/21 -> sw-b:1/21"),
+        text.contains(
+            "LAG 7 sw-a -> sw-b, pinned by the OpenFlow ruleset to member sw-a:1/21 -> sw-b:1/21"
+        ),
         "{text}"
     );
 }

@@ -133,7 +133,9 @@ mod tests {
             .expect("reads")
             .expect("checks clean");
         let m = &f.model;
-        let g = (0..m.lags.len()).find(|&g| m.pinned(g)).expect("a pinned LAG");
+        let g = (0..m.lags.len())
+            .find(|&g| m.pinned(g))
+            .expect("a pinned LAG");
         let mut used: Vec<LinkId> = f
             .routes
             .flows
