@@ -237,6 +237,8 @@ pub(crate) struct Loads {
     /// Streams crossing each resource (a pair's streams each, every pair counted): what
     /// a LAG hashes onto its members.
     streams: Vec<u32>,
+    /// Pairs crossing each resource: what a LAG that hashes on addresses only places.
+    pairs: Vec<u32>,
     /// Flows of resource `i`: `flow_ids[flow_start[i]..flow_start[i + 1]]`.
     flow_start: Vec<usize>,
     flow_ids: Vec<usize>,
@@ -254,6 +256,7 @@ impl Loads {
         let n = space.len();
         let mut demand = vec![0.0; n];
         let mut carried = vec![0u32; n];
+        let mut pairs = vec![0u32; n];
         let mut count = vec![0usize; n + 1];
         // The last flow counted on each resource: pairs of one flow count it once.
         let mut last = vec![usize::MAX; n];
@@ -266,6 +269,7 @@ impl Loads {
                     let r = r as usize;
                     demand[r] += bps * w;
                     carried[r] = carried[r].saturating_add(k);
+                    pairs[r] = pairs[r].saturating_add(1);
                     if last[r] != f {
                         last[r] = f;
                         count[r + 1] += 1;
@@ -295,6 +299,7 @@ impl Loads {
             space,
             demand,
             streams: carried,
+            pairs,
             flow_start: count,
             flow_ids,
         }
@@ -317,6 +322,12 @@ impl Loads {
     /// Streams crossing a resource.
     pub(crate) fn streams(&self, r: &Res) -> u32 {
         self.streams.get(self.space.index(*r)).copied().unwrap_or(0)
+    }
+
+    /// Routed pairs crossing a resource (two flows between the same two addresses
+    /// count twice, though an address hash puts them together).
+    pub(crate) fn pairs(&self, r: &Res) -> u32 {
+        self.pairs.get(self.space.index(*r)).copied().unwrap_or(0)
     }
 
     /// The flows loading a resource, in flow order.

@@ -304,8 +304,11 @@ codes! {
          with k streams on n members about n(1 - (1 - 1/n)^k) members are busy (ten streams on \
          ten members keep 6.5 busy), and when each stream wants a full member the busy ones \
          are all the LAG carries. The message gives the expected share and the worst case (every \
-         stream on one member); the help gives the stream count that reaches the demand. Other \
-         fixes: more members than streams, or, when every member is under the controller at both \
+         stream on one member); the help gives the stream count that reaches the demand. What \
+         is hashed is the sending switch's default (catalog `lag_hash`, with its source): with \
+         the L4 ports (`l3-l4`) each stream lands on its own, with the addresses only (`l3`) all \
+         streams of a pair share one member, so k counts pairs and more streams do not help. \
+         Other fixes: more members than streams, or, when every member is under the controller at both \
          ends, `placement: openflow` on the LAG: democ's rules then pin each host pair to a \
          member (E0117 says when that cannot be), and the prediction counts no hashing loss.";
     // ---- the control plane: controller, management network, routes -----------------------
