@@ -5,9 +5,10 @@
 //! port-channel, and every rule that leaves through the LAG outputs to a member port.
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use serde_json::Value;
+
+mod common;
 
 const FIXTURE: &str = "tests/fixtures/feasibility/lag-pinned.yaml";
 
@@ -23,15 +24,8 @@ fn spec(placement: &str) -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 fn democ(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .args(args)
-        .output()
-        .expect("democ runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let run = common::democ_in(None, args, common::HANG);
+    (run.code, run.stdout, run.stderr)
 }
 
 fn plan(file: &std::path::Path) -> (Value, String) {
