@@ -83,6 +83,7 @@ keyword_enum! {
 spec_struct! {
     /// A switch model's default LAG hash, with where it is documented.
     pub struct LagHash ("LAG hash") {
+        /// `l3-l4` (IP addresses and TCP/UDP ports) or `l3` (IP addresses only).
         fields: Sp<HashFields> = req,
         /// The manual or page that states the default; `[U]` when none was found.
         source: String = req,
