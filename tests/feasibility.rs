@@ -175,3 +175,20 @@ fn ten_single_streams_keep_six_and_a_half_of_ten_members_busy() {
     assert!(err.contains("predicted to reach 645.4 of 1000.0"), "{err}");
     insta::assert_snapshot!("lag_ten", err);
 }
+
+#[test]
+fn the_switchs_hash_fields_decide_what_is_hashed() {
+    // Hashing on addresses and L4 ports: the 32 streams spread, no warning.
+    let (code, err) = check("lag-hash-fields.yaml", &[("FIELDS", "l3-l4")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!codes(&err).contains(&"W0248".into()), "{err}");
+    // On the addresses only: the four pairs are what is hashed (k counts pairs).
+    let (code, err) = check("lag-hash-fields.yaml", &[("FIELDS", "l3")]);
+    assert_eq!(code, 0, "warnings only: {err}");
+    assert!(
+        err.contains("port-channel 7 hashes 4 pairs onto 4 members: 2.7 busy on average"),
+        "{err}"
+    );
+    assert!(err.contains("predicted to reach 237.3 of 320.0"), "{err}");
+    insta::assert_snapshot!("lag_hash_fields", err);
+}

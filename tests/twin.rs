@@ -224,6 +224,52 @@ fn a_deleted_rule_fails_the_flow_that_needs_it() {
     expect(&r, code, [false, true, true]);
 }
 
+/// A LAG placed by OpenFlow rules (issue 13 §2): dtn2 moves behind a second pure
+/// OpenFlow switch, sw4, joined to sw1 by a two-member LAG with `placement: openflow`,
+/// and a fourth flow crosses it too. The LAG is no port-channel: each member is an
+/// OpenFlow port and the rules pin each pair to one member, so every flow must pass
+/// over the member its rules name (a rule naming a port the bond hid would drop it).
+#[test]
+fn flows_pinned_to_lag_members_pass() {
+    let pinned = |spec: String| {
+        spec.replace(
+            "  sw2: { site: remote",
+            "  sw4: { site: booth, model: t-sw32, openflow: { mode: pure } }\n  sw2: { site: remote",
+        )
+        .replace(
+            r#"  - { a: "dtn2:p0", b: "sw1:1/2", media: dac }"#,
+            r#"  - { a: "dtn2:p0", b: "sw4:1/2", media: dac }
+  - { a: "sw4:1/[20-21]", b: "sw1:1/[20-21]", media: dac, lag: { id: 20, placement: openflow } }"#,
+        )
+        .replace(
+            "  - { name: f3,",
+            "  - { name: f4, from: dtn2, to: dtn1, rate: 10G, protocol: tcp }\n  - { name: f3,",
+        )
+    };
+    let Some((code, r)) = scenario(pinned, same, as_built) else {
+        return;
+    };
+    let (flows, control) = rows(&r);
+    let mut flows: Vec<_> = flows.into_iter().collect();
+    flows.sort();
+    assert_eq!(
+        flows,
+        [
+            ("f1".into(), true),
+            ("f2".into(), true),
+            ("f3".into(), true),
+            ("f4".into(), true)
+        ],
+        "{r:#}"
+    );
+    assert_eq!(
+        control,
+        [("sw1".into(), true), ("sw4".into(), true)],
+        "{r:#}"
+    );
+    assert_eq!(code, 0);
+}
+
 #[test]
 fn a_wan_frame_below_the_hosts_mtu_fails_the_path_mtu_probe() {
     // democ refuses such a spec (E0225), so the sabotage is of the built IR: sw1's WAN

@@ -65,8 +65,28 @@ spec_struct! {
         latency_us: Option<f64> = opt in MAGNITUDE,
         /// Shared packet buffer, MB.
         buffer_mb: Option<f64> = opt in MAGNITUDE,
+        /// The header fields the model hashes a LAG's traffic on by default (absent:
+        /// `l3-l4` assumed, every stream on its own).
+        lag_hash: Option<LagHash> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
+    }
+}
+
+keyword_enum! {
+    /// What a switch hashes onto LAG members: `l3-l4` the IP addresses and the TCP/UDP
+    /// ports (each stream on its own), `l3` the IP addresses only (every stream of a host
+    /// pair on one member).
+    pub enum HashFields ("LAG hash fields") { L3L4 = "l3-l4", L3 = "l3" }
+}
+
+spec_struct! {
+    /// A switch model's default LAG hash, with where it is documented.
+    pub struct LagHash ("LAG hash") {
+        /// `l3-l4` (IP addresses and TCP/UDP ports) or `l3` (IP addresses only).
+        fields: Sp<HashFields> = req,
+        /// The manual or page that states the default; `[U]` when none was found.
+        source: String = req,
     }
 }
 

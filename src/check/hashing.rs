@@ -9,10 +9,17 @@
 //! When each stream wants a full member (d >= c) that is the busy members times c: the
 //! busiest member decides. When streams are many and small it tends to min(k d, n c):
 //! collisions stop mattering.
+//!
+//! What a "stream" is depends on the fields the sending switch hashes on (catalog
+//! `lag_hash`): with the TCP/UDP ports (`l3-l4`, the default) every stream lands on its
+//! own; with the addresses only (`l3`) every stream of a pair lands on one member, so
+//! the units hashed are the pairs, and one pair never uses more than one member.
 
+use super::Ctx;
 use super::load::{Loads, Res};
 use super::predict::lag_gbps;
-use crate::resolve::model::Model;
+use crate::catalog::types::HashFields;
+use crate::resolve::model::{LagId, NodeId};
 
 /// Expected number of members that carry at least one of `k` streams.
 pub(crate) fn busy_members(n: usize, k: u32) -> f64 {
@@ -64,10 +71,42 @@ pub(crate) fn streams_for(n: usize, demand: f64, c: f64, need: f64) -> Option<u3
     (1..=most).find(|&k| expected(n, k, demand / f64::from(k), c) >= need)
 }
 
-/// A LAG direction under static hashing: the streams crossing it, what they
-/// ask, what the members are expected to carry of it and the worst case, wire Gbit/s.
+/// What the sending end of a LAG direction hashes on: its switch model's default
+/// (catalog `lag_hash`; `l3-l4` when the catalog does not say), or `l3-l4` for a DTN's
+/// bond, whose host script sets `xmit_hash_policy layer3+4`.
+pub(crate) fn fields(cx: &Ctx, g: LagId, forward: bool) -> HashFields {
+    let m = cx.m;
+    let Some(&l) = m.lags[g].members.first() else {
+        return HashFields::L3L4;
+    };
+    let link = &m.links[l];
+    let sender = if forward { link.a } else { link.b };
+    match sender.node {
+        NodeId::Switch(s) => cx
+            .db
+            .switches
+            .get(&m.switches[s].model.value)
+            .and_then(|x| x.lag_hash.as_ref())
+            .map_or(HashFields::L3L4, |h| h.fields.value),
+        NodeId::Host(_) => HashFields::L3L4,
+    }
+}
+
+/// What one unit hashed onto members is called under these fields.
+pub(crate) fn unit(f: HashFields) -> &'static str {
+    match f {
+        HashFields::L3L4 => "stream",
+        HashFields::L3 => "pair",
+    }
+}
+
+/// A LAG direction under static hashing: the units hashed (streams, or pairs when the
+/// switch hashes on addresses only), what they ask, what the members are expected to
+/// carry of it and the worst case, wire Gbit/s.
 pub(crate) struct Hashed {
     pub(crate) members: usize,
+    pub(crate) fields: HashFields,
+    /// Units hashed: streams (`l3-l4`) or pairs (`l3`).
     pub(crate) streams: u32,
     pub(crate) member_gbps: f64,
     pub(crate) demand_gbps: f64,
@@ -80,7 +119,8 @@ pub(crate) struct Hashed {
     pub(crate) capacity: f64,
 }
 
-pub(crate) fn lag_hashed(m: &Model, loads: &Loads, r: &Res, g: usize) -> Hashed {
+pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
+    let m = cx.m;
     let lag = &m.lags[g];
     let n = lag.members.len();
     let member = lag
@@ -88,13 +128,20 @@ pub(crate) fn lag_hashed(m: &Model, loads: &Loads, r: &Res, g: usize) -> Hashed 
         .first()
         .map_or(0.0, |&l| m.links[l].capacity.gbps());
     let raw = lag_gbps(m, g);
-    let k = loads.streams(r).max(1);
+    let forward = matches!(r, Res::Lag(_, true));
+    let fields = fields(cx, g, forward);
+    let k = match fields {
+        HashFields::L3L4 => loads.streams(r),
+        HashFields::L3 => loads.pairs(r),
+    }
+    .max(1);
     let demand = loads.demand(r) / 1e9;
     let d = demand / f64::from(k);
     let carried = expected(n, k, d, member);
     let loses = demand > 0.0 && carried < demand.min(raw) * (1.0 - 1e-3);
     Hashed {
         members: n,
+        fields,
         streams: k,
         member_gbps: member,
         demand_gbps: demand,

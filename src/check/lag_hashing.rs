@@ -3,16 +3,17 @@
 //! that would reach the demand.
 
 use super::Ctx;
-use super::hashing::{busy_members, lag_hashed, streams_for};
+use super::hashing::{busy_members, lag_hashed, streams_for, unit};
 use super::load::{Loads, Res};
 use super::predict::SHORTFALL;
+use crate::catalog::types::HashFields;
 use crate::diag::{Diagnostic, Diags, codes, plural};
 
 pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
     let m = cx.m;
     for (r, _) in loads.used() {
         let Res::Lag(g, forward) = r else { continue };
-        let h = lag_hashed(m, loads, &r, g);
+        let h = lag_hashed(cx, loads, &r, g);
         let raw = h.member_gbps * h.members as f64;
         // As for a flow (W0247): warn below 95 % of what the members could carry of it.
         let need = h.demand_gbps.min(raw) * SHORTFALL;
@@ -21,19 +22,29 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         }
         let lag = &m.lags[g];
         let direction = if forward { "a->b" } else { "b->a" };
-        let more = streams_for(h.members, h.demand_gbps, h.member_gbps, need)
-            .filter(|&k| k > h.streams)
-            .map_or_else(
-                || "more members than streams".to_owned(),
-                |k| format!("{k} streams in all reach it (with a hash on the L4 ports)"),
-            );
+        let unit = unit(h.fields);
+        let more = match h.fields {
+            HashFields::L3L4 => streams_for(h.members, h.demand_gbps, h.member_gbps, need)
+                .filter(|&k| k > h.streams)
+                .map_or_else(
+                    || "more members than streams".to_owned(),
+                    |k| format!("{k} streams in all reach it (with a hash on the L4 ports)"),
+                ),
+            // More streams per pair share the pair's member: only more pairs, or a hash
+            // that sees the streams, spread the load.
+            HashFields::L3 => format!(
+                "the switch hashes on the addresses only (catalog `lag_hash: l3`), so a pair's streams share one member: configure a hash on the L4 ports, or spread the demand over {} pairs",
+                streams_for(h.members, h.demand_gbps, h.member_gbps, need)
+                    .map_or_else(|| "more".to_owned(), |k| k.to_string())
+            ),
+        };
         let mut d = Diagnostic::new(
             codes::LAG_HASHING,
             lag.span,
             format!(
                 "port-channel {} hashes {} onto {} members: {:.1} busy on average, expected {:.1} of {:.1} Gbit/s of demand ({:.0}% of its {:.0} Gbit/s)",
                 lag.id,
-                plural(h.streams as usize, "stream"),
+                plural(h.streams as usize, unit),
                 h.members,
                 busy_members(h.members, h.streams),
                 h.expected,
@@ -43,11 +54,12 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
             ),
         )
         .label(format!(
-            "{direction}; worst case, every stream on one member: {:.0} Gbit/s",
+            "{direction}; worst case, every {unit} on one member: {:.0} Gbit/s",
             h.worst
         ))
         .help(format!(
-            "{more}; or give the LAG more members than streams, or place the flows on members with OpenFlow rules"
+            "{more}; or give the LAG more members than {unit}s{}",
+            pin_help(m, lag)
         ));
         for &fi in loads.flows(&r).iter().take(2) {
             let f = &m.flows[fi];
@@ -55,4 +67,16 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         }
         diags.push(d);
     }
+}
+
+/// The OpenFlow fix, where it applies: democ pins pairs to members only when every member
+/// is under the controller at both ends (E0117 otherwise).
+fn pin_help(m: &crate::resolve::model::Model, lag: &crate::resolve::model::Lag) -> String {
+    if m.unpinnable_end(lag).is_some() {
+        return String::new();
+    }
+    format!(
+        ", or set `placement: openflow` on LAG {}: democ's rules then pin each host pair to a member",
+        lag.id
+    )
 }

@@ -3,6 +3,7 @@
 //! One pass over the routed pairs: linear in hops.
 
 use crate::derive::paths::{PairRoute, Via};
+use crate::derive::pins::Pins;
 use crate::resolve::model::{HostId, LagId, LinkId, Model, NodeId};
 use crate::spec::flow::Store;
 
@@ -173,14 +174,19 @@ pub(crate) fn resources<'a>(
     m: &Model,
     pr: &PairRoute,
     (source, sink): (Store, Store),
-    nic_switches: &dyn Fn(HostId, usize) -> &'a [u16],
+    (pins, nic_switches): (&Pins, &dyn Fn(HostId, usize) -> &'a [u16]),
     nics: &mut Vec<(HostId, usize)>,
     out: &mut Vec<(Res, f64)>,
 ) {
     for h in &pr.hops {
-        let fwd = forward(m, h.via, h.from);
+        // A pair pinned to a member by the OpenFlow rules rides that link, not the hash.
+        let via = match h.via {
+            Via::Lag(g) if m.pinned(g) => pins.of_pair(m, g, pr).map_or(h.via, Via::Link),
+            v => v,
+        };
+        let fwd = forward(m, via, h.from);
         out.push((
-            match h.via {
+            match via {
                 Via::Link(l) => Res::Link(l, fwd),
                 Via::Lag(g) => Res::Lag(g, fwd),
             },
@@ -231,6 +237,8 @@ pub(crate) struct Loads {
     /// Streams crossing each resource (a pair's streams each, every pair counted): what
     /// a LAG hashes onto its members.
     streams: Vec<u32>,
+    /// Pairs crossing each resource: what a LAG that hashes on addresses only places.
+    pairs: Vec<u32>,
     /// Flows of resource `i`: `flow_ids[flow_start[i]..flow_start[i + 1]]`.
     flow_start: Vec<usize>,
     flow_ids: Vec<usize>,
@@ -248,6 +256,7 @@ impl Loads {
         let n = space.len();
         let mut demand = vec![0.0; n];
         let mut carried = vec![0u32; n];
+        let mut pairs = vec![0u32; n];
         let mut count = vec![0usize; n + 1];
         // The last flow counted on each resource: pairs of one flow count it once.
         let mut last = vec![usize::MAX; n];
@@ -260,6 +269,7 @@ impl Loads {
                     let r = r as usize;
                     demand[r] += bps * w;
                     carried[r] = carried[r].saturating_add(k);
+                    pairs[r] = pairs[r].saturating_add(1);
                     if last[r] != f {
                         last[r] = f;
                         count[r + 1] += 1;
@@ -289,6 +299,7 @@ impl Loads {
             space,
             demand,
             streams: carried,
+            pairs,
             flow_start: count,
             flow_ids,
         }
@@ -311,6 +322,12 @@ impl Loads {
     /// Streams crossing a resource.
     pub(crate) fn streams(&self, r: &Res) -> u32 {
         self.streams.get(self.space.index(*r)).copied().unwrap_or(0)
+    }
+
+    /// Routed pairs crossing a resource (two flows between the same two addresses
+    /// count twice, though an address hash puts them together).
+    pub(crate) fn pairs(&self, r: &Res) -> u32 {
+        self.pairs.get(self.space.index(*r)).copied().unwrap_or(0)
     }
 
     /// The flows loading a resource, in flow order.

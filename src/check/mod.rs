@@ -11,6 +11,7 @@ pub(crate) mod hashing;
 pub(crate) mod lag_duplicates;
 pub(crate) mod lag_hashing;
 pub(crate) mod lag_ids;
+pub(crate) mod lag_placement;
 pub(crate) mod load;
 pub(crate) mod loss;
 pub(crate) mod middleboxes;
@@ -86,6 +87,7 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     lag_duplicates::check(&cx, diags);
     pfc_reach::check(&cx, diags);
     lag_ids::check(&cx, diags);
+    lag_placement::check(&cx, diags);
     server_ports::check(&cx, diags);
     mtu::check(&cx, diags);
     clock.mark("  mtu");

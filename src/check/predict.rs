@@ -237,6 +237,18 @@ fn res_name(m: &Model, r: &Res) -> String {
             let through = m
                 .boxes_on(*l)
                 .map_or(String::new(), |b| format!(" through {b}"));
+            if let Some(g) = link.lag.filter(|&g| m.pinned(g)) {
+                return format!(
+                    "LAG {} {} {} {}, pinned by the OpenFlow ruleset to member {} {} {}{through}",
+                    m.lags[g].id,
+                    m.node_name(link.a.node),
+                    dir(*f),
+                    m.node_name(link.b.node),
+                    m.end_name(link.a),
+                    dir(*f),
+                    m.end_name(link.b)
+                );
+            }
             format!(
                 "{name}{} {} {}{through}",
                 m.end_name(link.a),
@@ -274,7 +286,7 @@ fn capacity(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f6
     let m = cx.m;
     Some(match r {
         Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link),
-        Res::Lag(g, _) => (lag_hashed(m, loads, r, *g).capacity, LimitKind::Lag),
+        Res::Lag(g, _) => (lag_hashed(cx, loads, r, *g).capacity, LimitKind::Lag),
         Res::Nic(h, n, tx) => {
             let v = if *tx {
                 &facts[*h].nic_send
@@ -313,12 +325,12 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String
     match r {
         Res::Link(l, _) => format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
         Res::Lag(g, _) => {
-            let h = lag_hashed(m, loads, r, *g);
+            let h = lag_hashed(cx, loads, r, *g);
             if h.capacity < lag_gbps(m, *g) {
                 format!(
                     "{}: {} hashed onto {} members, {:.1} busy on average: {:.1} of its {:.0} Gbit/s expected (worst case, all on one member: {:.0})",
                     res_name(m, r),
-                    crate::diag::plural(h.streams as usize, "stream"),
+                    crate::diag::plural(h.streams as usize, super::hashing::unit(h.fields)),
                     h.members,
                     super::hashing::busy_members(h.members, h.streams),
                     h.expected,
@@ -423,7 +435,14 @@ fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
         for pr in &cx.routes.flows[fi].pairs {
             used.pairs.push(used.items.len());
             res.clear();
-            resources(m, pr, (f.source, f.sink), &switches_of, &mut nics, &mut res);
+            resources(
+                m,
+                pr,
+                (f.source, f.sink),
+                (&cx.routes.pins, &switches_of),
+                &mut nics,
+                &mut res,
+            );
             used.items
                 .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
         }
@@ -542,6 +561,8 @@ enum Why {
         lag: usize,
         streams: u32,
         used: usize,
+        /// The sending switch hashes on addresses only (catalog `lag_hash: l3`).
+        by_address: bool,
     },
     Cpu {
         host: HostId,
@@ -591,8 +612,20 @@ fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) ->
                 base
             }
         }
-        Why::LagHash { lag, streams, used } => {
+        Why::LagHash {
+            lag,
+            streams,
+            used,
+            by_address,
+        } => {
             let lag = &m.lags[lag];
+            if by_address {
+                return format!(
+                    "port-channel {} hashes on the addresses only: the pair's {streams} stream(s) share one of its {} members",
+                    lag.id,
+                    lag.members.len()
+                );
+            }
             format!(
                 "port-channel {} hashes {streams} stream(s) onto at most {used} of its {} members",
                 lag.id,
@@ -712,13 +745,20 @@ fn ceiling(
     }
     for &(r, _) in i.used.of(p) {
         // Static LAG hashing: one stream never spreads over more members than it has.
-        if let Res::Lag(g, _) = i.loads.space.res(r as usize) {
+        if let Res::Lag(g, forward) = i.loads.space.res(r as usize) {
             let lag = &m.lags[g];
             let member = lag
                 .members
                 .first()
                 .map_or(0.0, |&l| m.links[l].capacity.gbps());
-            let used = (nstreams as usize).min(lag.members.len());
+            // A hash on the addresses only puts all of a pair's streams on one member.
+            let by_address =
+                super::hashing::fields(cx, g, forward) == crate::catalog::types::HashFields::L3;
+            let used = if by_address {
+                1.min(lag.members.len())
+            } else {
+                (nstreams as usize).min(lag.members.len())
+            };
             consider(
                 used as f64 * member * eff,
                 LimitKind::Lag,
@@ -726,6 +766,7 @@ fn ceiling(
                     lag: g,
                     streams: nstreams,
                     used,
+                    by_address,
                 },
             );
         }

@@ -7,6 +7,7 @@ pub(crate) mod keep;
 pub(crate) mod lab_mgmt;
 pub(crate) mod mtu;
 pub(crate) mod paths;
+pub(crate) mod pins;
 pub(crate) mod roles;
 pub(crate) mod segments;
 pub(crate) mod topology;

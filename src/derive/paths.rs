@@ -73,6 +73,8 @@ pub(crate) struct FlowRoutes {
 #[derive(Debug, Default)]
 pub(crate) struct Routes {
     pub(crate) flows: Vec<FlowRoutes>,
+    /// The pairs democ's OpenFlow rules pin to LAG members (derive::pins).
+    pub(crate) pins: super::pins::Pins,
 }
 
 #[derive(Clone, Copy, PartialEq)]

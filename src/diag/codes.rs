@@ -121,6 +121,14 @@ codes! {
          switch would reject the configuration line. The maximum is vendor data \
          (`port_channel_max` in templates/<vendor>/vendor.yaml, from the OS manual: 128 on Dell \
          OS10 and FTOS 9, 2000 on Arista EOS). Pick a number from 1 to the maximum.";
+    LAG_PLACEMENT = "E0117" "lag-placement" Error
+        "A LAG asks for `placement: openflow`, and democ cannot pin its pairs to members. Such a \
+         LAG is no port-channel: every member is an OpenFlow port of its own at both ends, and \
+         democ's rules send each host pair over one member, chosen to balance the demand, so no \
+         hash decides. That needs both ends on switches with every member port under the \
+         controller (`openflow.ports`, or a pure or OVS mode switch); a port-channel's members are \
+         no OpenFlow ports on the OSes democ configures (the port-channel is one OpenFlow port), \
+         so nothing less can pin. With no port-channel there is no LACP either: drop `lacp:`.";
     DUPLICATE_PORT_CHANNEL = "E0120" "duplicate-port-channel" Error
         "Two `links:` entries give a switch two LAGs with the same `lag: { id }`, which would be \
          two port-channels with one number. democ does not merge them (the entries may disagree \
@@ -302,8 +310,13 @@ codes! {
          with k streams on n members about n(1 - (1 - 1/n)^k) members are busy (ten streams on \
          ten members keep 6.5 busy), and when each stream wants a full member the busy ones \
          are all the LAG carries. The message gives the expected share and the worst case (every \
-         stream on one member); the help gives the stream count that reaches the demand. Other \
-         fixes: more members than streams, or placing the flows on members by OpenFlow rules.";
+         stream on one member); the help gives the stream count that reaches the demand. What \
+         is hashed is the sending switch's default (catalog `lag_hash`, with its source): with \
+         the L4 ports (`l3-l4`) each stream lands on its own, with the addresses only (`l3`) all \
+         streams of a pair share one member, so k counts pairs and more streams do not help. \
+         Other fixes: more members than streams, or, when every member is under the controller at both \
+         ends, `placement: openflow` on the LAG: democ's rules then pin each host pair to a \
+         member (E0117 says when that cannot be), and the prediction counts no hashing loss.";
     // ---- the control plane: controller, management network, routes -----------------------
     CONTROLLER_DATA_PLANE = "E0250" "controller-data-plane" Error
         "Switches reach their OpenFlow controller out of band (`show.management.controller_via: \

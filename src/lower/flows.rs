@@ -3,7 +3,7 @@
 //! democ predicted, not a second opinion.
 
 use crate::compile::Front;
-use crate::derive::paths::{Hop as RouteHop, Via};
+use crate::derive::paths::{Hop as RouteHop, PairRoute, Via};
 use crate::ir::flow::{Flow, Hop, Pair};
 use crate::resolve::model::{HostId, Model, NodeId};
 
@@ -40,8 +40,8 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
                         .filter_map(|w| match w[0].to {
                             NodeId::Switch(s) => Some(Hop {
                                 switch: m.switches[s].name.value.clone(),
-                                in_port: port(m, &w[0], w[0].to),
-                                out_port: port(m, &w[1], w[1].from),
+                                in_port: port(front, pr, &w[0], w[0].to),
+                                out_port: port(front, pr, &w[1], w[1].from),
                             }),
                             NodeId::Host(_) => None,
                         })
@@ -52,9 +52,19 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
         .collect()
 }
 
-/// The port `node` has on `hop`: its canonical name, or `lag<id>`.
-fn port(m: &Model, hop: &RouteHop, node: NodeId) -> String {
-    match hop.via {
+/// The port `node` has on `hop`: its canonical name, or `lag<id>`; on a LAG placed by
+/// OpenFlow rules, the member the pair is pinned to.
+fn port(front: &Front, pr: &PairRoute, hop: &RouteHop, node: NodeId) -> String {
+    let m = &front.model;
+    let via = match hop.via {
+        Via::Lag(g) if m.pinned(g) => front
+            .routes
+            .pins
+            .of_pair(m, g, pr)
+            .map_or(hop.via, Via::Link),
+        v => v,
+    };
+    match via {
         Via::Lag(g) => format!("lag{}", m.lags[g].id),
         Via::Link(l) => {
             let l = &m.links[l];

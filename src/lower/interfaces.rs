@@ -149,14 +149,18 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
     let enabled = cabled && !p.shutdown;
     let peer = ends.map(|(_, e)| e);
     let link = p.link.map(|l| &lx.m.links[l]);
-    let lag = link.and_then(|l| l.lag).map(|g| {
-        let lag = &lx.m.lags[g];
-        LagMember {
-            id: lag.id,
-            name: naming::port_channel(lx.f, lag.id),
-            lacp: lacp(lag.lacp),
-        }
-    });
+    // A LAG placed by OpenFlow rules is no port-channel: its members are ports of their own.
+    let lag = link
+        .and_then(|l| l.lag)
+        .filter(|&g| !lx.m.pinned(g))
+        .map(|g| {
+            let lag = &lx.m.lags[g];
+            LagMember {
+                id: lag.id,
+                name: naming::port_channel(lx.f, lag.id),
+                lacp: lacp(lag.lacp),
+            }
+        });
     let switching = match (link, ends) {
         (Some(l), Some((mine, other))) if lag.is_none() && !openflow => {
             l2::switching(lx, l, mine, other)

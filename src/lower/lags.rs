@@ -1,5 +1,6 @@
 //! Port-channels: one per LAG with members on this switch. The LAG takes the L2/L3 role,
-//! MTU and description of its first member's link; members only join it.
+//! MTU and description of its first member's link; members only join it. A LAG placed
+//! by OpenFlow rules (`derive::pins`) is none: its members are OpenFlow ports.
 
 use std::collections::BTreeSet;
 
@@ -17,6 +18,9 @@ pub(crate) fn lower(
 ) -> Vec<PortChannel> {
     let mut out = Vec::new();
     for (g, lag) in lx.m.lags.iter().enumerate() {
+        if lx.m.pinned(g) {
+            continue;
+        }
         let mut ends: Vec<_> = lag
             .members
             .iter()

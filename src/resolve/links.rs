@@ -279,6 +279,12 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                     .lacp
                     .as_ref()
                     .map_or(crate::spec::link::Lacp::Active, |x| x.value),
+                lacp_span: lag.lacp.as_ref().map(|x| x.span),
+                openflow_placed: lag
+                    .placement
+                    .as_ref()
+                    .filter(|p| p.value == crate::spec::link::Placement::Openflow)
+                    .map(|p| p.span),
                 members: Vec::new(),
                 span: lag.span,
             });

@@ -308,6 +308,10 @@ pub(crate) struct Lag {
     /// Where `id:` is written.
     pub(crate) id_span: Span,
     pub(crate) lacp: Lacp,
+    /// Where `lacp:` is written (None: the default).
+    pub(crate) lacp_span: Option<Span>,
+    /// Where `placement: openflow` is written (None: the switches hash).
+    pub(crate) openflow_placed: Option<Span>,
     pub(crate) members: Vec<LinkId>,
     pub(crate) span: Span,
 }
@@ -483,6 +487,22 @@ impl Model {
         switches.sort_unstable();
         switches.dedup();
         switches
+    }
+
+    /// The first end of a LAG's members that keeps `placement: openflow` from working: on
+    /// a host, or on a port not under the controller (None: every end can be pinned).
+    pub(crate) fn unpinnable_end(&self, lag: &Lag) -> Option<End> {
+        lag.members
+            .iter()
+            .flat_map(|&l| [self.links[l].a, self.links[l].b])
+            .find(|&e| matches!(e.node, NodeId::Host(_)) || !self.port(e).openflow)
+    }
+
+    /// Whether democ's OpenFlow rules place this LAG's pairs on its members: the planner
+    /// asked (`placement: openflow`) and every member is an OpenFlow port at both ends.
+    pub(crate) fn pinned(&self, g: LagId) -> bool {
+        let lag = &self.lags[g];
+        lag.openflow_placed.is_some() && self.unpinnable_end(lag).is_none()
     }
 
     pub(crate) fn node_name(&self, n: NodeId) -> &str {

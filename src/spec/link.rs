@@ -21,6 +21,11 @@ keyword_enum! {
     pub enum Lacp ("LACP mode") { Active = "active", Passive = "passive", Static = "static" }
 }
 
+keyword_enum! {
+    /// Who puts a LAG's traffic on its members.
+    pub enum Placement ("LAG placement") { Hash = "hash", Openflow = "openflow" }
+}
+
 spec_struct! {
     /// A cable, or a bundle of cables when the endpoints are ranges (`sw1:1/[1-4]`).
     pub struct Link ("link") {
@@ -68,5 +73,10 @@ spec_struct! {
         id: Sp<u16> = req in LAG_ID,
         /// Default `active`.
         lacp: Option<Sp<Lacp>> = opt,
+        /// `hash` (default): a port-channel, whose switches hash streams onto members.
+        /// `openflow`: no port-channel; every member is an OpenFlow port of its own at
+        /// both ends and democ's rules pin each host pair to one member (both ends must be
+        /// switches with every member under the controller; no LACP runs).
+        placement: Option<Sp<Placement>> = opt,
     }
 }

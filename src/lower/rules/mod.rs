@@ -14,7 +14,7 @@ mod ports;
 use std::net::Ipv4Addr;
 
 use crate::compile::Front;
-use crate::derive::paths::{Hop, PairRoute, Via};
+use crate::derive::paths::{Hop, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::{FxMap, FxSet};
 use crate::ir::Switch;
@@ -83,6 +83,7 @@ pub(crate) fn attach(
     let ids = flow_ids(m);
     let mut g = Gen {
         m,
+        pins: &front.routes.pins,
         segments: &front.segments,
         tables: &mut tables,
         ids: &ids,
@@ -98,7 +99,7 @@ pub(crate) fn attach(
             } else {
                 (Direction::Reverse, j - n)
             };
-            let Some((src, dst)) = ends(m, pr) else {
+            let Some((src, dst)) = crate::derive::pins::ends(m, pr) else {
                 continue;
             };
             g.leg(&Leg {
@@ -158,15 +159,6 @@ pub(crate) fn flow_cookies(m: &Model) -> (Vec<String>, String) {
     (cookies, cookie::hex(cookie::FLOW_MASK))
 }
 
-/// The hosts and addresses a pair's data leaves and enters by.
-fn ends(m: &Model, pr: &PairRoute) -> Option<((usize, Ipv4Addr), (usize, Ipv4Addr))> {
-    let addr = |first| {
-        let (h, p) = crate::check::load::host_ports(m, pr, first).next()?;
-        m.hosts[h].ports[p].address.map(|a| (h, a.addr))
-    };
-    Some((addr(true)?, addr(false)?))
-}
-
 /// The switch's port map applied to its ports and port-channels under the controller.
 fn table(
     front: &Front,
@@ -223,6 +215,7 @@ fn table(
 
 struct Gen<'a> {
     m: &'a Model,
+    pins: &'a crate::derive::pins::Pins,
     segments: &'a crate::derive::segments::Segments,
     tables: &'a mut [Option<Table>],
     ids: &'a [u32],
@@ -245,9 +238,15 @@ enum At {
 }
 
 impl Gen<'_> {
-    fn at(&self, s: SwitchId, via: Via) -> At {
+    /// The port a hop rides at switch `s`, for the leg between `ends`' addresses.
+    fn at(&self, s: SwitchId, via: Via, ends: (Ipv4Addr, Ipv4Addr)) -> At {
         let t = self.tables[s].as_ref();
-        match via {
+        // A LAG placed by OpenFlow is no port-channel: the pair's member is the port.
+        let pinned = match via {
+            Via::Lag(g) if self.m.pinned(g) => self.pins.member(g, ends.0, ends.1),
+            _ => None,
+        };
+        match pinned.map_or(via, Via::Link) {
             Via::Link(l) => {
                 let link = &self.m.links[l];
                 let me = NodeId::Switch(s);
@@ -292,10 +291,11 @@ impl Gen<'_> {
             if self.tables[s].is_none() {
                 continue;
             }
-            let At::Of(in_port) = self.at(s, into) else {
+            let ends = (leg.src.1, leg.dst.1);
+            let At::Of(in_port) = self.at(s, into, ends) else {
                 continue;
             };
-            let output = match (self.at(s, out), in_port) {
+            let output = match (self.at(s, out, ends), in_port) {
                 (At::Of(Some(p)), Some(_)) => Output::Port { number: p },
                 (At::Legacy(_), Some(_)) if self.tables[s].as_ref().is_some_and(|t| t.normal) => {
                     Output::Normal
