@@ -1,7 +1,11 @@
 //! `democ plan`: the per-flow predictions and the link-utilization table, as text,
 //! Markdown or JSON (the same data in each).
 
+mod indented;
+
 use std::fmt::Write as _;
+
+use indented::Indented;
 
 use crate::check::predict::{FlowPrediction, Plan};
 use crate::compile::Session;
@@ -387,8 +391,8 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
     // Keys in order, as serde_json's sorted maps print them; the large arrays one
     // element at a time (a whole 100,000-flow plan as one `Value` was 2 GB and most
     // of a large build's time).
-    let mut out = String::with_capacity(4096 + plan.flows.len() * 1536);
-    out.push('{');
+    let mut out: Vec<u8> = Vec::with_capacity(4096 + plan.flows.len() * 1536);
+    out.push(b'{');
     let fields: [(&str, Field); 13] = [
         ("acknowledged", Field::One(value(&x.acknowledged))),
         (
@@ -408,27 +412,28 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
         ("warnings", Field::One(x.diagnostics["warnings"].clone())),
     ];
     for (i, (key, field)) in fields.into_iter().enumerate() {
-        out.push_str(if i == 0 { "\n  \"" } else { ",\n  \"" });
-        out.push_str(key);
-        out.push_str("\": ");
+        out.extend_from_slice(if i == 0 { b"\n  \"" } else { b",\n  \"" });
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\": ");
         match field {
             Field::One(v) => pretty_at(&mut out, &v, 1),
             Field::Many(mut items) => match items.next() {
-                None => out.push_str("[]"),
+                None => out.extend_from_slice(b"[]"),
                 Some(first) => {
-                    out.push_str("[\n    ");
+                    out.extend_from_slice(b"[\n    ");
                     pretty_at(&mut out, &first, 2);
                     for v in items {
-                        out.push_str(",\n    ");
+                        out.extend_from_slice(b",\n    ");
                         pretty_at(&mut out, &v, 2);
                     }
-                    out.push_str("\n  ]");
+                    out.extend_from_slice(b"\n  ]");
                 }
             },
         }
     }
-    out.push_str("\n}\n");
-    out
+    out.extend_from_slice(b"\n}\n");
+    // serde_json writes UTF-8 only.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A top-level field of the plan: one value, or an array written element by element.
@@ -437,19 +442,11 @@ enum Field<'a> {
     Many(Box<dyn Iterator<Item = serde_json::Value> + 'a>),
 }
 
-/// `v` as `serde_json::to_string_pretty` prints it `depth` levels deep: its lines after
-/// the first indented two spaces a level (strings hold no raw line breaks in JSON).
-fn pretty_at(out: &mut String, v: &serde_json::Value, depth: usize) {
-    let text = serde_json::to_string_pretty(v).unwrap_or_default();
-    let mut lines = text.split('\n');
-    out.push_str(lines.next().unwrap_or_default());
-    for line in lines {
-        out.push('\n');
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
-        out.push_str(line);
-    }
+/// `v` as `serde_json::to_string_pretty` prints it `depth` levels deep, written in place.
+fn pretty_at(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
+    let mut ser = serde_json::Serializer::with_formatter(out, Indented::at(depth));
+    // Writing a Value into memory cannot fail.
+    let _ = serde::Serialize::serialize(v, &mut ser);
 }
 
 /// Any serializable value as a `serde_json::Value` (its maps' keys sorted).
