@@ -175,69 +175,106 @@ pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, 
     let dpids = dpid::assign(m, vendors);
     let mut rdma_all = qos::rdma_by_switch(m, &front.routes);
     let plan = crate::derive::bgp::plan(m, &front.routes);
-    let mut switches = Vec::with_capacity(order.len());
+    let jobs: Vec<(SwitchId, qos::Rdma)> = order
+        .into_iter()
+        .map(|sw| (sw, std::mem::take(&mut rdma_all[sw])))
+        .collect();
+    let run = |jobs: Vec<(SwitchId, qos::Rdma)>, diags: &mut Diags| {
+        let mut out = Vec::with_capacity(jobs.len());
+        for (sw, rdma) in jobs {
+            let s = &m.switches[sw];
+            let Some((folder, f)) = vendors.flavour(&s.vendor, s.os.as_str()) else {
+                diags.push(no_vendor_data(vendors, s));
+                continue;
+            };
+            let ovs = s
+                .openflow
+                .as_ref()
+                .filter(|o| o.mode == OfMode::Ovs)
+                .and(f.openflow.as_ref())
+                .and_then(|c| c.ovs.as_ref());
+            // A platform's own speed arguments (EOS PAM4 cages) override the flavour's.
+            let platform = s.platform.as_deref().and_then(|p| f.platforms.get(p));
+            let merged: BTreeMap<String, String>;
+            let speeds = match (ovs, platform) {
+                (Some(o), _) => &o.speeds,
+                (None, Some(p)) if !p.speeds.is_empty() => {
+                    merged = f
+                        .speeds
+                        .clone()
+                        .into_iter()
+                        .chain(p.speeds.clone())
+                        .collect();
+                    &merged
+                }
+                _ => &f.speeds,
+            };
+            let mut lx = Lx {
+                m,
+                diags,
+                sw,
+                f,
+                speeds,
+                plan: &plan,
+                segs: &front.segments,
+                us_per_km: front.db.physics.as_ref().map(|p| p.fiber_us_per_km),
+                reported: HashSet::new(),
+            };
+            out.push((sw, switch(&mut lx, folder, dpids[sw], rdma)));
+        }
+        out
+    };
+    // Switches lower independently: the second half on a thread of its own (`check`
+    // waits for lowering, which is longer than the checks beside it). Its findings
+    // follow the first half's, as one pass would have them.
+    let mut first = jobs;
+    // Taken by whichever thread lowers it (this one when no thread can be had).
+    let second = std::sync::Mutex::new(Some(first.split_off(first.len() / 2)));
+    let lower_second = || {
+        let mut found = Diags::default();
+        let jobs = second.lock().map(|mut j| j.take()).ok().flatten();
+        (run(jobs.unwrap_or_default(), &mut found), found)
+    };
+    let (mut lowered, (rest, found)) = std::thread::scope(|scope| {
+        let other = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn_scoped(scope, lower_second);
+        let lowered = run(first, diags);
+        let rest = match other {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(_) => lower_second(),
+        };
+        (lowered, rest)
+    });
+    diags.append(found);
+    lowered.extend(rest);
     let mut at = vec![None; m.switches.len()];
-    for sw in order {
-        let s = &m.switches[sw];
-        let Some((folder, f)) = vendors.flavour(&s.vendor, s.os.as_str()) else {
-            let known: Vec<&str> = vendors.folders().collect();
-            diags.push(
-                Diagnostic::new(
-                    codes::VENDOR_UNSUPPORTED,
-                    s.model.span,
-                    format!(
-                        "democ has no `{}` configs for vendor `{}`",
-                        s.os.as_str(),
-                        s.vendor
-                    ),
-                )
-                .label("no vendor data for this model's vendor and OS")
-                .help(format!(
-                    "vendors with templates: {}; add templates/<vendor>/vendor.yaml for another",
-                    crate::diag::list(&known)
-                )),
-            );
-            continue;
-        };
-        let ovs = s
-            .openflow
-            .as_ref()
-            .filter(|o| o.mode == OfMode::Ovs)
-            .and(f.openflow.as_ref())
-            .and_then(|c| c.ovs.as_ref());
-        // A platform's own speed arguments (EOS PAM4 cages) override the flavour's.
-        let platform = s.platform.as_deref().and_then(|p| f.platforms.get(p));
-        let merged: BTreeMap<String, String>;
-        let speeds = match (ovs, platform) {
-            (Some(o), _) => &o.speeds,
-            (None, Some(p)) if !p.speeds.is_empty() => {
-                merged = f
-                    .speeds
-                    .clone()
-                    .into_iter()
-                    .chain(p.speeds.clone())
-                    .collect();
-                &merged
-            }
-            _ => &f.speeds,
-        };
-        let mut lx = Lx {
-            m,
-            diags,
-            sw,
-            f,
-            speeds,
-            plan: &plan,
-            segs: &front.segments,
-            us_per_km: front.db.physics.as_ref().map(|p| p.fiber_us_per_km),
-            reported: HashSet::new(),
-        };
-        let rdma = std::mem::take(&mut rdma_all[sw]);
+    let mut switches = Vec::with_capacity(lowered.len());
+    for (sw, ir) in lowered {
         at[sw] = Some(switches.len());
-        switches.push(switch(&mut lx, folder, dpids[sw], rdma));
+        switches.push(ir);
     }
     rules::attach(front, vendors, &mut switches, &at, diags);
     Ok(switches)
+}
+
+/// No vendor data for a switch's vendor and OS (`VENDOR_UNSUPPORTED`).
+fn no_vendor_data(vendors: &vendor::Vendors, s: &crate::resolve::model::Switch) -> Diagnostic {
+    let known: Vec<&str> = vendors.folders().collect();
+    Diagnostic::new(
+        codes::VENDOR_UNSUPPORTED,
+        s.model.span,
+        format!(
+            "democ has no `{}` configs for vendor `{}`",
+            s.os.as_str(),
+            s.vendor
+        ),
+    )
+    .label("no vendor data for this model's vendor and OS")
+    .help(format!(
+        "vendors with templates: {}; add templates/<vendor>/vendor.yaml for another",
+        crate::diag::list(&known)
+    ))
 }
 
 fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Switch {
