@@ -134,3 +134,66 @@ fn rules_output_to_members_one_pair_each() {
         assert!(per_member.values().all(|&n| n == 1), "{sw}: {per_member:?}");
     }
 }
+
+/// On a hybrid switch whose table miss is NORMAL, the members are parallel links in no
+/// port-channel: anything no rule matches (broadcasts, other hosts' ARP, IPv6 ND) would
+/// be flooded over every member and back. Each member therefore drops what democ's rules
+/// do not match, above the table miss, in the ovs-ofctl file and the RESTCONF body; a
+/// hashed LAG (one port-channel) needs no such entry. Found in a vendor engineer's
+/// review against the Onyx manual's hybrid ports.
+#[test]
+fn pinned_members_drop_what_no_rule_matches() {
+    let build = |placement: &str| {
+        let (dir, file) = spec(placement);
+        let out = dir.path().join("out");
+        let (code, _, err) = democ(&[
+            "build",
+            file.to_str().expect("utf-8"),
+            "-o",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        (dir, out)
+    };
+    let (_d, pinned) = build(", placement: openflow");
+    for sw in ["sw-a", "sw-b"] {
+        let ir: Value = serde_json::from_str(
+            &std::fs::read_to_string(pinned.join(format!("ir/{sw}.json"))).expect("ir"),
+        )
+        .expect("json");
+        assert_eq!(ir["openflow"]["ruleset"]["table_miss"], "normal", "{sw}");
+        let numbers = numbers(&ir);
+        let members: Vec<u64> = numbers
+            .iter()
+            .filter(|(_, name)| (21..=30).any(|n| name.ends_with(&format!("1/{n}"))))
+            .map(|(&n, _)| n)
+            .collect();
+        assert_eq!(members.len(), 10, "{sw}: {numbers:?}");
+        let flows =
+            std::fs::read_to_string(pinned.join(format!("openflow/{sw}.flows"))).expect("flows");
+        for n in &members {
+            let line = format!("priority=1,in_port={n},actions=drop");
+            assert!(flows.contains(&line), "{sw}: no `{line}` in\n{flows}");
+        }
+        let drops = flows.matches(",actions=drop").count();
+        assert_eq!(drops, 10, "only the members are isolated: {flows}");
+        // Every rule democ writes for a pair outranks the isolation.
+        assert!(
+            ir["openflow"]["ruleset"]["rules"]
+                .as_array()
+                .expect("rules")
+                .iter()
+                .all(|r| r["priority"].as_u64().expect("priority") > 1)
+        );
+        let odl = std::fs::read_to_string(pinned.join(format!("openflow/odl/{sw}.json")))
+            .expect("odl body");
+        assert_eq!(
+            odl.matches("\"flow-name\":\"isolated-port\"").count(),
+            10,
+            "{odl}"
+        );
+    }
+    let (_d, hashed) = build("");
+    let flows = std::fs::read_to_string(hashed.join("openflow/sw-a.flows")).expect("flows");
+    assert!(!flows.contains("priority=1,"), "{flows}");
+}

@@ -316,7 +316,9 @@ codes! {
          streams of a pair share one member, so k counts pairs and more streams do not help. \
          Other fixes: more members than streams, or, when every member is under the controller at both \
          ends, `placement: openflow` on the LAG: democ's rules then pin each host pair to a \
-         member (E0117 says when that cannot be), and the prediction counts no hashing loss.";
+         member (E0117 says when that cannot be), and the prediction counts no hashing loss. \
+         Pinning gives up failover: a pair pinned to a member that goes down is lost until \
+         the rules are rewritten, where a port-channel would rehash it.";
     // ---- the control plane: controller, management network, routes -----------------------
     CONTROLLER_DATA_PLANE = "E0250" "controller-data-plane" Error
         "Switches reach their OpenFlow controller out of band (`show.management.controller_via: \

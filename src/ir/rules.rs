@@ -160,4 +160,10 @@ pub(crate) struct Ruleset {
     pub(crate) rules: Vec<Rule>,
     /// Sorted by id.
     pub(crate) meters: Vec<Meter>,
+    /// Ports whose unmatched packets are dropped (priority 1) rather than handed to the
+    /// legacy pipeline by a NORMAL table miss: members of LAGs placed by OpenFlow, which
+    /// are parallel links in no port-channel, so legacy flooding over them would loop.
+    /// Ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) isolated_ports: Vec<u32>,
 }

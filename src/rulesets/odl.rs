@@ -333,6 +333,36 @@ fn rule<'a>(r: &'a Rule, mask: &str) -> Flow<'a> {
     }
 }
 
+/// Drops what no rule matched on an isolated port (`Ruleset::isolated_ports`), above
+/// the table miss.
+fn isolation(rs: &Ruleset, port: u32) -> Flow<'_> {
+    Flow {
+        id: format!(
+            "{}-isolate-{port}",
+            rs.table_miss_cookie.trim_start_matches("0x")
+        ),
+        priority: 1,
+        flow_name: "isolated-port",
+        matches: Match {
+            in_port: Some(port.to_string()),
+            ..Match::default()
+        },
+        instructions: Instructions {
+            instruction: vec![Instruction {
+                order: 0,
+                meter: None,
+                apply_actions: Some(ActionList {
+                    action: vec![Action {
+                        drop: Some(Empty {}),
+                        ..Action::default()
+                    }],
+                }),
+            }],
+        },
+        ..table_miss(rs)
+    }
+}
+
 fn table_miss(rs: &Ruleset) -> Flow<'_> {
     let action = match rs.table_miss {
         Miss::Drop => Action {
@@ -442,6 +472,11 @@ pub(crate) fn document(node: Option<&str>, rs: &Ruleset) -> String {
         .rules
         .iter()
         .map(|r| one_line(&rule(r, &rs.cookie_mask)))
+        .chain(
+            rs.isolated_ports
+                .iter()
+                .map(|&n| one_line(&isolation(rs, n))),
+        )
         .chain(std::iter::once(one_line(&table_miss(rs))));
     lines(&mut out, "              ", flows);
     out.push_str("            ]\n          }\n        ]\n      }\n    ]\n  }\n}\n");

@@ -58,6 +58,17 @@ fn actions(a: &Actions) -> String {
     out
 }
 
+/// A drop entry per isolated port, above the table miss (the miss's cookie: they are
+/// the table's, no flow's).
+pub(crate) fn isolation_lines(rs: &Ruleset) -> impl Iterator<Item = String> + '_ {
+    rs.isolated_ports.iter().map(|n| {
+        format!(
+            "cookie={},table=0,priority=1,in_port={n},actions=drop",
+            rs.table_miss_cookie
+        )
+    })
+}
+
 /// The table-miss entry.
 pub(crate) fn miss_line(rs: &Ruleset) -> String {
     let action = match rs.table_miss {
@@ -82,6 +93,10 @@ pub(crate) fn flows(switch: &str, show: &str, rs: &Ruleset) -> String {
     );
     for r in &rs.rules {
         out.push_str(&rule_line(r));
+        out.push('\n');
+    }
+    for line in isolation_lines(rs) {
+        out.push_str(&line);
         out.push('\n');
     }
     out.push_str(&miss_line(rs));

@@ -518,6 +518,11 @@ fn finish(
             b.matches.in_port,
         ))
     });
+    let isolated_ports = if t.normal {
+        isolated(m, s, &switches[t.pos], &t)
+    } else {
+        Vec::new()
+    };
     let sw = &mut switches[t.pos];
     let Some(of) = sw.openflow.as_mut() else {
         return;
@@ -541,6 +546,7 @@ fn finish(
     }));
     of.port_numbers = numbers;
     of.ruleset = Ruleset {
+        isolated_ports,
         table_miss_cookie: cookie::hex(cookie::TABLE_MISS),
         table_miss: if t.normal { Miss::Normal } else { Miss::Drop },
         cookie_mask: cookie::hex(cookie::FLOW_MASK),
@@ -548,6 +554,29 @@ fn finish(
         rules: t.rules,
         meters: t.meters,
     };
+}
+
+/// The OpenFlow numbers of this switch's members of LAGs placed by OpenFlow: with a
+/// NORMAL table miss their unmatched packets (broadcasts, other hosts' ARP, IPv6 ND)
+/// would be flooded over every parallel member and back (found in review against the
+/// Onyx manual's hybrid ports); democ's rules are all that may cross them.
+fn isolated(m: &Model, s: SwitchId, sw: &Switch, t: &Table) -> Vec<u32> {
+    let members: FxSet<&str> = (0..m.lags.len())
+        .filter(|&g| m.pinned(g))
+        .flat_map(|g| &m.lags[g].members)
+        .flat_map(|&l| [m.links[l].a, m.links[l].b])
+        .filter(|e| e.node == crate::resolve::model::NodeId::Switch(s))
+        .map(|e| m.port(e).name.as_str())
+        .collect();
+    let mut ports: Vec<u32> = sw
+        .interfaces
+        .iter()
+        .enumerate()
+        .filter(|(_, intf)| members.contains(intf.port.as_str()))
+        .filter_map(|(i, _)| t.ports.get(&i).copied().flatten())
+        .collect();
+    ports.sort_unstable();
+    ports
 }
 
 /// What the switch's rules ask of its OS with VLAN tags, against its manual
