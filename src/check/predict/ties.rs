@@ -78,8 +78,6 @@ pub(super) fn also_binding(
         if sat.full[r] && (got >= sat.top[r] || close(got, sat.top[r])) {
             let why = Why::Shared {
                 res: i.loads.space.res(r),
-                demand: i.loads.demand_at(r) / 1e9,
-                wire: i.loads.space.is_wire(r),
                 eff: c.eff,
                 mtu: c.mtu,
             };
