@@ -580,9 +580,10 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
 #[derive(Clone, Copy)]
 enum Why {
     Demand,
-    /// A full resource; its demand and whether it is a wire follow from `res`.
+    /// A full resource, by number (`Space`); its demand and whether it is a wire
+    /// follow from it.
     Shared {
-        res: Res,
+        res: usize,
         eff: f64,
         mtu: u32,
     },
@@ -617,7 +618,16 @@ enum Why {
     },
 }
 
+/// A limit in words. Many pairs share each text: a resource's through `Words::shared`,
+/// a pair's own limits (its demand, CPU, window) memoised by what they say.
 fn explain(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
+    match why {
+        Why::Shared { .. } => words(i, why, rate),
+        own => i.words.said(own, rate, || words(i, own, rate)),
+    }
+}
+
+fn words(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
     let (cx, m) = (i.cx, i.cx.m);
     match why {
         Why::Demand => format!(
@@ -954,7 +964,7 @@ fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, Lim
                 gbps,
                 kind,
                 Why::Shared {
-                    res: i.loads.space.res(r),
+                    res: r,
                     eff: c.eff,
                     mtu: c.mtu,
                 },
@@ -999,11 +1009,7 @@ fn limits(
         } else {
             alone
         };
-        let why = Why::Shared {
-            res: i.loads.space.res(r),
-            eff,
-            mtu,
-        };
+        let why = Why::Shared { res: r, eff, mtu };
         out.push((gbps, kind, why));
     }
     out.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -257,7 +257,11 @@ mod tests {
                 .all(|(x, y)| x.0.to_bits() == y.0.to_bits() && x.1 == y.1)
     }
 
-    fn both(case: &Case) -> (Vec<(f64, Stop)>, Vec<(f64, Stop)>) {
+    /// Each pair's rate and stop.
+    type Shares = Vec<(f64, Stop)>;
+
+    /// The problem solved by both implementations: (this one, the reference).
+    fn both(case: &Case) -> (Shares, Shares) {
         let (ceil, uses, caps) = case;
         let mut pairs = vec![0];
         let mut items = Vec::new();
