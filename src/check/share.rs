@@ -13,8 +13,10 @@
 mod fills;
 #[cfg(test)]
 mod reference;
+mod users;
 
 use fills::Fills;
+use users::Users;
 
 /// What stopped a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,26 +41,11 @@ pub(crate) struct Problem<'a> {
 pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     let n = p.ceilings.len();
     let nres = p.capacity.len();
-    // Which pairs use each resource (CSR), and per resource the coefficients of the
-    // active pairs (`active`) and the load of the frozen ones (`frozen`).
-    let mut start = vec![0usize; nres + 1];
-    for &(r, _) in p.items {
-        start[r as usize + 1] += 1;
-    }
-    for i in 0..nres {
-        start[i + 1] += start[i];
-    }
-    let mut users = vec![0u32; start[nres]];
-    let mut next = start.clone();
-    let mut active = vec![0.0f64; nres];
-    for q in 0..n {
-        for &(r, c) in &p.items[p.pairs[q]..p.pairs[q + 1]] {
-            users[next[r as usize]] = q as u32;
-            next[r as usize] += 1;
-            active[r as usize] += c;
-        }
-    }
-    let mut frozen = vec![0.0f64; nres];
+    // Which pairs use each resource, and per resource the coefficients of the active
+    // pairs (`active`) and the load of the frozen ones (`frozen`).
+    let users = Users::new(p);
+    let (mut active, mut frozen) = (users.active.clone(), vec![0.0f64; nres]);
+    // Full resources are out of `fills` for good.
     let mut full = vec![false; nres];
     let mut out: Vec<Option<(f64, Stop)>> = vec![None; n];
     // The ceilings never move: sorted once by (level, pair), the order the events of
@@ -97,13 +84,7 @@ pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
             (_, Some((r, l))) => {
                 fills.take(r);
                 full[r] = true;
-                stopped.extend(
-                    users[start[r]..start[r + 1]]
-                        .iter()
-                        .map(|&q| q as usize)
-                        .filter(|&q| out[q].is_none())
-                        .map(|q| (q, Stop::Full(r as u32))),
-                );
+                stopped.extend(users.stopped_by(r, &out));
                 l
             }
             (Some((q, c)), None) => {

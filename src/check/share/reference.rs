@@ -1,6 +1,7 @@
 //! The first implementation of `max_min`, one binary heap of every event with stale
 //! entries skipped, kept to prove the faster one gives the same bits (`share::tests`).
 
+use super::users::Users;
 use super::{Problem, Stop};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -36,25 +37,10 @@ impl PartialOrd for Event {
 pub(super) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     let n = p.ceilings.len();
     let nres = p.capacity.len();
-    // Which pairs use each resource (CSR), and per resource the coefficients of the
-    // active pairs (`active`) and the load of the frozen ones (`frozen`).
-    let mut start = vec![0usize; nres + 1];
-    for &(r, _) in p.items {
-        start[r as usize + 1] += 1;
-    }
-    for i in 0..nres {
-        start[i + 1] += start[i];
-    }
-    let mut users = vec![0u32; start[nres]];
-    let mut next = start.clone();
-    let mut active = vec![0.0f64; nres];
-    for q in 0..n {
-        for &(r, c) in &p.items[p.pairs[q]..p.pairs[q + 1]] {
-            users[next[r as usize]] = q as u32;
-            next[r as usize] += 1;
-            active[r as usize] += c;
-        }
-    }
+    // Which pairs use each resource, and per resource the coefficients of the active
+    // pairs (`active`) and the load of the frozen ones (`frozen`).
+    let users = Users::new(p);
+    let mut active = users.active.clone();
     let mut frozen = vec![0.0f64; nres];
     let mut stamp = vec![0u32; nres];
     let mut full = vec![false; nres];
@@ -93,13 +79,7 @@ pub(super) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
                 continue;
             }
             full[id] = true;
-            stopped.extend(
-                users[start[id]..start[id + 1]]
-                    .iter()
-                    .map(|&q| q as usize)
-                    .filter(|&q| out[q].is_none())
-                    .map(|q| (q, Stop::Full(id as u32))),
-            );
+            stopped.extend(users.stopped_by(id, &out));
         }
         // Levels only rise: rounding must not hand a pair less than one stopped before.
         level = level.max(e.level);
