@@ -80,14 +80,11 @@ fn detail_lines(plan: &Plan) -> Vec<(String, Vec<String>)> {
                     f.path.join(" -> ")
                 }
             )];
-            lines.extend(f.limits.iter().map(|l| {
-                format!(
-                    "{:>8.1} Gbit/s  {}: {}",
-                    l.gbps,
-                    format!("{:?}", l.kind).to_lowercase(),
-                    l.why
-                )
-            }));
+            lines.extend(
+                f.limits
+                    .iter()
+                    .map(|l| format!("{:>8.1} Gbit/s  {}: {}", l.gbps, l.kind.name(), l.why)),
+            );
             (f.name.clone(), lines)
         })
         .collect()
@@ -255,7 +252,7 @@ fn fabric_rows(plan: &Plan) -> Vec<[String; 7]> {
                 f.initiators.len().to_string(),
                 f.drives.to_string(),
                 g(f.predicted_gbps),
-                f.bottleneck.why.clone(),
+                f.bottleneck.why.to_string(),
             ]
         })
         .collect()

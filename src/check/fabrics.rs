@@ -132,7 +132,7 @@ fn limit(kind: LimitKind, gbps: f64, why: String) -> Limit {
     Limit {
         kind,
         gbps,
-        why,
+        why: why.into(),
         fix: None,
     }
 }

@@ -17,6 +17,9 @@ use crate::resolve::model::{Flow, HostId, Model};
 use crate::spec::flow::{Protocol, Store};
 
 mod ties;
+mod words;
+
+use std::sync::Arc;
 
 /// What bounds a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -33,14 +36,40 @@ pub(crate) enum LimitKind {
     Mtu,
 }
 
+impl LimitKind {
+    /// The kind as plans and reports print it (its serde name), without formatting
+    /// `Debug` and lowercasing it for every limit.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            LimitKind::Demand => "demand",
+            LimitKind::Link => "link",
+            LimitKind::Lag => "lag",
+            LimitKind::Pcie => "pcie",
+            LimitKind::Storage => "storage",
+            LimitKind::Cpu => "cpu",
+            LimitKind::Window => "window",
+            LimitKind::Loss => "loss",
+            LimitKind::Mtu => "mtu",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Limit {
     pub(crate) kind: LimitKind,
     pub(crate) gbps: f64,
-    pub(crate) why: String,
+    /// Shared: the limits of many flows name one resource in the same words (`words`).
+    #[serde(serialize_with = "as_str")]
+    pub(crate) why: Arc<str>,
     /// What would lift this limit, where democ can say (the help line of W0247).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) fix: Option<String>,
+}
+
+/// A shared text as a JSON string (serde's `rc` feature would rebuild every crate
+/// that uses serde for this one field).
+fn as_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(s)
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -479,6 +508,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         caps: &caps,
         used: &used,
         detail,
+        words: &words::Words::new(loads.space.len()),
     };
     let mut flows = predict_flows(&inputs);
     for (f, sw) in flows.iter_mut().zip(super::boundary::rule_bound(cx)) {
@@ -550,10 +580,10 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
 #[derive(Clone, Copy)]
 enum Why {
     Demand,
+    /// A full resource, by number (`Space`); its demand and whether it is a wire
+    /// follow from it.
     Shared {
-        res: Res,
-        demand: f64,
-        wire: bool,
+        res: usize,
         eff: f64,
         mtu: u32,
     },
@@ -588,30 +618,24 @@ enum Why {
     },
 }
 
-fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) -> String {
-    let m = cx.m;
+/// A limit in words. Many pairs share each text: a resource's through `Words::shared`,
+/// a pair's own limits (its demand, CPU, window) memoised by what they say.
+fn explain(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
+    match why {
+        Why::Shared { .. } => words(i, why, rate),
+        own => i.words.said(own, rate, || words(i, own, rate)),
+    }
+}
+
+fn words(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
+    let (cx, m) = (i.cx, i.cx.m);
     match why {
         Why::Demand => format!(
             "the flow asks for {}",
             crate::spec::units::Rate::from_gbps(rate)
-        ),
-        Why::Shared {
-            res,
-            demand,
-            wire,
-            eff,
-            mtu,
-        } => {
-            let cap = capacity(cx, facts, loads, &res).map_or(0.0, |c| c.0);
-            let base = capacity_why(cx, facts, loads, &res);
-            if demand > cap + 1e-9 {
-                format!("{base}, shared by {demand:.0} Gbit/s of demand")
-            } else if wire && eff < 1.0 {
-                format!("{base} ({:.1}% payload at MTU {mtu})", eff * 100.0)
-            } else {
-                base
-            }
-        }
+        )
+        .into(),
+        Why::Shared { res, eff, mtu } => i.words.shared(i, res, eff, mtu),
         Why::LagHash {
             lag,
             streams,
@@ -624,13 +648,15 @@ fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) ->
                     "port-channel {} hashes on the addresses only: the pair's {streams} stream(s) share one of its {} members",
                     lag.id,
                     lag.members.len()
-                );
+                )
+                .into();
             }
             format!(
                 "port-channel {} hashes {streams} stream(s) onto at most {used} of its {} members",
                 lag.id,
                 lag.members.len()
             )
+            .into()
         }
         Why::Cpu {
             host,
@@ -648,13 +674,15 @@ fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) ->
                 "`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}",
                 h.name.value, h.cpu.value
             )
+            .into()
         }
         Why::Window { streams, rtt_ms } => {
-            format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT")
+            format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT").into()
         }
         Why::BlackHole { host_mtu, path_mtu } => format!(
             "path-MTU black hole: the hosts send {host_mtu}-byte packets with DF set, the path carries {path_mtu}; they are dropped, and the transfer stalls after its handshake unless ICMP \"fragmentation needed\" reaches the sender (PMTUD) or `net.ipv4.tcp_mtu_probing` is on"
-        ),
+        )
+        .into(),
         Why::Loss {
             streams,
             per_stream,
@@ -666,7 +694,8 @@ fn explain(cx: &Ctx, facts: &[HostFacts], loads: &Loads, why: Why, rate: f64) ->
             (loss * 1e12).round() / 1e12,
             cx.physics.mathis_c,
             loss_fix(rate, per_stream)
-        ),
+        )
+        .into(),
     }
 }
 
@@ -687,6 +716,7 @@ struct Inputs<'a, 'c> {
     caps: &'a [Option<(f64, LimitKind)>],
     used: &'a PairUse,
     detail: Detail,
+    words: &'a words::Words,
 }
 
 /// Buffers reused from flow to flow.
@@ -912,14 +942,14 @@ fn name_ties(i: &Inputs, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
     let rate = f.pair_rate().gbps();
     let mut words: Vec<String> = Vec::new();
     for (kind, why) in also {
-        let text = explain(i.cx, i.facts, i.loads, why, rate);
-        let named = format!("{}: {text}", format!("{kind:?}").to_lowercase());
+        let text = explain(i, why, rate);
+        let named = format!("{}: {text}", kind.name());
         if text != b.why && !text.is_empty() && !words.contains(&named) {
             words.push(named);
         }
     }
     if !words.is_empty() {
-        b.why = format!("{}; as tight: {}", b.why, words.join("; "));
+        b.why = format!("{}; as tight: {}", b.why, words.join("; ")).into();
     }
 }
 
@@ -934,9 +964,7 @@ fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, Lim
                 gbps,
                 kind,
                 Why::Shared {
-                    res: i.loads.space.res(r),
-                    demand: i.loads.demand_at(r) / 1e9,
-                    wire: i.loads.space.is_wire(r),
+                    res: r,
                     eff: c.eff,
                     mtu: c.mtu,
                 },
@@ -955,7 +983,7 @@ fn limits(
     (got, stop): (f64, Stop),
     scratch: &mut Scratch,
 ) -> Vec<Limit> {
-    let (cx, facts) = (i.cx, i.facts);
+    let cx = i.cx;
     let rate = f.pair_rate().gbps();
     let pr = &cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
     let mut out = Vec::new();
@@ -981,13 +1009,7 @@ fn limits(
         } else {
             alone
         };
-        let why = Why::Shared {
-            res: i.loads.space.res(r),
-            demand: i.loads.demand_at(r) / 1e9,
-            wire,
-            eff,
-            mtu,
-        };
+        let why = Why::Shared { res: r, eff, mtu };
         out.push((gbps, kind, why));
     }
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -995,7 +1017,7 @@ fn limits(
         .map(|(gbps, kind, why)| Limit {
             kind,
             gbps,
-            why: explain(cx, facts, i.loads, why, rate),
+            why: explain(i, why, rate),
             fix: None,
         })
         .collect()
@@ -1008,7 +1030,7 @@ fn flow_prediction(
     total: f64,
     worst: Option<(f64, LimitKind, Why)>,
 ) -> FlowPrediction {
-    let (cx, facts) = (i.cx, i.facts);
+    let cx = i.cx;
     let m = cx.m;
     let f = &m.flows[fi];
     let routes = &cx.routes.flows[fi];
@@ -1028,7 +1050,7 @@ fn flow_prediction(
         Some((gbps, kind, _)) if !explained => Limit {
             kind,
             gbps,
-            why: String::new(),
+            why: i.words.empty(),
             fix: None,
         },
         Some((gbps, kind, Why::Demand)) if routes.pairs.len() > 1 => Limit {
@@ -1038,13 +1060,14 @@ fn flow_prediction(
                 "each of its {} pairs asks for {}",
                 routes.pairs.len(),
                 crate::spec::units::Rate::from_gbps(rate)
-            ),
+            )
+            .into(),
             fix: None,
         },
         Some((gbps, kind, why)) => Limit {
             kind,
             gbps,
-            why: explain(cx, facts, i.loads, why, rate),
+            why: explain(i, why, rate),
             fix: match why {
                 Why::Loss { per_stream, .. } => Some(loss_fix(rate, per_stream)),
                 Why::BlackHole { path_mtu, .. } => Some(format!(

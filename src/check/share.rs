@@ -5,11 +5,18 @@
 //! takes only what the others leave it, and never pushes them below their fair share
 //! (sharing in proportion to demand let one oversized flow starve every flow beside it).
 //!
-//! Events (a pair reaching its ceiling, a resource filling up) come out of one heap;
-//! each pair freezes once and touches its resources once: O(items log items).
+//! Events come in order of level from two sources: the pairs' ceilings, sorted once,
+//! and the level each resource fills at, in an indexed heap (`fills`) updated once per
+//! step for each resource the step's frozen pairs touched. Each pair freezes once and
+//! touches its resources once: O(items log resources).
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+mod fills;
+#[cfg(test)]
+mod reference;
+mod users;
+
+use fills::Fills;
+use users::Users;
 
 /// What stopped a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,105 +37,66 @@ pub(crate) struct Problem<'a> {
     pub(crate) capacity: &'a [Option<f64>],
 }
 
-/// A heap entry: level at which `what` happens; smallest level first.
-#[derive(PartialEq)]
-struct Event {
-    level: f64,
-    /// Pairs first (a ceiling reached at the same level as a resource fills counts as
-    /// the ceiling), then resources; `stamp` tells stale resource entries apart.
-    what: (u8, u32),
-    stamp: u32,
-}
-
-impl Eq for Event {}
-
-impl Ord for Event {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.level
-            .total_cmp(&self.level)
-            .then_with(|| o.what.cmp(&self.what))
-            .then_with(|| o.stamp.cmp(&self.stamp))
-    }
-}
-
-impl PartialOrd for Event {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
 /// Each pair's rate and what stopped it.
 pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     let n = p.ceilings.len();
     let nres = p.capacity.len();
-    // Which pairs use each resource (CSR), and per resource the coefficients of the
-    // active pairs (`active`) and the load of the frozen ones (`frozen`).
-    let mut start = vec![0usize; nres + 1];
-    for &(r, _) in p.items {
-        start[r as usize + 1] += 1;
-    }
-    for i in 0..nres {
-        start[i + 1] += start[i];
-    }
-    let mut users = vec![0u32; start[nres]];
-    let mut next = start.clone();
-    let mut active = vec![0.0f64; nres];
-    for q in 0..n {
-        for &(r, c) in &p.items[p.pairs[q]..p.pairs[q + 1]] {
-            users[next[r as usize]] = q as u32;
-            next[r as usize] += 1;
-            active[r as usize] += c;
-        }
-    }
-    let mut frozen = vec![0.0f64; nres];
-    let mut stamp = vec![0u32; nres];
+    // Which pairs use each resource, and per resource the coefficients of the active
+    // pairs (`active`) and the load of the frozen ones (`frozen`).
+    let users = Users::new(p);
+    let (mut active, mut frozen) = (users.active.clone(), vec![0.0f64; nres]);
+    // Full resources are out of `fills` for good.
     let mut full = vec![false; nres];
     let mut out: Vec<Option<(f64, Stop)>> = vec![None; n];
-    let mut heap = BinaryHeap::with_capacity(n + nres);
-    for (q, &c) in p.ceilings.iter().enumerate() {
-        heap.push(Event {
-            level: c.max(0.0),
-            what: (0, q as u32),
-            stamp: 0,
-        });
-    }
-    let fill = |r: usize, active: &[f64], frozen: &[f64], stamp: &[u32]| {
+    // The ceilings never move: sorted once by (level, pair), the order the events of
+    // the first implementation came in (`reference`).
+    let ceiling: Vec<f64> = p.ceilings.iter().map(|c| c.max(0.0)).collect();
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        ceiling[a as usize]
+            .total_cmp(&ceiling[b as usize])
+            .then(a.cmp(&b))
+    });
+    let fill = |r: usize, active: &[f64], frozen: &[f64]| {
         let cap = p.capacity[r]?;
-        (active[r] > 1e-12).then(|| Event {
-            level: ((cap - frozen[r]) / active[r]).max(0.0),
-            what: (1, r as u32),
-            stamp: stamp[r],
-        })
+        (active[r] > 1e-12).then(|| ((cap - frozen[r]) / active[r]).max(0.0))
     };
+    let mut fills = Fills::new(nres);
     for r in 0..nres {
-        heap.extend(fill(r, &active, &frozen, &stamp));
+        fills.set(r, fill(r, &active, &frozen));
     }
     let mut level: f64 = 0.0;
     let mut stopped = Vec::new();
-    while let Some(e) = heap.pop() {
-        let (kind, id) = (e.what.0, e.what.1 as usize);
-        stopped.clear();
-        if kind == 0 {
-            if out[id].is_some() {
-                continue;
-            }
-            stopped.push((id, Stop::Ceiling));
-        } else {
-            if full[id] || e.stamp != stamp[id] {
-                continue;
-            }
-            full[id] = true;
-            stopped.extend(
-                users[start[id]..start[id + 1]]
-                    .iter()
-                    .map(|&q| q as usize)
-                    .filter(|&q| out[q].is_none())
-                    .map(|q| (q, Stop::Full(id as u32))),
-            );
+    // Resources whose fill level the step changed (`touched[r]`: listed already).
+    let (mut dirty, mut touched) = (Vec::new(), vec![false; nres]);
+    let mut k = 0;
+    loop {
+        while k < n && out[order[k] as usize].is_some() {
+            k += 1;
         }
+        let pair = order.get(k).map(|&q| (q as usize, ceiling[q as usize]));
+        // A ceiling reached at the same level as a resource fills counts as the ceiling.
+        let at = match (pair, fills.first()) {
+            (Some((q, c)), Some((_, l))) if c.total_cmp(&l).is_le() => {
+                stopped.push((q, Stop::Ceiling));
+                c
+            }
+            (_, Some((r, l))) => {
+                fills.take(r);
+                full[r] = true;
+                stopped.extend(users.stopped_by(r, &out));
+                l
+            }
+            (Some((q, c)), None) => {
+                stopped.push((q, Stop::Ceiling));
+                c
+            }
+            (None, None) => break,
+        };
         // Levels only rise: rounding must not hand a pair less than one stopped before.
-        level = level.max(e.level);
-        for &(q, why) in &stopped {
+        level = level.max(at);
+        for (q, why) in stopped.drain(..) {
+            // A pair listing a resource twice is among its users twice.
             if out[q].is_some() {
                 continue;
             }
@@ -137,11 +105,17 @@ pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
                 let r = r as usize;
                 active[r] -= c;
                 frozen[r] += c * level;
-                if !full[r] {
-                    stamp[r] += 1;
-                    heap.extend(fill(r, &active, &frozen, &stamp));
+                if !full[r] && !touched[r] {
+                    touched[r] = true;
+                    dirty.push(r);
                 }
             }
+        }
+        // Once per step: the level a resource fills at depends only on its sums after
+        // every pair the step froze.
+        for r in dirty.drain(..) {
+            touched[r] = false;
+            fills.set(r, fill(r, &active, &frozen));
         }
     }
     out.into_iter()
@@ -233,6 +207,72 @@ mod tests {
                 });
                 prop_assert!(bottleneck, "pair {q} at {} below its ceiling {} has no bottleneck", x[q].0, ceil[q]);
             }
+        }
+    }
+
+    /// Problems rich in ties (levels on a coarse grid, equal capacities) and in pairs
+    /// listing a resource twice, where the order events are taken in shows.
+    fn tied_problem() -> impl Strategy<Value = Case> {
+        (1usize..8, 1usize..40).prop_flat_map(|(nres, npairs)| {
+            (
+                proptest::collection::vec((0u8..12).prop_map(|x| f64::from(x) * 5.0), npairs),
+                proptest::collection::vec(
+                    proptest::collection::vec(
+                        (0..nres as u32, (1u8..5).prop_map(|x| f64::from(x) * 0.5)),
+                        0..5,
+                    ),
+                    npairs,
+                ),
+                proptest::collection::vec(
+                    proptest::option::weighted(0.8, (0u8..10).prop_map(|x| f64::from(x) * 10.0)),
+                    nres,
+                ),
+            )
+        })
+    }
+
+    fn same_bits(a: &[(f64, Stop)], b: &[(f64, Stop)]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.0.to_bits() == y.0.to_bits() && x.1 == y.1)
+    }
+
+    /// Each pair's rate and stop.
+    type Shares = Vec<(f64, Stop)>;
+
+    /// The problem solved by both implementations: (this one, the reference).
+    fn both(case: &Case) -> (Shares, Shares) {
+        let (ceil, uses, caps) = case;
+        let mut pairs = vec![0];
+        let mut items = Vec::new();
+        for u in uses {
+            items.extend_from_slice(u);
+            pairs.push(items.len());
+        }
+        let p = Problem {
+            ceilings: ceil,
+            pairs: &pairs,
+            items: &items,
+            capacity: caps,
+        };
+        (max_min(&p), reference::max_min(&p))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The sorted ceilings and the indexed heap give the first implementation's
+        /// every bit: same rates, same stops.
+        #[test]
+        fn same_bits_as_the_reference_with_ties(case in tied_problem()) {
+            let (new, old) = both(&case);
+            prop_assert!(same_bits(&new, &old), "{new:?} != {old:?}");
+        }
+
+        #[test]
+        fn same_bits_as_the_reference(case in problem()) {
+            let (new, old) = both(&case);
+            prop_assert!(same_bits(&new, &old), "{new:?} != {old:?}");
         }
     }
 }

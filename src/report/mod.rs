@@ -140,9 +140,7 @@ fn flow_summary(out: &mut String, plan: &Plan, shown: usize) {
     let infeasible = plan.flows.iter().filter(|f| !f.feasible).count();
     let mut kinds = std::collections::BTreeMap::new();
     for f in &plan.flows {
-        *kinds
-            .entry(format!("{:?}", f.bottleneck.kind).to_lowercase())
-            .or_insert(0usize) += 1;
+        *kinds.entry(f.bottleneck.kind.name()).or_insert(0usize) += 1;
     }
     let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let _ = writeln!(
@@ -201,7 +199,7 @@ fn flows(out: &mut String, front: &Front, plan: &Plan) {
                 out,
                 "<li><b>{} Gbit/s</b> {}: {}</li>",
                 g(l.gbps),
-                html(&format!("{:?}", l.kind).to_lowercase()),
+                html(l.kind.name()),
                 html(&l.why)
             );
         }

@@ -77,9 +77,7 @@ pub(super) fn also_binding(
         let Some((_, kind)) = i.caps[r] else { continue };
         if sat.full[r] && (got >= sat.top[r] || close(got, sat.top[r])) {
             let why = Why::Shared {
-                res: i.loads.space.res(r),
-                demand: i.loads.demand_at(r) / 1e9,
-                wire: i.loads.space.is_wire(r),
+                res: r,
                 eff: c.eff,
                 mtu: c.mtu,
             };
