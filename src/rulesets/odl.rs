@@ -527,6 +527,7 @@ mod tests {
                 flow: "tb".into(),
                 rate_kbps: 5_000_000_000,
             }],
+            isolated_ports: vec![],
         }
     }
 
