@@ -95,7 +95,10 @@ def test_wan_fields_follow_the_kind():
     otn = keys(["wan", "*"], {"kind": "otn"})
     dark = keys(["wan", "*"], {"kind": "dark-fiber"})
     circuit = keys(["wan", "*"], {"kind": "circuit"})
-    assert "client" in otn and not {"optic", "splices", "fiber", "capacity"} & otn
+    # An OTN link's `optic:` is the switch ports' (the client runs' default): offered;
+    # the fiber plant belongs to the client runs (`client_a`, `client_b`), not the WAN.
+    assert {"client", "optic", "client_a", "client_b"} <= otn
+    assert not {"splices", "fiber", "capacity"} & otn
     assert {"optic", "splices", "connectors", "fiber", "length_km"} <= dark and "client" not in dark
     assert {"capacity", "provisioning"} <= circuit and "optic" not in circuit
     assert values(["wan", "*", "kind"]) == {"dark-fiber", "otn", "circuit"}

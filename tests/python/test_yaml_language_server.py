@@ -119,5 +119,6 @@ def test_optic_offers_the_catalog_optics(server):
 
 def test_an_otn_link_is_not_offered_dark_fiber_fields(server):
     got = complete(server, "otn", "wan:\n  - name: dci\n    kind: otn\n    ")
-    assert "client" in got, got
-    assert not {"optic", "splices", "fiber"} & got, got
+    assert {"client", "optic", "client_a", "client_b"} <= got, got
+    # The fiber plant is the client runs' (inside `client_a`/`client_b`), not the WAN's.
+    assert not {"splices", "fiber"} & got, got
