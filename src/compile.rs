@@ -248,13 +248,18 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     // take their ids first (no `--catalog` folder, whose files come before the spec's).
     let early = opts.catalog_dir.is_none() && catalog::register_embedded(&mut s.sources);
     let parsed = std::thread::scope(|scope| {
-        let warm = early.then(|| {
-            scope.spawn(|| {
-                catalog::embedded();
-                // Lowering's first need; an error is reported there.
-                let _ = crate::lower::vendor::vendors();
+        // No thread to be had: the catalog is decoded below, when it is first needed.
+        let warm = early
+            .then(|| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || {
+                        catalog::embedded();
+                        // Lowering's first need; an error is reported there.
+                        let _ = crate::lower::vendor::vendors();
+                    })
+                    .ok()
             })
-        });
+            .flatten();
         let base = if early {
             None
         } else {
