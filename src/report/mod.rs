@@ -4,6 +4,7 @@
 //! NUMA per DTN, the cabling plan and bill of materials, the findings, and links to every
 //! generated file. Every spec string goes through `escape::html`.
 
+mod grid;
 mod layout;
 mod topology;
 

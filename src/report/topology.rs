@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::grid;
 use super::layout::place;
 use crate::check::load::Res;
 use crate::check::predict::Plan;
@@ -22,6 +23,9 @@ struct Node {
 }
 
 const H: f64 = 30.0;
+/// The most nodes a site is drawn with the layered layout; a larger site goes in a grid
+/// (`grid.rs`: the layered layout's time grows faster than linearly).
+const LAYERED_MAX: usize = 120;
 const PAD: f64 = 16.0;
 const TITLE: f64 = 22.0;
 
@@ -169,6 +173,13 @@ pub(crate) fn svg(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> String {
         let (a, b) = (node_of(l.a.node), node_of(l.b.node));
         pairs.entry((a.min(b), a.max(b))).or_default().push(i);
     }
+    // Each site's own links, in one pass over all of them.
+    let mut inside: Vec<Vec<(usize, usize)>> = vec![Vec::new(); m.sites.len()];
+    for &(a, b) in pairs.keys() {
+        if nodes[a].site == nodes[b].site {
+            inside[nodes[a].site].push((index[a], index[b]));
+        }
+    }
     let mut site_pos = Vec::with_capacity(m.sites.len());
     let mut site_size = Vec::with_capacity(m.sites.len());
     for (s, members) in local.iter().enumerate() {
@@ -176,12 +187,12 @@ pub(crate) fn svg(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> String {
             .iter()
             .map(|&n| (width(&nodes[n].label), H))
             .collect();
-        let edges: Vec<(usize, usize)> = pairs
-            .keys()
-            .filter(|(a, b)| nodes[*a].site == s && nodes[*b].site == s)
-            .map(|&(a, b)| (index[a], index[b]))
-            .collect();
-        let (pos, (w, h)) = place(&sizes, &edges, false);
+        let edges = &inside[s];
+        let (pos, (w, h)) = if sizes.len() > LAYERED_MAX {
+            grid::place(&sizes, edges)
+        } else {
+            place(&sizes, edges, false)
+        };
         let title = width(&site_title(m, s));
         site_pos.push(pos);
         site_size.push(((w + 2.0 * PAD).max(title), h + 2.0 * PAD + TITLE));
