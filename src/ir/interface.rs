@@ -138,7 +138,8 @@ pub(crate) struct Mtu {
 }
 
 /// One physical port or breakout subport.
-#[derive(Debug, Serialize, JsonSchema)]
+// Serialized by hand (`flat.rs`); the schema keeps the derive's flattened `switching`.
+#[derive(Debug, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Interface {
     /// Vendor name (`ethernet1/1/17:2`, `Ethernet17/2`, `xe-1/1/49`).
@@ -182,7 +183,8 @@ pub(crate) struct Interface {
 }
 
 /// A LAG.
-#[derive(Debug, Serialize, JsonSchema)]
+// Serialized by hand (`flat.rs`), as `Interface` is.
+#[derive(Debug, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PortChannel {
     pub(crate) id: u16,

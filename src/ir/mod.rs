@@ -6,6 +6,7 @@
 
 pub(crate) mod cabling;
 pub(crate) mod fabric;
+mod flat;
 pub(crate) mod flow;
 pub(crate) mod host;
 pub(crate) mod interface;
