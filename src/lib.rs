@@ -20,6 +20,7 @@ pub(crate) mod ir;
 pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
+pub(crate) mod par;
 pub(crate) mod plan;
 pub(crate) mod read;
 pub(crate) mod render;
