@@ -14,6 +14,7 @@ mod diff;
 mod out;
 mod push;
 mod python;
+pub(crate) mod stdout;
 mod twin;
 mod validate;
 
@@ -203,7 +204,7 @@ fn report(s: &mut Session, c: &Common, json_to_stdout: bool) -> i32 {
     s.diags.sort();
     let items = s.diags.items();
     if c.format == Format::Json && json_to_stdout {
-        println!("{}", render::to_json(&s.sources, items));
+        crate::cli::stdout::put(&format!("{}\n", render::to_json(&s.sources, items)));
     } else if !items.is_empty() {
         let text = render::to_text(&s.sources, items, c.color());
         let errors = s.diags.count(Severity::Error);
@@ -273,7 +274,7 @@ fn plan(a: &PlanArgs) -> i32 {
                 Format::Markdown => crate::plan::markdown(&p, &extras),
             };
             // Titles, venues and names are spec text: never raw to a terminal.
-            print!("{}", crate::escape::lines(&out));
+            crate::cli::stdout::put(&crate::escape::lines(&out));
             code
         }
     }
@@ -298,18 +299,18 @@ fn explain(code: Option<&str>) -> i32 {
                 format!("{:?}", c.severity())
             ));
         }
-        print!("{out}");
+        crate::cli::stdout::put(&out);
         return 0;
     };
     match codes::find(code) {
         Some(c) => {
-            println!(
-                "{} ({}), {:?} by default\n\n{}",
+            crate::cli::stdout::put(&format!(
+                "{} ({}), {:?} by default\n\n{}\n",
                 c.id,
                 c.name,
                 c.severity(),
                 c.explain
-            );
+            ));
             0
         }
         None => usage(&format!(
@@ -331,7 +332,7 @@ fn catalog(name: Option<&str>, dir: Option<PathBuf>) -> i32 {
     let mut db = crate::catalog::Db::default();
     cats.into_iter().for_each(|c| db.absorb(c));
     let Some(name) = name else {
-        print!("{}", crate::escape::lines(&crate::catalog::listing(&db)));
+        crate::cli::stdout::put(&crate::escape::lines(&crate::catalog::listing(&db)));
         return 0;
     };
     let found = crate::catalog::entry::find(&db, name);
@@ -341,10 +342,9 @@ fn catalog(name: Option<&str>, dir: Option<PathBuf>) -> i32 {
         ));
     }
     for (what, key) in found {
-        print!(
-            "{}",
-            crate::escape::lines(&crate::catalog::entry::text(&s.sources, what, key))
-        );
+        crate::cli::stdout::put(&crate::escape::lines(&crate::catalog::entry::text(
+            &s.sources, what, key,
+        )));
     }
     0
 }
@@ -417,11 +417,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
                 seed,
                 eos_only,
             };
-            print!("{}", crate::synth::generate(&p));
+            crate::cli::stdout::put(&crate::synth::generate(&p));
             0
         }
         Command::Schema => {
-            print!("{}", crate::spec::json_schema());
+            crate::cli::stdout::put(&crate::spec::json_schema());
             0
         }
         Command::Catalog { name, catalog: dir } => catalog(name.as_deref(), dir),

@@ -288,3 +288,30 @@ fn schema_matches_the_committed_file() {
     );
     let _: Value = serde_json::from_str(&run.stdout).expect("the schema is JSON");
 }
+
+/// A reader that goes away (`democ synth ... | head -1`) is an I/O problem, not a
+/// panic: exit code 2, and nothing but the exit on stderr (print! used to panic with
+/// "failed printing to stdout: Broken pipe").
+#[test]
+fn a_closed_standard_output_ends_democ_with_code_2_not_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .args([
+            "synth",
+            "--shape",
+            "booths",
+            "--switches",
+            "400",
+            "--flows",
+            "100",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("democ runs");
+    // Megabytes of YAML into a pipe nobody reads any more.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("democ ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+}

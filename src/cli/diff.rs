@@ -192,7 +192,7 @@ fn prediction_changes(old: &Build, new: &Build) -> Vec<String> {
 pub(crate) fn run(a: &DiffArgs) -> i32 {
     match diff(a) {
         Ok((text, changed)) => {
-            print!("{}", crate::escape::lines(&text));
+            crate::cli::stdout::put(&crate::escape::lines(&text));
             i32::from(changed)
         }
         Err(e) => super::usage(&e),

@@ -108,7 +108,7 @@ fn lab(
 
 pub(super) fn ir(a: &IrArgs) -> i32 {
     if a.schema {
-        print!("{}", crate::ir::json_schema());
+        crate::cli::stdout::put(&crate::ir::json_schema());
         return 0;
     }
     let mut s = Session::default();
@@ -119,7 +119,7 @@ pub(super) fn ir(a: &IrArgs) -> i32 {
     let text = crate::ir::to_json(&lab);
     match &a.output {
         None => {
-            print!("{text}");
+            crate::cli::stdout::put(&text);
             0
         }
         Some(path) => crate::write::file(path, text.as_bytes()).map_or_else(|e| usage(&e), |()| 0),

@@ -60,7 +60,7 @@ fn absolute(p: &Path) -> PathBuf {
 pub(super) fn run(c: &TwinCmd) -> i32 {
     let done = |r: Result<String, (String, i32)>| match r {
         Ok(m) => {
-            println!("{m}");
+            crate::cli::stdout::put(&format!("{m}\n"));
             0
         }
         Err((m, code)) => {
@@ -87,7 +87,7 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                 &mut std::io::stdout(),
             ) {
                 Ok((m, passed)) => {
-                    println!("{m}");
+                    crate::cli::stdout::put(&format!("{m}\n"));
                     i32::from(!passed)
                 }
                 Err((m, code)) => {
@@ -103,7 +103,7 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                 switch,
             ) {
                 Ok(s) => {
-                    print!("{s}");
+                    crate::cli::stdout::put(&s);
                     0
                 }
                 Err((m, code)) => {

@@ -69,8 +69,8 @@ pub(crate) fn run(a: &ValidateArgs) -> i32 {
         Outcome::skipped("twin", "not asked (--twin runs it: root, Linux)")
     });
     match a.format {
-        Format::Text => print!("{}", outcome::text(&all)),
-        Format::Json => println!("{}", outcome::json(&all)),
+        Format::Text => crate::cli::stdout::put(&outcome::text(&all)),
+        Format::Json => crate::cli::stdout::put(&format!("{}\n", outcome::json(&all))),
     }
     i32::from(all.iter().any(|o| o.status == Status::Failed))
 }
