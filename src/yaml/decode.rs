@@ -126,7 +126,10 @@ impl<'n> Fields<'n> {
         if self.lengths & length_bit(name.len()) == 0 {
             return None;
         }
-        let i = self.entries.iter().position(|(k, _)| k.name == name)?;
+        let i = self
+            .entries
+            .iter()
+            .position(|(k, _)| same_name(&k.name, name))?;
         self.used.set(i);
         Some(&self.entries[i].1)
     }
@@ -204,6 +207,12 @@ impl<'n> Fields<'n> {
             );
         }
     }
+}
+
+/// `key == name`, its first byte compared before the call to compare the rest: keys
+/// of one length (`name`, `from`, `rate`) mostly differ there.
+fn same_name(key: &str, name: &str) -> bool {
+    key.len() == name.len() && key.as_bytes().first() == name.as_bytes().first() && key == name
 }
 
 fn length_bit(len: usize) -> u64 {
