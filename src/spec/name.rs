@@ -109,10 +109,13 @@ impl std::fmt::Display for Pattern {
     }
 }
 
+const RANGE_HELP: &str =
+    "write a range as `name-[1-10]`: one pair of brackets holding two whole numbers";
+
 /// Parses `prefix[a-b]suffix` (or a plain name); the error is the message.
 pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, String)> {
-    let help =
-        "write a range as `name-[1-10]`: one pair of brackets holding two whole numbers".to_owned();
+    // Written out only for an error: a plain name (most of a show's) allocates nothing here.
+    let help = || RANGE_HELP.to_owned();
     let Some(open) = text.find('[') else {
         return match name_problem(text, port) {
             Some(p) => Err((p, String::new())),
@@ -126,12 +129,11 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
     let close = text[open..]
         .find(']')
         .map(|i| open + i)
-        .ok_or(("unclosed `[` in a name range".to_owned(), help.clone()))?;
+        .ok_or_else(|| ("unclosed `[` in a name range".to_owned(), help()))?;
     let (prefix, inner, suffix) = (&text[..open], &text[open + 1..close], &text[close + 1..]);
-    let (a, b) = inner.split_once('-').ok_or((
-        "a range needs two numbers: `[1-10]`".to_owned(),
-        help.clone(),
-    ))?;
+    let (a, b) = inner
+        .split_once('-')
+        .ok_or_else(|| ("a range needs two numbers: `[1-10]`".to_owned(), help()))?;
     if a.is_empty() || b.starts_with('-') {
         return Err((
             format!("the range `[{inner}]` holds a negative number or misses one"),
@@ -151,9 +153,9 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
         )),
         Err(_) if s.is_empty() => Err((
             format!("the range `[{inner}]` misses its second number"),
-            help.clone(),
+            help(),
         )),
-        Err(_) => Err((format!("`{s}` is not a whole number"), help.clone())),
+        Err(_) => Err((format!("`{s}` is not a whole number"), help())),
     };
     let (lo, hi) = (parse(a)?, parse(b)?);
     if lo > hi {
@@ -174,7 +176,7 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
     }
     let sample = format!("{prefix}{hi}{suffix}");
     if suffix.contains('[') {
-        return Err(("only one range is allowed in a name".into(), help));
+        return Err(("only one range is allowed in a name".into(), help()));
     }
     if let Some(p) = name_problem(&sample, port) {
         return Err((p, String::new()));

@@ -3,6 +3,7 @@
 
 use indexmap::IndexMap;
 
+use super::asked::{Known, Taken};
 use super::node::{Key, Kind, Node};
 use crate::diag::{Diagnostic, Diags, codes, did_you_mean, suggest};
 use crate::source::Span;
@@ -84,8 +85,9 @@ impl Cx<'_> {
             Kind::Map(entries) => Some(Fields {
                 span: node.span,
                 entries,
-                used: vec![false; entries.len()],
-                known: Vec::new(),
+                used: Taken::new(entries.len()),
+                lengths: key_lengths(entries),
+                known: Known::new(),
                 missing: Vec::new(),
                 what,
             }),
@@ -106,8 +108,12 @@ pub(crate) trait Decode: Sized {
 pub(crate) struct Fields<'n> {
     span: Span,
     entries: &'n [(Key, Node)],
-    used: Vec<bool>,
-    known: Vec<&'static str>,
+    used: Taken,
+    /// A bit for each key length present (the last bit for 63 and more), so that a field
+    /// absent from the mapping is, most of the time, known absent without a scan: a
+    /// decoder asks for every field it has, and most are absent.
+    lengths: u64,
+    known: Known,
     /// Required fields found absent; reported by `finish`, unless an unknown key there
     /// is a misspelling of one (then that key's diagnostic says so, once).
     missing: Vec<&'static str>,
@@ -117,8 +123,14 @@ pub(crate) struct Fields<'n> {
 impl<'n> Fields<'n> {
     fn take(&mut self, name: &'static str) -> Option<&'n Node> {
         self.known.push(name);
-        let i = self.entries.iter().position(|(k, _)| k.name == name)?;
-        self.used[i] = true;
+        if self.lengths & length_bit(name.len()) == 0 {
+            return None;
+        }
+        let i = self
+            .entries
+            .iter()
+            .position(|(k, _)| same_name(&k.name, name))?;
+        self.used.set(i);
         Some(&self.entries[i].1)
     }
 
@@ -155,10 +167,10 @@ impl<'n> Fields<'n> {
     pub(crate) fn finish(self, cx: &mut Cx) {
         let mut missing = self.missing;
         for (i, (key, _)) in self.entries.iter().enumerate() {
-            if self.used[i] {
+            if self.used.get(i) {
                 continue;
             }
-            let closest = did_you_mean(&key.name, self.known.iter().copied());
+            let closest = did_you_mean(&key.name, self.known.iter());
             let (label, hint) = match closest {
                 Some(c) if missing.contains(&c) => {
                     missing.retain(|m| *m != c);
@@ -169,7 +181,7 @@ impl<'n> Fields<'n> {
                 }
                 _ => (
                     "not a field of this mapping".to_owned(),
-                    suggest(&key.name, self.known.iter().copied()),
+                    suggest(&key.name, self.known.iter()),
                 ),
             };
             cx.error(
@@ -195,6 +207,22 @@ impl<'n> Fields<'n> {
             );
         }
     }
+}
+
+/// `key == name`, its first byte compared before the call to compare the rest: keys
+/// of one length (`name`, `from`, `rate`) mostly differ there.
+fn same_name(key: &str, name: &str) -> bool {
+    key.len() == name.len() && key.as_bytes().first() == name.as_bytes().first() && key == name
+}
+
+fn length_bit(len: usize) -> u64 {
+    1 << len.min(63)
+}
+
+fn key_lengths(entries: &[(Key, Node)]) -> u64 {
+    entries
+        .iter()
+        .fold(0, |bits, (k, _)| bits | length_bit(k.name.len()))
 }
 
 // ---- scalars ---------------------------------------------------------------------

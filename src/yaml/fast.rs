@@ -59,8 +59,18 @@ pub(crate) fn parse_or_limit(
 /// control character, no C1 control (NEL is a YAML 1.1 line break), no LS or PS (the
 /// same), no byte order mark or non-character.
 fn subset_bytes(b: &[u8]) -> bool {
+    // Printable ASCII and line breaks (nearly all of a show spec) are taken 16 bytes at a
+    // time, without branches the compiler cannot turn into vector code: byte by byte,
+    // this check was a seventh of the fast path.
+    let printable = |c: u8| (0x20..0x7f).contains(&c) || c == b'\n';
     let mut i = 0;
     while i < b.len() {
+        if let Some(chunk) = b.get(i..i + 16) {
+            if chunk.iter().fold(true, |ok, &c| ok & printable(c)) {
+                i += 16;
+                continue;
+            }
+        }
         let c = b[i];
         let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
         let bad = match c {
@@ -108,7 +118,14 @@ struct Reader<'a> {
     breach: Option<usize>,
     /// Counting only: collections keep no entries (so duplicate keys go unseen).
     dry: bool,
+    /// Room reserved for a flow sequence's items and a flow mapping's entries: as many as
+    /// the last one had (a show's flows are lines of the same shape), so that most take
+    /// one allocation instead of growing through two or three.
+    room: [usize; 2],
 }
+
+/// The most room reserved ahead for a flow collection.
+const MAX_ROOM: usize = 16;
 
 /// YAML's limit on the length of an implicit key.
 const MAX_KEY_BYTES: usize = 1024;
@@ -126,6 +143,7 @@ impl<'a> Reader<'a> {
             max_depth,
             breach: None,
             dry: false,
+            room: [0; 2],
         }
     }
 
@@ -533,28 +551,36 @@ impl<'a> Reader<'a> {
         if !opens {
             return None;
         }
+        let b = self.b;
+        let mut i = start;
         let mut end = start;
-        while let Some(c) = self.peek() {
+        while let Some(&c) = b.get(i) {
+            // Most bytes of a scalar end nothing: one table look-up each.
+            if !STOPS[usize::from(c)] {
+                i += 1;
+                end = i;
+                continue;
+            }
             match c {
                 b'\n' => break,
                 b' ' => {
-                    if self.at(self.pos + 1) == Some(b'#') {
+                    if b.get(i + 1) == Some(&b'#') {
                         break;
                     }
                 }
                 // A `#` inside a word is text to YAML; leave such spellings to the full path.
                 b'#' => return None,
                 b':' => {
-                    let next = self.at(self.pos + 1);
+                    let next = b.get(i + 1).copied();
                     if matches!(next, None | Some(b' ' | b'\n')) || next.is_some_and(flow_end) {
                         break;
                     }
-                    end = self.pos + 1;
+                    end = i + 1;
                 }
                 c if flow_end(c) => break,
-                _ => end = self.pos + 1,
+                _ => end = i + 1,
             }
-            self.pos += 1;
+            i += 1;
         }
         self.pos = end;
         let value = self.text.get(start..end)?;
@@ -580,11 +606,13 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Some(seq(items, span));
         }
+        items.reserve_exact(self.room[0]);
         loop {
             let item = self.inline(Ctx::Flow, depth)?;
             self.keep(&mut items, item);
             self.skip_spaces();
             if self.flow_next(b']')? {
+                self.room[0] = items.len().min(MAX_ROOM);
                 return Some(seq(items, span));
             }
         }
@@ -598,6 +626,7 @@ impl<'a> Reader<'a> {
         self.skip_spaces();
         let mut entries = Vec::new();
         if self.peek() != Some(b'}') {
+            entries.reserve_exact(self.room[1]);
             loop {
                 let key = self.key(Ctx::Flow)?;
                 if !self.skip_spaces() {
@@ -616,6 +645,7 @@ impl<'a> Reader<'a> {
         if has_duplicates(&entries) {
             return None;
         }
+        self.room[1] = entries.len().min(MAX_ROOM);
         Some(Node {
             kind: Kind::Map(entries),
             span,
@@ -641,6 +671,19 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The bytes that may end a plain scalar or need a closer look there (in block context the
+/// flow brackets and commas are text, which the slow branch decides).
+const STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b"\n #:,[]{}";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 fn seq(items: Vec<Node>, span: Span) -> Node {
     Node {
         kind: Kind::Seq(items),
@@ -654,6 +697,19 @@ fn seq(items: Vec<Node>, span: Span) -> Node {
 /// document to the full path, which decides.
 fn has_duplicates(entries: &[(Key, Node)]) -> bool {
     let number = |k: &Key| {
+        // Only a name starting (after a sign) with a digit, `.`, `i` (inf) or `n` (nan)
+        // can parse as a number: the others skip the parser, which was most of this check.
+        let b = k.name.as_bytes();
+        let body = match b.first() {
+            Some(b'+' | b'-') => &b[1..],
+            _ => b,
+        };
+        let numeric = body
+            .first()
+            .is_some_and(|c| c.is_ascii_digit() || matches!(c, b'.' | b'i' | b'I' | b'n' | b'N'));
+        if !numeric {
+            return None;
+        }
         k.name
             .parse::<f64>()
             .ok()

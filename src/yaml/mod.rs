@@ -1,4 +1,5 @@
 //! YAML: the located tree and the typed decoder that walks it.
+pub(crate) mod asked;
 pub(crate) mod compare;
 pub(crate) mod decode;
 pub(crate) mod embedded;
