@@ -174,7 +174,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     clock.mark("predict");
     let plan = prediction
         .as_ref()
-        .map(|p| crate::plan::json(p, &crate::plan::Extras::none()));
+        .map(|p| crate::plan::json_bytes(p, &crate::plan::Extras::none()));
     clock.mark("plan");
     let specs = read_specs(a, &s);
     let specs = specs.iter().map(|p| ("spec file", p.as_path()));
@@ -187,7 +187,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     ));
     let extra = plan.map(|p| crate::write::OutFile {
         path: "plan.json".into(),
-        bytes: p.into_bytes(),
+        bytes: p,
     });
     let files = match emit::files(
         &lab,
