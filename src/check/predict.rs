@@ -555,7 +555,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
             x.hosts += 1;
         }
     }
-    let fabrics = super::fabrics::predict(cx, &facts, &flows);
+    let fabrics = super::fabrics::predict(cx, &facts, &flows, detail);
     let plan = Plan {
         show: m.settings.name.clone(),
         title: m.settings.title.clone(),
