@@ -412,13 +412,10 @@ pub(crate) fn json_bytes(plan: &Plan, x: &Extras) -> Vec<u8> {
         out.extend_from_slice(b"\": ");
         match field {
             Field::One(v) => pretty_at(&mut out, &v, 1),
-            Field::Flows => elements(&mut out, plan.flows.iter().map(sorted::Flow)),
-            Field::Links => elements(
-                &mut out,
-                plan.links
-                    .iter()
-                    .map(|(_, link)| sorted::Link { link, names }),
-            ),
+            Field::Flows => elements(&mut out, &plan.flows, |out, f| sorted::flow(out, 2, f)),
+            Field::Links => elements(&mut out, &plan.links, |out, (_, u)| {
+                sorted::link(out, 2, u, names);
+            }),
         }
     }
     out.extend_from_slice(b"\n}\n");
@@ -432,20 +429,19 @@ enum Field {
     Links,
 }
 
-/// An array one level deep, each element written in place two levels deep.
-fn elements<T: serde::Serialize>(out: &mut Vec<u8>, mut items: impl Iterator<Item = T>) {
-    match items.next() {
-        None => out.extend_from_slice(b"[]"),
-        Some(first) => {
-            out.extend_from_slice(b"[\n    ");
-            pretty_at(out, &first, 2);
-            for v in items {
-                out.extend_from_slice(b",\n    ");
-                pretty_at(out, &v, 2);
-            }
-            out.extend_from_slice(b"\n  ]");
-        }
+/// An array one level deep, each element written in place (two levels deep) by `write`.
+fn elements<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
+    let Some((first, rest)) = items.split_first() else {
+        out.extend_from_slice(b"[]");
+        return;
+    };
+    out.extend_from_slice(b"[\n    ");
+    write(out, first);
+    for v in rest {
+        out.extend_from_slice(b",\n    ");
+        write(out, v);
     }
+    out.extend_from_slice(b"\n  ]");
 }
 
 /// `v` as `serde_json::to_string_pretty` prints it `depth` levels deep, written in place.

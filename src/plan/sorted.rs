@@ -1,100 +1,178 @@
-//! A flow's prediction and a link's use serialized with their keys sorted, as a
-//! `serde_json::Value` of them prints, but straight into the output: building a `Value`
-//! (a `BTreeMap` and a `String` per key and per text) for each of 100,000 flows was most
-//! of the time `plan.json` took. The field lists here must follow the structs' serde
-//! names; `tests::same_as_values` holds them to it.
+//! A flow's prediction and a link's use written as a `serde_json::Value` of them prints
+//! (keys sorted, `to_string_pretty`'s layout at their depth), but straight into the
+//! output: building a `Value` (a `BTreeMap` and a `String` per key and per text) for
+//! each of 100,000 flows was most of the time `plan.json` took, and serializing through
+//! serde_json's escaper still was, for keys known here to need no escaping. The keys
+//! must follow the structs' serde names; `tests::same_as_values` holds them to it.
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use std::io::Write as _;
 
 use crate::check::predict::{FlowPrediction, Limit, LinkUse};
 
-/// A flow's prediction, keys sorted.
-pub(crate) struct Flow<'a>(pub(crate) &'a FlowPrediction);
+/// An object or array being written: its depth, and whether it has a member yet.
+struct Open {
+    depth: usize,
+    first: bool,
+}
 
-impl Serialize for Flow<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let f = self.0;
-        let mut m = ser.serialize_map(Some(14))?;
-        m.serialize_entry("bottleneck", &Sorted(&f.bottleneck))?;
-        m.serialize_entry("demand_gbps", &f.demand_gbps)?;
-        m.serialize_entry("expect_infeasible", &f.expect_infeasible)?;
-        m.serialize_entry("feasible", &f.feasible)?;
-        m.serialize_entry("limits", &Limits(&f.limits))?;
-        m.serialize_entry("name", &f.name)?;
-        m.serialize_entry("needs_rules", &f.needs_rules)?;
-        m.serialize_entry("numa_remote", &f.numa_remote)?;
-        m.serialize_entry("pairs", &f.pairs)?;
-        m.serialize_entry("path", &f.path)?;
-        m.serialize_entry("predicted_gbps", &f.predicted_gbps)?;
-        m.serialize_entry("protocol", f.protocol)?;
-        m.serialize_entry("rtt_ms", &f.rtt_ms)?;
-        m.serialize_entry("streams_per_pair", &f.streams_per_pair)?;
-        m.end()
+const SPACES: &[u8] = b"                                ";
+
+fn indent(out: &mut Vec<u8>, depth: usize) {
+    let mut n = 2 * depth;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.extend_from_slice(&SPACES[..k]);
+        n -= k;
     }
 }
 
-/// A limit, keys sorted (`fix` only when there is one, as `skip_serializing_if` has it).
-struct Sorted<'a>(&'a Limit);
-
-impl Serialize for Sorted<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let l = self.0;
-        let mut m = ser.serialize_map(Some(3 + usize::from(l.fix.is_some())))?;
-        if let Some(fix) = &l.fix {
-            m.serialize_entry("fix", fix)?;
+impl Open {
+    fn new(out: &mut Vec<u8>, depth: usize, bracket: u8) -> Open {
+        out.push(bracket);
+        Open {
+            depth: depth + 1,
+            first: true,
         }
-        m.serialize_entry("gbps", &l.gbps)?;
-        m.serialize_entry("kind", &l.kind)?;
-        m.serialize_entry("why", &*l.why)?;
-        m.end()
     }
-}
 
-struct Limits<'a>(&'a [Limit]);
+    /// The separator and indentation before the next member.
+    fn next(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if self.first { b"\n" } else { b",\n" });
+        self.first = false;
+        indent(out, self.depth);
+    }
 
-impl Serialize for Limits<'_> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut s = ser.serialize_seq(Some(self.0.len()))?;
-        for l in self.0 {
-            s.serialize_element(&Sorted(l))?;
+    /// A key (plain ASCII, no escapes) and its separator.
+    fn key(&mut self, out: &mut Vec<u8>, k: &str) {
+        self.next(out);
+        out.push(b'"');
+        out.extend_from_slice(k.as_bytes());
+        out.extend_from_slice(b"\": ");
+    }
+
+    fn close(self, out: &mut Vec<u8>, bracket: u8) {
+        if !self.first {
+            out.push(b'\n');
+            indent(out, self.depth - 1);
         }
-        s.end()
+        out.push(bracket);
     }
 }
 
-/// A link direction's use, keys sorted, its flows by name (`names` maps a flow's index).
-pub(crate) struct Link<'a, F> {
-    pub(crate) link: &'a LinkUse,
-    pub(crate) names: F,
-}
-
-impl<'a, F: Fn(usize) -> Option<&'a str>> Serialize for Link<'a, F> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let u = self.link;
-        let mut m = ser.serialize_map(Some(6))?;
-        m.serialize_entry("capacity_gbps", &u.capacity_gbps)?;
-        m.serialize_entry("direction", &u.direction)?;
-        m.serialize_entry("flows", &Names(self))?;
-        m.serialize_entry("link", &u.link)?;
-        m.serialize_entry("load_gbps", &u.load_gbps)?;
-        m.serialize_entry("utilization_pct", &u.utilization_pct)?;
-        m.end()
+/// A JSON string as serde_json escapes it: most need no escape and are copied whole.
+fn string(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Into memory: cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
     }
 }
 
-/// The names of a link's flows, those that have one.
-struct Names<'b, 'a, F>(&'b Link<'a, F>);
+/// A number as serde_json prints it (`null` when not finite).
+fn number(out: &mut Vec<u8>, v: f64) {
+    let _ = serde_json::to_writer(&mut *out, &v);
+}
 
-impl<'a, F: Fn(usize) -> Option<&'a str>> Serialize for Names<'_, 'a, F> {
-    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let link = self.0;
-        let names = || link.link.flows.iter().filter_map(|&i| (link.names)(i));
-        let mut s = ser.serialize_seq(Some(names().count()))?;
-        for n in names() {
-            s.serialize_element(n)?;
-        }
-        s.end()
+fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
+    let _ = write!(out, "{v}");
+}
+
+fn boolean(out: &mut Vec<u8>, v: bool) {
+    out.extend_from_slice(if v { b"true" } else { b"false" });
+}
+
+fn strings<'s>(out: &mut Vec<u8>, depth: usize, items: impl Iterator<Item = &'s str>) {
+    let mut a = Open::new(out, depth, b'[');
+    for s in items {
+        a.next(out);
+        string(out, s);
     }
+    a.close(out, b']');
+}
+
+fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
+    let mut o = Open::new(out, depth, b'{');
+    if let Some(fix) = &l.fix {
+        o.key(out, "fix");
+        string(out, fix);
+    }
+    o.key(out, "gbps");
+    number(out, l.gbps);
+    o.key(out, "kind");
+    string(out, l.kind.name());
+    o.key(out, "why");
+    string(out, &l.why);
+    o.close(out, b'}');
+}
+
+/// A flow's prediction, `depth` levels deep.
+pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction) {
+    let mut o = Open::new(out, depth, b'{');
+    let inner = depth + 1;
+    o.key(out, "bottleneck");
+    limit(out, inner, &f.bottleneck);
+    o.key(out, "demand_gbps");
+    number(out, f.demand_gbps);
+    o.key(out, "expect_infeasible");
+    boolean(out, f.expect_infeasible);
+    o.key(out, "feasible");
+    boolean(out, f.feasible);
+    o.key(out, "limits");
+    let mut a = Open::new(out, inner, b'[');
+    for l in &f.limits {
+        a.next(out);
+        limit(out, inner + 1, l);
+    }
+    a.close(out, b']');
+    o.key(out, "name");
+    string(out, &f.name);
+    o.key(out, "needs_rules");
+    strings(out, inner, f.needs_rules.iter().map(String::as_str));
+    o.key(out, "numa_remote");
+    match f.numa_remote {
+        Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+    o.key(out, "pairs");
+    integer(out, f.pairs);
+    o.key(out, "path");
+    strings(out, inner, f.path.iter().map(String::as_str));
+    o.key(out, "predicted_gbps");
+    number(out, f.predicted_gbps);
+    o.key(out, "protocol");
+    string(out, f.protocol);
+    o.key(out, "rtt_ms");
+    number(out, f.rtt_ms);
+    o.key(out, "streams_per_pair");
+    integer(out, f.streams_per_pair);
+    o.close(out, b'}');
+}
+
+/// A link direction's use, `depth` levels deep, its flows by name (`names` maps a
+/// flow's index; those without a name are left out).
+pub(crate) fn link<'a>(
+    out: &mut Vec<u8>,
+    depth: usize,
+    u: &LinkUse,
+    names: impl Fn(usize) -> Option<&'a str>,
+) {
+    let mut o = Open::new(out, depth, b'{');
+    o.key(out, "capacity_gbps");
+    number(out, u.capacity_gbps);
+    o.key(out, "direction");
+    string(out, &u.direction);
+    o.key(out, "flows");
+    strings(out, depth + 1, u.flows.iter().filter_map(|&i| names(i)));
+    o.key(out, "link");
+    string(out, &u.link);
+    o.key(out, "load_gbps");
+    number(out, u.load_gbps);
+    o.key(out, "utilization_pct");
+    number(out, u.utilization_pct);
+    o.close(out, b'}');
 }
 
 #[cfg(test)]
@@ -102,10 +180,15 @@ mod tests {
     use super::*;
     use crate::check::predict::LimitKind;
 
-    fn pretty<T: Serialize>(v: &T) -> String {
+    /// `v` as `to_string_pretty` prints it, nested `depth` levels deep.
+    fn pretty(v: &serde_json::Value, depth: usize) -> String {
+        let pad = format!("\n{}", "  ".repeat(depth));
+        serde_json::to_string_pretty(v).unwrap().replace('\n', &pad)
+    }
+
+    fn written(write: impl FnOnce(&mut Vec<u8>)) -> String {
         let mut out = Vec::new();
-        let mut ser = serde_json::Serializer::pretty(&mut out);
-        v.serialize(&mut ser).unwrap();
+        write(&mut out);
         String::from_utf8(out).unwrap()
     }
 
@@ -113,17 +196,17 @@ mod tests {
         Limit {
             kind: LimitKind::Lag,
             gbps,
-            why: "a \"quoted\"\nwhy".into(),
+            why: "a \"quoted\"\nwhy \\ é".into(),
             fix: fix.map(str::to_owned),
         }
     }
 
     /// Written in place, a flow and a link print as their `Value`s do (the reference:
-    /// serde's derived order, sorted by `serde_json`'s map).
+    /// serde's derived fields, sorted by `serde_json`'s map), at any depth.
     #[test]
     fn same_as_values() {
         let mut f = FlowPrediction {
-            name: "f-1".into(),
+            name: "f-1\t".into(),
             protocol: "tcp",
             pairs: 2,
             streams_per_pair: 3,
@@ -139,8 +222,10 @@ mod tests {
             needs_rules: vec!["sw".into()],
         };
         for _ in 0..2 {
-            let want = pretty(&serde_json::to_value(&f).unwrap());
-            assert_eq!(pretty(&Flow(&f)), want);
+            let want = serde_json::to_value(&f).unwrap();
+            for depth in [0, 2, 20] {
+                assert_eq!(written(|o| flow(o, depth, &f)), pretty(&want, depth));
+            }
             f.bottleneck.fix = None;
             f.limits.clear();
             f.path.clear();
@@ -155,12 +240,11 @@ mod tests {
             flows: vec![0, 7, 1],
         };
         let names = ["x", "y"];
-        let link = Link {
-            link: &u,
-            names: |i: usize| names.get(i).copied(),
-        };
         let mut want = serde_json::to_value(&u).unwrap();
         want["flows"] = serde_json::json!(["x", "y"]);
-        assert_eq!(pretty(&link), pretty(&want));
+        assert_eq!(
+            written(|o| link(o, 2, &u, |i| names.get(i).copied())),
+            pretty(&want, 2)
+        );
     }
 }
