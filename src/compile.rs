@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::catalog::{self, Db};
+use crate::check::predict::Detail;
 use crate::derive::paths::Routes;
 use crate::diag::Diags;
 use crate::ir::Lab;
@@ -31,6 +32,10 @@ pub struct Options {
     pub lock: LockMode,
     /// `check`: lower only as far as diagnostics go (the switches' IR); no lab is made.
     pub checks_only: bool,
+    /// `build`: the checks predict every flow in full (its route and every limit) and
+    /// keep the plan, which plan.json and the report show ([`Lowered::prediction`]);
+    /// otherwise they explain only the flows that fall short, the cheaper pass.
+    pub full_prediction: bool,
 }
 
 /// The address lock of a spec file (`democ.lock` beside it, see `lock::path_for`). A
@@ -122,6 +127,8 @@ pub(crate) struct Lowered {
     /// `Err`: the vendor data is broken (an internal error); `Ok(None)`: lowering
     /// reported errors (they are in the session), or `Options::checks_only`.
     pub(crate) lab: Result<Option<Lab>, String>,
+    /// The checks' prediction with `Options::full_prediction` (None without physics).
+    pub(crate) prediction: Option<crate::check::predict::Plan>,
 }
 
 /// [`front`] and lowering. Lowering only reads the derived model, so it runs on a
@@ -145,18 +152,24 @@ pub(crate) fn lowered(
         };
         (lab, diags)
     };
-    let (lab, lower_diags) = std::thread::scope(|scope| {
+    let detail = if opts.full_prediction {
+        Detail::Full
+    } else {
+        Detail::Shortfalls
+    };
+    let (prediction, (lab, lower_diags)) = std::thread::scope(|scope| {
         // Lowering recurses no deeper than the checks, but give it the main thread's stack.
         let lowering = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn_scoped(scope, lower);
-        crate::check::run(&front, &mut s.diags);
+        let prediction = crate::check::run(&front, &mut s.diags, detail);
         clock.mark("check");
-        match lowering {
+        let lowered = match lowering {
             Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             // No thread to be had: lower here, after the checks.
             Err(_) => lower(),
-        }
+        };
+        (prediction, lowered)
     });
     clock.mark("lower");
     let Some(front) = settle(front, opts, s) else {
@@ -169,7 +182,11 @@ pub(crate) fn lowered(
         }
         lab.filter(|_| !s.diags.has_errors())
     });
-    Ok(Some(Lowered { front, lab }))
+    Ok(Some(Lowered {
+        front,
+        lab,
+        prediction,
+    }))
 }
 
 /// After the checks: warnings as errors when asked, feasibility errors as warnings when
@@ -203,7 +220,7 @@ pub(crate) fn checked(
         return Ok(None);
     };
     let mut clock = Stages::new();
-    crate::check::run(&front, &mut s.diags);
+    crate::check::run(&front, &mut s.diags, Detail::Shortfalls);
     clock.mark("check");
     if opts.deny_warnings {
         s.diags.deny_warnings();

@@ -132,7 +132,7 @@ pub(crate) fn files(
 }
 
 /// The prediction the report and plan.json show; None without physics (then neither
-/// is made). A build computes it once for both (it was a third of a large build).
+/// is made). The command line's build has its checks make it (`Options::full_prediction`).
 pub(crate) fn prediction(front: &Front) -> Option<Plan> {
     crate::check::Ctx::new(front).map(|cx| crate::check::predict::plan(&cx).0)
 }

@@ -2,6 +2,7 @@
 //! Markdown or JSON (the same data in each).
 
 mod indented;
+mod sorted;
 
 use std::fmt::Write as _;
 
@@ -374,21 +375,18 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
 }
 
 pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
-    let link = |(_, u): &(_, crate::check::predict::LinkUse)| {
-        let mut v = serde_json::to_value(u).unwrap_or_default();
-        let names: Vec<&str> = u
-            .flows
-            .iter()
-            .filter_map(|&i| plan.flows.get(i))
-            .map(|f| f.name.as_str())
-            .collect();
-        v["flows"] = serde_json::json!(names);
-        v
-    };
+    // serde_json writes UTF-8 only.
+    String::from_utf8(json_bytes(plan, x)).unwrap_or_default()
+}
+
+/// The plan as JSON, the bytes `serde_json::to_string_pretty` gives for it as one
+/// `Value` (keys sorted), written without building one.
+pub(crate) fn json_bytes(plan: &Plan, x: &Extras) -> Vec<u8> {
+    let names = |i: usize| plan.flows.get(i).map(|f| f.name.as_str());
     // Keys in order, as serde_json's sorted maps print them; the large arrays one
     // element at a time (a whole 100,000-flow plan as one `Value` was 2 GB and most
-    // of a large build's time).
-    let mut out: Vec<u8> = Vec::with_capacity(4096 + plan.flows.len() * 1536);
+    // of a large build's time), each element serialized in place (`sorted`).
+    let mut out: Vec<u8> = Vec::with_capacity(4096 + plan.flows.len() * 2048);
     out.push(b'{');
     let fields: [(&str, Field); 13] = [
         ("acknowledged", Field::One(value(&x.acknowledged))),
@@ -399,8 +397,8 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
         ("errors", Field::One(x.diagnostics["errors"].clone())),
         ("external", Field::One(value(&plan.external))),
         ("fabrics", Field::One(value(&plan.fabrics))),
-        ("flows", Field::Many(Box::new(plan.flows.iter().map(value)))),
-        ("links", Field::Many(Box::new(plan.links.iter().map(link)))),
+        ("flows", Field::Flows),
+        ("links", Field::Links),
         ("show", Field::One(value(&plan.show))),
         ("sites", Field::One(value(&plan.sites))),
         ("storage", Field::One(value(&plan.storage))),
@@ -414,35 +412,43 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
         out.extend_from_slice(b"\": ");
         match field {
             Field::One(v) => pretty_at(&mut out, &v, 1),
-            Field::Many(mut items) => match items.next() {
-                None => out.extend_from_slice(b"[]"),
-                Some(first) => {
-                    out.extend_from_slice(b"[\n    ");
-                    pretty_at(&mut out, &first, 2);
-                    for v in items {
-                        out.extend_from_slice(b",\n    ");
-                        pretty_at(&mut out, &v, 2);
-                    }
-                    out.extend_from_slice(b"\n  ]");
-                }
-            },
+            Field::Flows => elements(&mut out, &plan.flows, |out, f| sorted::flow(out, 2, f)),
+            Field::Links => elements(&mut out, &plan.links, |out, (_, u)| {
+                sorted::link(out, 2, u, names);
+            }),
         }
     }
     out.extend_from_slice(b"\n}\n");
-    // serde_json writes UTF-8 only.
-    String::from_utf8(out).unwrap_or_default()
+    out
 }
 
-/// A top-level field of the plan: one value, or an array written element by element.
-enum Field<'a> {
+/// A top-level field of the plan: one value, or a large array written element by element.
+enum Field {
     One(serde_json::Value),
-    Many(Box<dyn Iterator<Item = serde_json::Value> + 'a>),
+    Flows,
+    Links,
+}
+
+/// An array one level deep, each element written in place (two levels deep) by `write`.
+fn elements<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
+    let Some((first, rest)) = items.split_first() else {
+        out.extend_from_slice(b"[]");
+        return;
+    };
+    out.extend_from_slice(b"[\n    ");
+    write(out, first);
+    for v in rest {
+        out.extend_from_slice(b",\n    ");
+        write(out, v);
+    }
+    out.extend_from_slice(b"\n  ]");
 }
 
 /// `v` as `serde_json::to_string_pretty` prints it `depth` levels deep, written in place.
-fn pretty_at(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
+fn pretty_at<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T, depth: usize) {
     let mut ser = serde_json::Serializer::with_formatter(out, Indented::at(depth));
-    // Writing a Value into memory cannot fail.
+    // Writing into memory cannot fail, and the plan holds nothing serde_json refuses
+    // (its maps have string keys).
     let _ = serde::Serialize::serialize(v, &mut ser);
 }
 

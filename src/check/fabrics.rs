@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use super::load::host_ports;
-use super::predict::{FlowPrediction, HostFacts, Limit, LimitKind, goodput};
+use super::predict::{Detail, FlowPrediction, HostFacts, Limit, LimitKind, goodput};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{Fabric, HostId, Model};
 use crate::spec::fabric::Transport;
@@ -137,19 +137,27 @@ fn limit(kind: LimitKind, gbps: f64, why: String) -> Limit {
     }
 }
 
-/// One prediction per fabric, in the spec's order.
+/// One prediction per fabric, in the spec's order, from the flows predicted at `detail`
+/// (`Shortfalls`: the flows' limits, though known, are not used; as `check` alone sees
+/// them, whose findings must not depend on how much else was predicted).
 pub(crate) fn predict(
     cx: &Ctx,
     facts: &[HostFacts],
     flows: &[FlowPrediction],
+    detail: Detail,
 ) -> Vec<FabricPrediction> {
     cx.m.fabrics
         .iter()
-        .map(|fab| one(cx, facts, flows, fab))
+        .map(|fab| one(cx, facts, (flows, detail), fab))
         .collect()
 }
 
-fn one(cx: &Ctx, facts: &[HostFacts], flows: &[FlowPrediction], fab: &Fabric) -> FabricPrediction {
+fn one(
+    cx: &Ctx,
+    facts: &[HostFacts],
+    (flows, detail): (&[FlowPrediction], Detail),
+    fab: &Fabric,
+) -> FabricPrediction {
     let m = cx.m;
     let p = protocol(fab.transport);
     let t = &m.hosts[fab.target];
@@ -228,7 +236,7 @@ fn one(cx: &Ctx, facts: &[HostFacts], flows: &[FlowPrediction], fab: &Fabric) ->
         let net: f64 = carried
             .iter()
             .filter_map(|&fi| flows.get(fi))
-            .map(network_gbps)
+            .map(|f| network_gbps(f, detail))
             .sum();
         let names: Vec<String> = carried
             .iter()
@@ -272,8 +280,13 @@ fn one(cx: &Ctx, facts: &[HostFacts], flows: &[FlowPrediction], fab: &Fabric) ->
 /// What the network gives a flow, without the cap of its own declared rate: its
 /// smallest limit other than the demand (all limits are known with `Detail::Full`),
 /// else its prediction.
-fn network_gbps(f: &FlowPrediction) -> f64 {
-    f.limits
+fn network_gbps(f: &FlowPrediction, detail: Detail) -> f64 {
+    let known = if detail == Detail::Full {
+        &f.limits[..]
+    } else {
+        &[]
+    };
+    known
         .iter()
         .filter(|l| !matches!(l.kind, LimitKind::Demand | LimitKind::Storage))
         .map(|l| l.gbps * f.pairs as f64)

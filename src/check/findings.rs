@@ -174,11 +174,20 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
     }
 }
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
-    let (plan, loads, facts) = super::predict::analyse(cx, Detail::Shortfalls);
+/// The findings, from a prediction at `detail`; the plan when that is `Full` (a build
+/// shows it: predicted once, not again for plan.json and the report). The findings are
+/// the same at either detail.
+pub(crate) fn check(cx: &Ctx, diags: &mut Diags, detail: Detail) -> Option<Plan> {
+    let (plan, loads, facts) = super::predict::analyse(cx, detail);
     capacity(cx, &plan, &loads, diags);
     super::lag_hashing::check(cx, &loads, diags);
     storage(cx, &loads, &facts, diags);
     flows(cx, &plan, diags);
-    super::fabrics::check(cx, &plan.fabrics, diags);
+    if detail == Detail::Full && !plan.fabrics.is_empty() {
+        let fabrics = super::fabrics::predict(cx, &facts, &plan.flows, Detail::Shortfalls);
+        super::fabrics::check(cx, &fabrics, diags);
+    } else {
+        super::fabrics::check(cx, &plan.fabrics, diags);
+    }
+    (detail == Detail::Full).then_some(plan)
 }

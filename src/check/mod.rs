@@ -74,9 +74,14 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Runs every check.
-pub(crate) fn run(front: &Front, diags: &mut Diags) {
-    let Some(cx) = Ctx::new(front) else { return };
+/// Runs every check, predicting at `detail`; the plan when that is `Full` and the show
+/// has physics to predict with.
+pub(crate) fn run(
+    front: &Front,
+    diags: &mut Diags,
+    detail: predict::Detail,
+) -> Option<predict::Plan> {
+    let cx = Ctx::new(front)?;
     let mut clock = crate::compile::Stages::new();
     pcie::check(&cx, diags);
     clock.mark("  pcie");
@@ -102,9 +107,10 @@ pub(crate) fn run(front: &Front, diags: &mut Diags) {
     middleboxes::check(&cx, diags);
     boundary::check(&cx, diags);
     clock.mark("  openflow");
-    findings::check(&cx, diags);
+    let plan = findings::check(&cx, diags, detail);
     acknowledge(front, diags);
     clock.mark("  predict");
+    plan
 }
 
 /// `allow:` lists: a warning whose code an entry allows, found within that entry, becomes

@@ -555,7 +555,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
             x.hosts += 1;
         }
     }
-    let fabrics = super::fabrics::predict(cx, &facts, &flows);
+    let fabrics = super::fabrics::predict(cx, &facts, &flows, detail);
     let plan = Plan {
         show: m.settings.name.clone(),
         title: m.settings.title.clone(),
@@ -884,8 +884,12 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
     // headers too, so a payload rate counts 1/efficiency of its bits.
     let mut coef: Vec<(u32, f64)> = Vec::with_capacity(i.used.items.len());
     let mut numa = vec![None; m.flows.len()];
+    // Streams and CPU figures per flow, found once for the ceilings, the words and the
+    // worst pair's limits.
+    let streams: Vec<(u32, Option<(f64, u32)>)> =
+        (0..m.flows.len()).map(|fi| flow_streams(i, fi)).collect();
     for (fi, f) in m.flows.iter().enumerate() {
-        let streams = flow_streams(i, fi);
+        let streams = streams[fi];
         for (pi, pr) in i.cx.routes.flows[fi].pairs.iter().enumerate() {
             let p = i.used.flows[fi] + pi;
             let mut best = (f64::INFINITY, LimitKind::Demand, Why::Demand);
@@ -912,6 +916,8 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         capacity: &capacity,
     });
     let sat = ties::Saturation::new(&i.used.pairs, &coef, &capacity, &shares);
+    // The worst pair's own ceilings, found once for its ties and its limits.
+    let mut own: Vec<(f64, LimitKind, Why)> = Vec::new();
     m.flows
         .iter()
         .enumerate()
@@ -922,15 +928,23 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
                 .min_by(|&a, &b| shares[a].0.total_cmp(&shares[b].0));
             let bound = worst.map(|p| bound_of(i, &pairs[p], shares[p]));
             let total = shares[range].iter().map(|s| s.0).sum();
-            let mut fp = flow_prediction(i, fi, total, bound);
-            if let Some(p) = worst.filter(|_| !fp.bottleneck.why.is_empty()) {
-                let also =
-                    ties::also_binding(i, (f, fi, p), &pairs[p], shares[p].0, &sat, &mut scratch);
+            let mut fp = flow_prediction(i, fi, total, bound, streams[fi].0);
+            let tied = worst.filter(|_| !fp.bottleneck.why.is_empty());
+            let listed = worst.filter(|_| i.detail == Detail::Full);
+            if let Some(p) = tied.or(listed) {
+                let pr = &i.cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
+                own.clear();
+                ceiling(i, f, (pr, p), streams[fi], &mut scratch, &mut |g, k, w| {
+                    own.push((g, k, w));
+                });
+            }
+            if let Some(p) = tied {
+                let also = ties::also_binding(i, p, &pairs[p], shares[p].0, &sat, &own);
                 name_ties(i, f, &mut fp.bottleneck, also);
             }
             fp.numa_remote = numa[fi];
-            if let (Some(p), Detail::Full) = (worst, i.detail) {
-                fp.limits = limits(i, f, fi, p, shares[p], &mut scratch);
+            if let Some(p) = listed {
+                fp.limits = limits(i, f, (p, &pairs[p]), shares[p], &own);
             }
             fp
         })
@@ -973,30 +987,19 @@ fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, Lim
     }
 }
 
-/// Every limit on a pair's path (`plan --detail`), smallest first: its own ceilings,
-/// then each resource it crosses, alone or at the share it got there.
+/// Every limit on pair `p`'s path (`plan --detail`), smallest first: its own ceilings
+/// (`own`, as `ceiling` found them), then each resource it crosses, alone or at the
+/// share it got there.
 fn limits(
     i: &Inputs,
     f: &Flow,
-    fi: usize,
-    p: usize,
+    (p, c): (usize, &PairCeiling),
     (got, stop): (f64, Stop),
-    scratch: &mut Scratch,
+    own: &[(f64, LimitKind, Why)],
 ) -> Vec<Limit> {
-    let cx = i.cx;
     let rate = f.pair_rate().gbps();
-    let pr = &cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
-    let mut out = Vec::new();
-    let (eff, mtu, _) = ceiling(
-        i,
-        f,
-        (pr, p),
-        flow_streams(i, fi),
-        scratch,
-        &mut |g, k, w| {
-            out.push((g, k, w));
-        },
-    );
+    let (eff, mtu) = (c.eff, c.mtu);
+    let mut out = own.to_vec();
     for &(r, w) in i.used.of(p) {
         let r = r as usize;
         let Some((cap, kind)) = i.caps[r] else {
@@ -1029,6 +1032,7 @@ fn flow_prediction(
     fi: usize,
     total: f64,
     worst: Option<(f64, LimitKind, Why)>,
+    streams_per_pair: u32,
 ) -> FlowPrediction {
     let cx = i.cx;
     let m = cx.m;
@@ -1087,7 +1091,7 @@ fn flow_prediction(
         name: f.name.value.clone(),
         protocol: f.protocol.value.as_str(),
         pairs: routes.pairs.len(),
-        streams_per_pair: flow_streams(i, fi).0,
+        streams_per_pair,
         demand_gbps,
         predicted_gbps: total,
         feasible: total >= SHORTFALL * demand_gbps,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Common, report, usage};
+use crate::check::predict::Plan;
 use crate::compile::{self, Session};
 use crate::diag::plural;
 use crate::emit;
@@ -73,16 +74,23 @@ fn refused(s: &mut Session, c: &Common, allow_infeasible: bool) -> i32 {
 /// `democ ir` always shows the DTNs' part of the IR (no files to write).
 const HOSTS_IN_IR: bool = true;
 
-/// Front end and lowering; Err(exit code) when something stopped the pipeline.
+/// What lowering gives a command: the lab, the front end, and the checks' full
+/// prediction when it was asked for (None without physics).
+type Lowered = (crate::ir::Lab, compile::Front, Option<Plan>);
+
+/// Front end and lowering, predicting in full when `prediction` (for the report and
+/// plan.json); Err(exit code) when something stopped the pipeline.
 fn lab(
     c: &Common,
     s: &mut Session,
     hosts: bool,
     allow_infeasible: bool,
-) -> Result<(crate::ir::Lab, compile::Front), i32> {
+    prediction: bool,
+) -> Result<Lowered, i32> {
     progress("checking and lowering the spec");
     let opts = compile::Options {
         allow_infeasible,
+        full_prediction: prediction,
         ..c.options()
     };
     match compile::lowered(c.input(), &opts, s) {
@@ -96,11 +104,11 @@ fn lab(
                 if hosts {
                     lab.hosts = crate::lower::hosts(&l.front)
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
-                    lab.fabrics = crate::lower::fabrics::lower(&l.front)
+                    lab.fabrics = crate::lower::fabrics::lower(&l.front, l.prediction.as_ref())
                         .map_err(|e| usage(&format!("internal error: {e}")))?;
                     crate::lower::bind_host_scripts(&mut lab.containerlab, &lab.hosts);
                 }
-                Ok((lab, l.front))
+                Ok((lab, l.front, l.prediction))
             }
         },
     }
@@ -112,8 +120,8 @@ pub(super) fn ir(a: &IrArgs) -> i32 {
         return 0;
     }
     let mut s = Session::default();
-    let lab = match lab(&a.common, &mut s, HOSTS_IN_IR, false) {
-        Ok((l, _)) => l,
+    let lab = match lab(&a.common, &mut s, HOSTS_IN_IR, false, false) {
+        Ok((l, ..)) => l,
         Err(code) => return code,
     };
     let text = crate::ir::to_json(&lab);
@@ -163,18 +171,16 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Err(e) => return usage(&e),
     };
     let mut s = Session::default();
-    let (lab, front) = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible) {
+    // The prediction beside the configs (what `democ diff` compares when a rate or a
+    // link changes a flow's outcome but no config line), made by the checks.
+    let (lab, front, prediction) = match lab(&a.common, &mut s, a.hosts, a.allow_infeasible, true) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    // The prediction beside the configs: what `democ diff` compares when a rate or a
-    // link changes a flow's outcome but no config line.
     let mut clock = compile::Stages::new();
-    let prediction = emit::prediction(&front);
-    clock.mark("predict");
     let plan = prediction
         .as_ref()
-        .map(|p| crate::plan::json(p, &crate::plan::Extras::none()));
+        .map(|p| crate::plan::json_bytes(p, &crate::plan::Extras::none()));
     clock.mark("plan");
     let specs = read_specs(a, &s);
     let specs = specs.iter().map(|p| ("spec file", p.as_path()));
@@ -187,7 +193,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     ));
     let extra = plan.map(|p| crate::write::OutFile {
         path: "plan.json".into(),
-        bytes: p.into_bytes(),
+        bytes: p,
     });
     let files = match emit::files(
         &lab,
@@ -263,11 +269,11 @@ pub(super) struct ReportArgs {
 /// lists them); `democ build` writes the same report beside the files it links to.
 pub(super) fn report_only(a: &ReportArgs) -> i32 {
     let mut s = Session::default();
-    let (lab, front) = match lab(&a.common, &mut s, false, true) {
+    let (lab, front, prediction) = match lab(&a.common, &mut s, false, true, true) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let text = emit::prediction(&front).map_or_else(String::new, |plan| {
+    let text = prediction.map_or_else(String::new, |plan| {
         emit::report(
             &front,
             &plan,

@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use crate::check::Ctx;
 use crate::check::fabrics::{FabricPrediction, carriers, exported, port_toward};
+use crate::check::predict::Plan;
 use crate::compile::Front;
 use crate::ir::fabric::{Fabric, Initiator, Namespace, Target};
 use crate::resolve::model::{Fabric as Spec, HostId};
@@ -68,8 +69,9 @@ fn data() -> Result<&'static Data, String> {
         .map_err(Clone::clone)
 }
 
-/// Every fabric's setup, in the spec's order. `Err` is a bug in templates/.
-pub(crate) fn lower(front: &Front) -> Result<Vec<Fabric>, String> {
+/// Every fabric's setup, in the spec's order, from `plan` when the checks made it
+/// (else predicted here). `Err` is a bug in templates/.
+pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, String> {
     let Some(cx) = Ctx::new(front) else {
         return Ok(Vec::new());
     };
@@ -77,7 +79,14 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Fabric>, String> {
         return Ok(Vec::new());
     }
     let d = data()?;
-    let (plan, _) = crate::check::predict::plan(&cx);
+    let own;
+    let plan = match plan {
+        Some(p) => p,
+        None => {
+            own = crate::check::predict::plan(&cx).0;
+            &own
+        }
+    };
     let show = crate::lower::text::name_like(&cx.m.settings.name);
     Ok(cx
         .m

@@ -6,8 +6,7 @@
 //! got more (the textbook bottleneck of max-min fairness); a ceiling of the pair's own
 //! binds when the pair got all of it.
 
-use super::{Inputs, LimitKind, PairCeiling, Scratch, Why, ceiling, flow_streams};
-use crate::resolve::model::Flow;
+use super::{Inputs, LimitKind, PairCeiling, Why};
 
 /// Two limits closer than this share of the rate are the same limit: what one of them
 /// lets through, the other does too at the precision the plan prints (0.1 Gbit/s of 100).
@@ -49,29 +48,21 @@ impl Saturation {
     }
 }
 
-/// The limits besides `first` that bind pair `p` of flow `fi` at the rate it got.
+/// The limits besides `first` that bind pair `p` at the rate it got; `own` are the
+/// pair's own ceilings, as `ceiling` found them.
 pub(super) fn also_binding(
     i: &Inputs,
-    (f, fi, p): (&Flow, usize, usize),
+    p: usize,
     c: &PairCeiling,
     got: f64,
     sat: &Saturation,
-    scratch: &mut Scratch,
+    own: &[(f64, LimitKind, Why)],
 ) -> Vec<(LimitKind, Why)> {
-    let pr = &i.cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
-    let mut out = Vec::new();
-    ceiling(
-        i,
-        f,
-        (pr, p),
-        flow_streams(i, fi),
-        scratch,
-        &mut |g, k, w| {
-            if close(g, got) && !matches!(w, Why::Demand) {
-                out.push((k, w));
-            }
-        },
-    );
+    let mut out: Vec<(LimitKind, Why)> = own
+        .iter()
+        .filter(|&&(g, _, w)| close(g, got) && !matches!(w, Why::Demand))
+        .map(|&(_, k, w)| (k, w))
+        .collect();
     for &(r, _) in i.used.of(p) {
         let r = r as usize;
         let Some((_, kind)) = i.caps[r] else { continue };

@@ -1,0 +1,250 @@
+//! A flow's prediction and a link's use written as a `serde_json::Value` of them prints
+//! (keys sorted, `to_string_pretty`'s layout at their depth), but straight into the
+//! output: building a `Value` (a `BTreeMap` and a `String` per key and per text) for
+//! each of 100,000 flows was most of the time `plan.json` took, and serializing through
+//! serde_json's escaper still was, for keys known here to need no escaping. The keys
+//! must follow the structs' serde names; `tests::same_as_values` holds them to it.
+
+use std::io::Write as _;
+
+use crate::check::predict::{FlowPrediction, Limit, LinkUse};
+
+/// An object or array being written: its depth, and whether it has a member yet.
+struct Open {
+    depth: usize,
+    first: bool,
+}
+
+const SPACES: &[u8] = b"                                ";
+
+fn indent(out: &mut Vec<u8>, depth: usize) {
+    let mut n = 2 * depth;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.extend_from_slice(&SPACES[..k]);
+        n -= k;
+    }
+}
+
+impl Open {
+    fn new(out: &mut Vec<u8>, depth: usize, bracket: u8) -> Open {
+        out.push(bracket);
+        Open {
+            depth: depth + 1,
+            first: true,
+        }
+    }
+
+    /// The separator and indentation before the next member.
+    fn next(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if self.first { b"\n" } else { b",\n" });
+        self.first = false;
+        indent(out, self.depth);
+    }
+
+    /// A key (plain ASCII, no escapes) and its separator.
+    fn key(&mut self, out: &mut Vec<u8>, k: &str) {
+        self.next(out);
+        out.push(b'"');
+        out.extend_from_slice(k.as_bytes());
+        out.extend_from_slice(b"\": ");
+    }
+
+    fn close(self, out: &mut Vec<u8>, bracket: u8) {
+        if !self.first {
+            out.push(b'\n');
+            indent(out, self.depth - 1);
+        }
+        out.push(bracket);
+    }
+}
+
+/// A JSON string as serde_json escapes it: most need no escape and are copied whole.
+fn string(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Into memory: cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// A number as serde_json prints it (`null` when not finite).
+fn number(out: &mut Vec<u8>, v: f64) {
+    let _ = serde_json::to_writer(&mut *out, &v);
+}
+
+fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
+    let _ = write!(out, "{v}");
+}
+
+fn boolean(out: &mut Vec<u8>, v: bool) {
+    out.extend_from_slice(if v { b"true" } else { b"false" });
+}
+
+fn strings<'s>(out: &mut Vec<u8>, depth: usize, items: impl Iterator<Item = &'s str>) {
+    let mut a = Open::new(out, depth, b'[');
+    for s in items {
+        a.next(out);
+        string(out, s);
+    }
+    a.close(out, b']');
+}
+
+fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
+    let mut o = Open::new(out, depth, b'{');
+    if let Some(fix) = &l.fix {
+        o.key(out, "fix");
+        string(out, fix);
+    }
+    o.key(out, "gbps");
+    number(out, l.gbps);
+    o.key(out, "kind");
+    string(out, l.kind.name());
+    o.key(out, "why");
+    string(out, &l.why);
+    o.close(out, b'}');
+}
+
+/// A flow's prediction, `depth` levels deep.
+pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction) {
+    let mut o = Open::new(out, depth, b'{');
+    let inner = depth + 1;
+    o.key(out, "bottleneck");
+    limit(out, inner, &f.bottleneck);
+    o.key(out, "demand_gbps");
+    number(out, f.demand_gbps);
+    o.key(out, "expect_infeasible");
+    boolean(out, f.expect_infeasible);
+    o.key(out, "feasible");
+    boolean(out, f.feasible);
+    o.key(out, "limits");
+    let mut a = Open::new(out, inner, b'[');
+    for l in &f.limits {
+        a.next(out);
+        limit(out, inner + 1, l);
+    }
+    a.close(out, b']');
+    o.key(out, "name");
+    string(out, &f.name);
+    o.key(out, "needs_rules");
+    strings(out, inner, f.needs_rules.iter().map(String::as_str));
+    o.key(out, "numa_remote");
+    match f.numa_remote {
+        Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+    o.key(out, "pairs");
+    integer(out, f.pairs);
+    o.key(out, "path");
+    strings(out, inner, f.path.iter().map(String::as_str));
+    o.key(out, "predicted_gbps");
+    number(out, f.predicted_gbps);
+    o.key(out, "protocol");
+    string(out, f.protocol);
+    o.key(out, "rtt_ms");
+    number(out, f.rtt_ms);
+    o.key(out, "streams_per_pair");
+    integer(out, f.streams_per_pair);
+    o.close(out, b'}');
+}
+
+/// A link direction's use, `depth` levels deep, its flows by name (`names` maps a
+/// flow's index; those without a name are left out).
+pub(crate) fn link<'a>(
+    out: &mut Vec<u8>,
+    depth: usize,
+    u: &LinkUse,
+    names: impl Fn(usize) -> Option<&'a str>,
+) {
+    let mut o = Open::new(out, depth, b'{');
+    o.key(out, "capacity_gbps");
+    number(out, u.capacity_gbps);
+    o.key(out, "direction");
+    string(out, &u.direction);
+    o.key(out, "flows");
+    strings(out, depth + 1, u.flows.iter().filter_map(|&i| names(i)));
+    o.key(out, "link");
+    string(out, &u.link);
+    o.key(out, "load_gbps");
+    number(out, u.load_gbps);
+    o.key(out, "utilization_pct");
+    number(out, u.utilization_pct);
+    o.close(out, b'}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::predict::LimitKind;
+
+    /// `v` as `to_string_pretty` prints it, nested `depth` levels deep.
+    fn pretty(v: &serde_json::Value, depth: usize) -> String {
+        let pad = format!("\n{}", "  ".repeat(depth));
+        serde_json::to_string_pretty(v).unwrap().replace('\n', &pad)
+    }
+
+    fn written(write: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = Vec::new();
+        write(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn limit(fix: Option<&str>, gbps: f64) -> Limit {
+        Limit {
+            kind: LimitKind::Lag,
+            gbps,
+            why: "a \"quoted\"\nwhy \\ é".into(),
+            fix: fix.map(str::to_owned),
+        }
+    }
+
+    /// Written in place, a flow and a link print as their `Value`s do (the reference:
+    /// serde's derived fields, sorted by `serde_json`'s map), at any depth.
+    #[test]
+    fn same_as_values() {
+        let mut f = FlowPrediction {
+            name: "f-1\t".into(),
+            protocol: "tcp",
+            pairs: 2,
+            streams_per_pair: 3,
+            demand_gbps: 10.0,
+            predicted_gbps: 9.5,
+            feasible: true,
+            expect_infeasible: false,
+            bottleneck: limit(Some("fix it"), 1.25),
+            limits: vec![limit(None, f64::NAN), limit(Some("x"), f64::INFINITY)],
+            rtt_ms: 0.006,
+            path: vec!["a".into(), "b".into()],
+            numa_remote: Some("drives and a NIC"),
+            needs_rules: vec!["sw".into()],
+        };
+        for _ in 0..2 {
+            let want = serde_json::to_value(&f).unwrap();
+            for depth in [0, 2, 20] {
+                assert_eq!(written(|o| flow(o, depth, &f)), pretty(&want, depth));
+            }
+            f.bottleneck.fix = None;
+            f.limits.clear();
+            f.path.clear();
+            f.numa_remote = None;
+        }
+        let u = LinkUse {
+            link: "a:p0 -> b:1/1".into(),
+            direction: "a->b".into(),
+            load_gbps: 3.0,
+            capacity_gbps: 100.0,
+            utilization_pct: 3.0,
+            flows: vec![0, 7, 1],
+        };
+        let names = ["x", "y"];
+        let mut want = serde_json::to_value(&u).unwrap();
+        want["flows"] = serde_json::json!(["x", "y"]);
+        assert_eq!(
+            written(|o| link(o, 2, &u, |i| names.get(i).copied())),
+            pretty(&want, 2)
+        );
+    }
+}
