@@ -12,7 +12,7 @@
 //! included: for every YAML file in the repository and for generated documents.
 
 use super::node::{Key, Kind, Node};
-use super::scalar::plain;
+use super::scalar::{plain, reading};
 use crate::fxhash::FxSet;
 use crate::source::{FileId, Span};
 
@@ -38,10 +38,13 @@ pub(crate) fn parse_or_limit(
     }
     // Every value takes a byte at least: only a text longer than the limit can reach it.
     // Such a text is first read without keeping anything, so that a hostile one is
-    // refused without building millions of values (hundreds of megabytes) first.
+    // refused without building millions of values (hundreds of megabytes) first. Its
+    // scalars are only checked, not copied (nothing would keep the copies): allocating
+    // and freeing them was about a twelfth of the reader's time on a large show.
     if text.len() > max_nodes {
         let mut dry = Reader::new(text, file, max_depth, max_nodes);
         dry.dry = true;
+        dry.bare = true;
         dry.document();
         if let Some(at) = dry.breach {
             return Err(at);
@@ -118,6 +121,11 @@ struct Reader<'a> {
     breach: Option<usize>,
     /// Counting only: collections keep no entries (so duplicate keys go unseen).
     dry: bool,
+    /// Scalars and keys read as stand-ins: checked, counted and spanned like the real ones
+    /// (so the reader stops where it would), but null, with no text, number spelling or
+    /// key name copied. Only with `dry`, which keeps none of them; separate from it so
+    /// that tests can hold the two against each other.
+    bare: bool,
     /// Room reserved for a flow sequence's items and a flow mapping's entries: as many as
     /// the last one had (a show's flows are lines of the same shape), so that most take
     /// one allocation instead of growing through two or three.
@@ -143,6 +151,7 @@ impl<'a> Reader<'a> {
             max_depth,
             breach: None,
             dry: false,
+            bare: false,
             room: [0; 2],
         }
     }
@@ -204,6 +213,15 @@ impl<'a> Reader<'a> {
 
     fn span(&self, start: usize, end: usize) -> Span {
         Span::new(self.file, start, end)
+    }
+
+    /// A scalar read bare: where it was, nothing of what it says.
+    fn stand_in(&self, start: usize, end: usize) -> Node {
+        Node {
+            kind: Kind::Null,
+            span: self.span(start, end),
+            lexeme: None,
+        }
     }
 
     /// One more node, within the limit (where it was reached is remembered).
@@ -488,6 +506,18 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.pos += 1;
+        if self.bare {
+            // A stand-in has no text: the merge key is looked for in the key as written.
+            // (Every scalar read is a text, number or boolean, so no other key is refused.)
+            let written = self.b.get(node.span.range())?;
+            if matches!(written, b"<<" | b"\"<<\"" | b"'<<'") {
+                return None;
+            }
+            return Some(Key {
+                name: String::new(),
+                span: node.span,
+            });
+        }
         let name = match node.kind {
             // `<<` merges another mapping in (YAML 1.1 merge keys, which serde-saphyr reads).
             Kind::Str(s) if s == "<<" => return None,
@@ -526,8 +556,12 @@ impl<'a> Reader<'a> {
         }
         self.pos = close + 1;
         self.count()?;
+        let text = self.text.get(start + 1..close)?;
+        if self.bare {
+            return Some(self.stand_in(start, self.pos));
+        }
         Some(Node {
-            kind: Kind::Str(self.text.get(start + 1..close)?.to_owned()),
+            kind: Kind::Str(text.to_owned()),
             span: self.span(start, self.pos),
             lexeme: None,
         })
@@ -584,6 +618,11 @@ impl<'a> Reader<'a> {
         }
         self.pos = end;
         let value = self.text.get(start..end)?;
+        if self.bare {
+            reading(value)?;
+            self.count()?;
+            return Some(self.stand_in(start, end));
+        }
         let kind = plain(value)?;
         self.count()?;
         let lexeme =

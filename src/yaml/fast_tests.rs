@@ -436,3 +436,90 @@ fn generated_documents_read_alike() {
         "{accepted} accepted, {refused} refused"
     );
 }
+
+/// The counting pass (`dry` and `bare`) against the counting pass as it was before it
+/// read scalars bare (`dry` only, every scalar built): the same outcome, values counted,
+/// stopping place and limit breach, for generated documents and every limit up to
+/// their size.
+#[test]
+fn bare_counting_stops_where_building_does() {
+    let run = |text: &str, limit: usize, bare: bool| {
+        let mut r = Reader::new(text, FileId(0), 64, limit);
+        r.dry = true;
+        r.bare = bare;
+        let done = r.document().is_some();
+        (done, r.nodes, r.pos, r.breach)
+    };
+    let mut breaches = 0;
+    for seed in 1..=20_000u64 {
+        let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut text = document(&mut g);
+        if seed % 7 == 0 {
+            text.push_str(g.pick(&["\"<<\": 1\n", "'<<': 1\n", "x: {<<: 1}\n"]));
+        }
+        let (_, total, _, _) = run(&text, usize::MAX, false);
+        for limit in 0..=total + 1 {
+            let built = run(&text, limit, false);
+            assert_eq!(
+                run(&text, limit, true),
+                built,
+                "seed {seed}, limit {limit}:\n{text}"
+            );
+            breaches += usize::from(built.3.is_some());
+        }
+    }
+    assert!(breaches > 10_000, "{breaches} breaches");
+}
+
+/// A text longer than the values limit: what stops the fast path before the limit
+/// decides, whatever follows it. Past the limit, nothing else matters: the file is
+/// refused there (a duplicate key is only looked for when the values are kept).
+#[test]
+fn the_limit_against_what_else_sends_a_file_to_the_full_path() {
+    let limit = |text: &str, max: usize| parse_or_limit(text, FileId(0), 64, max);
+    let nine = "b: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
+    // Before the limit (8 values up to the `[`).
+    for (before, refused) in [
+        ("a: {x: 1, x: 2}\n", true),
+        ("a: {<<: 1}\n", false),
+        ("a: {\"<<\": 1}\n", false),
+        ("a: {'<<': 1}\n", false),
+        ("a: {x: yes}\n", false),
+    ] {
+        let text = format!("{before}{nine}");
+        let want = if refused {
+            Err(text.find('[').expect("a ["))
+        } else {
+            Ok(false)
+        };
+        assert_eq!(limit(&text, 8).map(|n| n.is_some()), want, "{text}");
+    }
+    // After the limit (5 values up to the end of `3`).
+    for after in ["a: {x: 1, x: 2}\n", "a: {<<: 1}\n", "a: yes\n", "a: [1\n"] {
+        let text = format!("{nine}{after}");
+        let at = text.find("3,").expect("a 3") + 1;
+        assert_eq!(limit(&text, 5).map(|n| n.is_some()), Err(at), "{text}");
+    }
+    // A numeric key is counted, not refused, while counting.
+    let text = "1: [a, b, c, d, e, f]\n";
+    assert_eq!(limit(text, 4).map(|n| n.is_some()), Err(8));
+    // Longer than the limit but within it in values: the keeping pass decides, and
+    // builds the tree with its texts.
+    assert_eq!(
+        limit("a: {x: 1, x: 2}\n", 8).map(|n| n.is_some()),
+        Ok(false)
+    );
+    let text = "a: {x: 1, \"y\": b}\n";
+    let tree = limit(text, 8).expect("within").expect("taken");
+    let full = parse(text, FileId(0), 64, usize::MAX).expect("taken");
+    assert!(same(&tree, &full, "").is_ok());
+    let Kind::Map(top) = &tree.kind else {
+        panic!("a map")
+    };
+    let Kind::Map(inner) = &top[0].1.kind else {
+        panic!("a map")
+    };
+    let names: Vec<&str> = inner.iter().map(|(k, _)| k.name.as_str()).collect();
+    assert_eq!(names, ["x", "y"]);
+    assert!(matches!(&inner[1].1.kind, Kind::Str(s) if s == "b"));
+}

@@ -7,9 +7,24 @@ use super::node::Kind;
 
 /// The reading of a plain scalar, or None when it is not obvious.
 pub(crate) fn plain(text: &str) -> Option<Kind> {
+    match reading(text)? {
+        Reading::Text => Some(Kind::Str(text.to_owned())),
+        Reading::Value(kind) => Some(kind),
+    }
+}
+
+/// What [`reading`] finds: text (left uncopied, so that the fast reader's counting pass
+/// can check a scalar without allocating) or a boolean or number.
+pub(crate) enum Reading {
+    Text,
+    Value(Kind),
+}
+
+/// As [`plain`], without copying a text's characters.
+pub(crate) fn reading(text: &str) -> Option<Reading> {
     match text {
-        "true" => return Some(Kind::Bool(true)),
-        "false" => return Some(Kind::Bool(false)),
+        "true" => return Some(Reading::Value(Kind::Bool(true))),
+        "false" => return Some(Reading::Value(Kind::Bool(false))),
         "" | "~" => return None,
         _ => {}
     }
@@ -18,7 +33,7 @@ pub(crate) fn plain(text: &str) -> Option<Kind> {
     // unless it is a YAML 1.1 boolean or null spelling. Decided here in one look, before
     // the number scans below (which would all fail on it).
     if bytes.first().is_some_and(u8::is_ascii_alphabetic) {
-        return (!special_word(text)).then(|| Kind::Str(text.to_owned()));
+        return (!special_word(text)).then_some(Reading::Text);
     }
     let digits = |b: &[u8]| !b.is_empty() && b.iter().all(u8::is_ascii_digit);
     let (neg, body) = match bytes.first() {
@@ -28,7 +43,10 @@ pub(crate) fn plain(text: &str) -> Option<Kind> {
     // Leading zeros, signs, exponents, hex or octal: let serde-saphyr decide.
     let no_leading_zero = |b: &[u8]| b.len() == 1 || b.first() != Some(&b'0');
     if digits(body) && no_leading_zero(body) {
-        return text.parse::<i64>().ok().map(Kind::Int);
+        return text
+            .parse::<i64>()
+            .ok()
+            .map(|n| Reading::Value(Kind::Int(n)));
     }
     if let Some(dot) = body.iter().position(|&b| b == b'.') {
         let (int, frac) = (&body[..dot], &body[dot + 1..]);
@@ -37,7 +55,7 @@ pub(crate) fn plain(text: &str) -> Option<Kind> {
                 .parse::<f64>()
                 .ok()
                 .filter(|f| f.is_finite())
-                .map(Kind::Float);
+                .map(|f| Reading::Value(Kind::Float(f)));
         }
     }
     let _ = neg;
@@ -46,7 +64,7 @@ pub(crate) fn plain(text: &str) -> Option<Kind> {
     let numberish =
         |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_' | b':');
     if !bytes.iter().all(numberish) {
-        return Some(Kind::Str(text.to_owned()));
+        return Some(Reading::Text);
     }
     // Starting with a digit: still a word when no number syntax (decimal, exponent, hex,
     // octal, binary, sexagesimal, underscores) could read it: a letter none of them uses
@@ -60,8 +78,7 @@ pub(crate) fn plain(text: &str) -> Option<Kind> {
     };
     let dots = bytes.iter().filter(|&&b| b == b'.').count();
     let not_a_number = !bytes.iter().all(number_chars) || dots >= 2;
-    (bytes[0].is_ascii_digit() && not_a_number && !bytes.contains(&b'_'))
-        .then(|| Kind::Str(text.to_owned()))
+    (bytes[0].is_ascii_digit() && not_a_number && !bytes.contains(&b'_')).then_some(Reading::Text)
 }
 
 /// A YAML 1.1 boolean or null spelling (or `nan`, `inf`), in any case. Compared in place:
