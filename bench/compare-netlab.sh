@@ -11,7 +11,10 @@
 #
 # netlab (PyPI `networklab`) is installed in a venv under target/ (no Docker needed for
 # `create`). Run it on a quiet machine: both sides are single-threaded and a parallel
-# build moves the ratio by 2x.
+# build moves the ratio by 2x. Both tools write under one scratch folder, made in
+# $TMPDIR (default /tmp): `TMPDIR=/dev/shm` measures both on tmpfs, where creating a
+# file costs microseconds, not the disk's journal (on this machine's disk, 0.5-1 ms a
+# file on some days, which is most of democ's 700-file build and none of netlab's).
 # usage: bench/compare-netlab.sh [N ...]   (default: 4 64 256)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,6 +120,7 @@ md=$results/compare-netlab.md
     echo "# democ build vs netlab create"
     echo
     echo "$(date -u +%Y-%m-%d), $(revision), $(nproc) cores; $("$netlab" version 2>/dev/null | head -1)."
+    echo "Both tools' folders on $(stat -f -c %T "$work") ($(dirname "$work"))."
     echo "Ring of N Arista EOS switches with 2 Linux hosts each; means of hyperfine runs"
     echo "(netlab: 3 runs, 1 at N=256; democ: 20 runs), each from a clean output folder."
     echo "Paired ratio: the median of 3 turns netlab, democ, netlab, democ, ... (bench/paired.py),"
