@@ -70,14 +70,26 @@ fn depth_first(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
     }
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
+    // A node's leaves (a DTN group on its switch) go right after it, before the walk
+    // goes on: otherwise a ring's walk runs round every switch first and its DTNs end up
+    // rows away from their switches.
+    let visit = |m: usize, seen: &mut Vec<bool>, order: &mut Vec<usize>| {
+        seen[m] = true;
+        order.push(m);
+        for &k in &adj[start[m]..start[m + 1]] {
+            if !seen[k] && degree[k] == 1 {
+                seen[k] = true;
+                order.push(k);
+            }
+        }
+    };
     // (node, index of its next neighbour to try)
     let mut stack: Vec<(usize, usize)> = Vec::new();
     for root in 0..n {
         if seen[root] {
             continue;
         }
-        seen[root] = true;
-        order.push(root);
+        visit(root, &mut seen, &mut order);
         stack.push((root, start[root]));
         while let Some(top) = stack.last_mut() {
             let (node, next) = *top;
@@ -88,8 +100,7 @@ fn depth_first(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
             top.1 += 1;
             let m = adj[next];
             if !seen[m] {
-                seen[m] = true;
-                order.push(m);
+                visit(m, &mut seen, &mut order);
                 stack.push((m, start[m]));
             }
         }
@@ -124,6 +135,14 @@ mod tests {
         cells.sort_unstable();
         cells.dedup();
         assert_eq!(cells.len(), n);
+    }
+
+    #[test]
+    fn a_leaf_is_placed_right_after_the_node_it_hangs_off() {
+        // A ring of 4 switches (0-3), each with one DTN group (4-7) as a leaf.
+        let mut edges: Vec<_> = (0..4).map(|i| (i, (i + 1) % 4)).collect();
+        edges.extend((0..4).map(|i| (i, i + 4)));
+        assert_eq!(depth_first(8, &edges), vec![0, 4, 1, 5, 2, 6, 3, 7]);
     }
 
     #[test]
