@@ -36,10 +36,7 @@ pub(crate) fn files(
 ) -> Result<Vec<OutFile>, String> {
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 3);
     // Below a few hundred devices a thread costs more than it saves.
-    let threads = |n: usize| match n {
-        0..256 => 1,
-        _ => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let threads = |n: usize| crate::par::threads(n, 256);
     let switches = render_switches(lab, r, threads(lab.switches.len()));
     let hosts = render_hosts(lab, r, threads(lab.hosts.len()));
     for part in switches.into_iter().chain(hosts) {
@@ -154,11 +151,7 @@ pub(crate) fn report(
 /// (the largest show's 300 MB took a fifth of its render on one).
 fn entries(out: &[OutFile]) -> Vec<Entry> {
     let bytes: usize = out.iter().map(|f| f.bytes.len()).sum();
-    let threads = match bytes {
-        0..=0x7f_ffff => 1,
-        _ => std::thread::available_parallelism().map_or(1, usize::from),
-    };
-    let runs = crate::par::runs(out, threads, |run| {
+    let runs = crate::par::runs(out, crate::par::threads(bytes, 8 << 20), |run| {
         run.iter()
             .map(|f| Entry {
                 path: f.path.clone(),

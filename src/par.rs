@@ -2,6 +2,15 @@
 //! own (the first on the caller's), results back in the items' order, so the output is
 //! what one thread would make. A thread that cannot be had runs its items here.
 
+/// The threads worth using for `size` of work (items, bytes): one below `from`, where
+/// a thread costs more than it saves, else one per core.
+pub(crate) fn threads(size: usize, from: usize) -> usize {
+    if size < from {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// `run` over `items` cut into at most `threads` runs of consecutive items.
 pub(crate) fn runs<T: Sync, R: Send>(
     items: &[T],

@@ -151,11 +151,7 @@ fn stage_all(
         let at = staging.join(d);
         fs::create_dir_all(&at).map_err(|e| io("create", &at, e))?;
     }
-    let threads = if rest.len() >= PARALLEL_FROM {
-        std::thread::available_parallelism().map_or(1, usize::from)
-    } else {
-        1
-    };
+    let threads = crate::par::threads(rest.len(), PARALLEL_FROM);
     let chunk = rest.len().div_ceil(threads).max(1);
     // Set by a thread that failed: the others stop at their next file.
     let failed = AtomicBool::new(false);

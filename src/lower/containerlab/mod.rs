@@ -56,12 +56,8 @@ pub(crate) fn lower(
     let (mut scripts, mut configs) = (BTreeMap::new(), BTreeMap::new());
     // A stand-in's script is most of a large lab's lowering: switches in runs, one per
     // core from a few hundred (below that a thread costs more than it saves).
-    let threads = match plans.len() {
-        0..256 => 1,
-        _ => std::thread::available_parallelism().map_or(1, usize::from),
-    };
     let numbered: Vec<(SwitchId, &Plan)> = plans.iter().enumerate().collect();
-    let runs = crate::par::runs(&numbered, threads, |run| {
+    let runs = crate::par::runs(&numbered, crate::par::threads(plans.len(), 256), |run| {
         let (mut made, mut scripts, mut configs) = (Vec::new(), BTreeMap::new(), BTreeMap::new());
         for &(sw, plan) in run {
             made.push((
