@@ -8,6 +8,7 @@ use crate::check::predict::Plan;
 use crate::compile::{Front, Session};
 use crate::ir::{self, Lab};
 use crate::manifest::{self, Entry, Manifest};
+use crate::par::Task;
 use crate::render::Renderer;
 use crate::write::OutFile;
 
@@ -25,84 +26,77 @@ pub(crate) fn lab(
 }
 
 /// Every file of a build, sorted by path, manifest.json last; `report/index.html` when
-/// the checked front end and its prediction are given.
+/// the checked front end and its prediction are given; `extra` (plan.json) made beside
+/// the rest.
 pub(crate) fn files(
     lab: &Lab,
     r: &Renderer,
     s: &Session,
     main_dir: &str,
-    extra: Option<OutFile>,
+    extra: Option<Task<'_, OutFile>>,
     front: Option<(&Front, Option<&Plan>)>,
 ) -> Result<Vec<OutFile>, String> {
-    let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 3);
-    // Below a few hundred devices a thread costs more than it saves.
-    let threads = |n: usize| crate::par::threads(n, 256);
-    let switches = render_switches(lab, r, threads(lab.switches.len()));
-    let hosts = render_hosts(lab, r, threads(lab.hosts.len()));
-    for part in switches.into_iter().chain(hosts) {
-        out.extend(part?);
+    // Below a few hundred devices (or thousands of flows) a thread costs more than it
+    // saves.
+    let size = lab.switches.len() + lab.hosts.len() + lab.flows.len() / 16;
+    let threads = crate::par::threads(size, 256);
+    assemble(lab, r, s, main_dir, extra, front, threads)
+}
+
+/// [`files`] made on `threads` threads: the same files whatever their number.
+fn assemble(
+    lab: &Lab,
+    r: &Renderer,
+    s: &Session,
+    main_dir: &str,
+    extra: Option<Task<'_, OutFile>>,
+    front: Option<(&Front, Option<&Plan>)>,
+    threads: usize,
+) -> Result<Vec<OutFile>, String> {
+    let report = front.and_then(|(front, plan)| Some((front, plan?)));
+    let made = crate::par::tasks(tasks(lab, r, s, main_dir, extra, report, threads), threads);
+    let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 16);
+    let mut entries = Vec::with_capacity(out.capacity());
+    let mut body = None;
+    for m in made {
+        match m? {
+            Made::Files(files, hashes) => {
+                out.extend(files);
+                entries.extend(hashes);
+            }
+            Made::Report(b) => body = Some(b),
+        }
     }
-    out.extend(crate::rulesets::files(lab));
-    for (path, (f, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
-        out.push(OutFile {
-            path,
-            bytes: r.fabric(f, i, &lab.show)?.into_bytes(),
-        });
-    }
-    for f in &lab.fabrics {
-        out.push(OutFile {
-            path: format!("ir/fabrics/{}.json", f.name),
-            bytes: ir::to_json(f).into_bytes(),
-        });
-    }
-    out.push(OutFile {
-        // In a folder of its own: a switch may be named `flows`.
-        path: "ir/flows/flows.json".into(),
-        bytes: ir::to_json(&lab.flows).into_bytes(),
-    });
-    out.push(OutFile {
-        path: "cabling.csv".into(),
-        bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
-    });
-    out.push(OutFile {
-        path: "bom.csv".into(),
-        bytes: crate::csv::bom(&lab.cabling).into_bytes(),
-    });
-    out.push(OutFile {
-        path: lab.containerlab.file.clone(),
-        bytes: lab.containerlab.to_yaml()?.into_bytes(),
-    });
-    out.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
-        path: path.clone(),
-        bytes: text.clone().into_bytes(),
-    }));
+    let mut late = Vec::new();
     for (path, c) in &lab.containerlab.configs {
         let source = out
             .iter()
             .find(|f| f.path == c.source)
             .ok_or_else(|| format!("{path}: {} is not rendered", c.source))?;
         let text = String::from_utf8_lossy(&source.bytes);
-        out.push(OutFile {
+        late.push(OutFile {
             path: path.clone(),
             bytes: c.apply(&text).into_bytes(),
         });
     }
-    out.extend(extra);
-    if let Some((front, plan)) = front {
-        let mut clock = crate::compile::Stages::new();
-        let mut listed: Vec<String> = out.iter().map(|f| f.path.clone()).collect();
-        listed.push("manifest.json".into());
-        listed.sort();
-        out.push(OutFile {
+    if front.is_some() {
+        // The report ends with the list of every other file, known only now.
+        let mut listed: Vec<&str> = out.iter().chain(&late).map(|f| f.path.as_str()).collect();
+        listed.push("manifest.json");
+        listed.sort_unstable();
+        late.push(OutFile {
             path: "report/index.html".into(),
-            bytes: plan
-                .map(|p| report(front, p, lab, s, main_dir, &listed))
+            bytes: body
+                .flatten()
+                .map(|b| crate::report::finish(b, &listed))
                 .unwrap_or_default()
                 .into_bytes(),
         });
-        clock.mark("  report");
     }
+    entries.extend(hashed(&late));
+    out.extend(late);
     out.sort_by(|a, b| a.path.cmp(&b.path));
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
     let mut clock = crate::compile::Stages::new();
     let lock_file = s
         .lock
@@ -118,7 +112,7 @@ pub(crate) fn files(
         sources_sha256,
         sources,
         templates_overridden: r.overridden.clone(),
-        files: entries(&out),
+        files: entries,
     };
     out.push(OutFile {
         path: "manifest.json".into(),
@@ -126,6 +120,93 @@ pub(crate) fn files(
     });
     clock.mark("  manifest");
     Ok(out)
+}
+
+/// What one task of a build makes: files with their manifest entries (hashed where
+/// they were made, so hashing runs on every thread), or the report without its list of
+/// files (None: the show has no physics).
+enum Made {
+    Files(Vec<OutFile>, Vec<Entry>),
+    Report(Option<String>),
+}
+
+/// The build's pieces of work, longest first (see `par::tasks`).
+fn tasks<'a>(
+    lab: &'a Lab,
+    r: &'a Renderer,
+    s: &'a Session,
+    main_dir: &'a str,
+    extra: Option<Task<'a, OutFile>>,
+    report: Option<(&'a Front, &'a Plan)>,
+    threads: usize,
+) -> Vec<Task<'a, Result<Made, String>>> {
+    let files = |f: Vec<OutFile>| {
+        let hashes = hashed(&f);
+        Ok(Made::Files(f, hashes))
+    };
+    let mut tasks: Vec<Task<'a, Result<Made, String>>> = Vec::new();
+    if let Some(x) = extra {
+        tasks.push(Box::new(move || files(vec![x()])));
+    }
+    tasks.push(Box::new(move || {
+        files(vec![OutFile {
+            // In a folder of its own: a switch may be named `flows`.
+            path: "ir/flows/flows.json".into(),
+            bytes: ir::to_json(&lab.flows).into_bytes(),
+        }])
+    }));
+    if let Some((front, plan)) = report {
+        tasks.push(Box::new(move || {
+            let found = crate::report::Finding::all(s, main_dir);
+            Ok(Made::Report(crate::report::body(front, plan, lab, &found)))
+        }));
+    }
+    // Several runs per thread, so the last one taken is short.
+    let per = |n: usize| n.div_ceil(4 * threads).max(1);
+    for run in lab.switches.chunks(per(lab.switches.len())) {
+        tasks.push(Box::new(move || files(switches(run, r, &lab.show)?)));
+    }
+    for run in lab.hosts.chunks(per(lab.hosts.len())) {
+        tasks.push(Box::new(move || files(hosts(run, r, &lab.show)?)));
+    }
+    tasks.push(Box::new(move || {
+        let mut f = vec![OutFile {
+            path: lab.containerlab.file.clone(),
+            bytes: lab.containerlab.to_yaml()?.into_bytes(),
+        }];
+        f.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
+            path: path.clone(),
+            bytes: text.clone().into_bytes(),
+        }));
+        files(f)
+    }));
+    tasks.push(Box::new(move || {
+        files(vec![
+            OutFile {
+                path: "cabling.csv".into(),
+                bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
+            },
+            OutFile {
+                path: "bom.csv".into(),
+                bytes: crate::csv::bom(&lab.cabling).into_bytes(),
+            },
+        ])
+    }));
+    tasks.push(Box::new(move || {
+        let mut f = crate::rulesets::files(lab);
+        for (path, (fab, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
+            f.push(OutFile {
+                path,
+                bytes: r.fabric(fab, i, &lab.show)?.into_bytes(),
+            });
+        }
+        f.extend(lab.fabrics.iter().map(|fab| OutFile {
+            path: format!("ir/fabrics/{}.json", fab.name),
+            bytes: ir::to_json(fab).into_bytes(),
+        }));
+        files(f)
+    }));
+    tasks
 }
 
 /// The prediction the report and plan.json show; None without physics (then neither
@@ -141,79 +222,66 @@ pub(crate) fn report(
     lab: &Lab,
     s: &Session,
     main_dir: &str,
-    files: &[String],
+    files: &[&str],
 ) -> String {
     let found = crate::report::Finding::all(s, main_dir);
     crate::report::html_report(front, plan, lab, &found, files)
 }
 
-/// Each file's manifest entry. The hashes run on every core when there is much to hash
-/// (the largest show's 300 MB took a fifth of its render on one).
-fn entries(out: &[OutFile]) -> Vec<Entry> {
-    let bytes: usize = out.iter().map(|f| f.bytes.len()).sum();
-    let runs = crate::par::runs(out, crate::par::threads(bytes, 8 << 20), |run| {
-        run.iter()
-            .map(|f| Entry {
-                path: f.path.clone(),
-                sha256: manifest::sha256(&f.bytes),
-                bytes: f.bytes.len(),
-            })
-            .collect::<Vec<_>>()
-    });
-    runs.into_iter().flatten().collect()
+/// Each file's manifest entry.
+fn hashed(out: &[OutFile]) -> Vec<Entry> {
+    out.iter()
+        .map(|f| Entry {
+            path: f.path.clone(),
+            sha256: manifest::sha256(&f.bytes),
+            bytes: f.bytes.len(),
+        })
+        .collect()
 }
 
-/// Renders `items` on `threads` threads (`par::runs`): the files are the same as one
-/// thread would make (they are sorted by path afterwards anyway).
-fn in_runs<T: Sync>(
-    items: &[T],
-    threads: usize,
-    render: impl Fn(&T) -> Result<Vec<OutFile>, String> + Sync,
-) -> Vec<Result<Vec<OutFile>, String>> {
-    crate::par::runs(items, threads, |items| {
-        let mut out = Vec::with_capacity(items.len() * 2);
-        for item in items {
-            out.extend(render(item)?);
+/// Each switch's config and IR (equipment owned by others gets its IR, what democ
+/// assumes it does, and no config).
+fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>, String> {
+    with_ir(
+        run,
+        |sw| format!("ir/{}.json", sw.hostname),
+        |sw| {
+            (!sw.external)
+                .then(|| Ok((sw.config_file.clone(), r.switch(sw, show)?)))
+                .transpose()
+        },
+    )
+}
+
+/// Each DTN's script and IR.
+fn hosts(run: &[ir::host::Host], r: &Renderer, show: &str) -> Result<Vec<OutFile>, String> {
+    with_ir(
+        run,
+        |h| format!("ir/hosts/{}.json", h.name),
+        |h| Ok(Some((h.script_file.clone(), r.host(h, show)?))),
+    )
+}
+
+/// Each item's rendered file (when it has one: path and text), then its IR as JSON.
+fn with_ir<T: serde::Serialize>(
+    run: &[T],
+    ir_path: impl Fn(&T) -> String,
+    rendered: impl Fn(&T) -> Result<Option<(String, String)>, String>,
+) -> Result<Vec<OutFile>, String> {
+    let mut out = Vec::with_capacity(run.len() * 2);
+    for item in run {
+        if let Some((path, text)) = rendered(item)? {
+            out.push(OutFile {
+                path,
+                bytes: text.into_bytes(),
+            });
         }
-        Ok(out)
-    })
-}
-
-/// Each switch's config and IR.
-fn render_switches(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
-    in_runs(&lab.switches, threads, |sw| {
-        let ir = OutFile {
-            path: format!("ir/{}.json", sw.hostname),
-            bytes: ir::to_json(sw).into_bytes(),
-        };
-        // Equipment owned by others gets its IR (what democ assumes it does), no config.
-        if sw.external {
-            return Ok(vec![ir]);
-        }
-        Ok(vec![
-            OutFile {
-                path: sw.config_file.clone(),
-                bytes: r.switch(sw, &lab.show)?.into_bytes(),
-            },
-            ir,
-        ])
-    })
-}
-
-/// Each DTN's script.
-fn render_hosts(lab: &Lab, r: &Renderer, threads: usize) -> Vec<Result<Vec<OutFile>, String>> {
-    in_runs(&lab.hosts, threads, |h| {
-        Ok(vec![
-            OutFile {
-                path: h.script_file.clone(),
-                bytes: r.host(h, &lab.show)?.into_bytes(),
-            },
-            OutFile {
-                path: format!("ir/hosts/{}.json", h.name),
-                bytes: ir::to_json(h).into_bytes(),
-            },
-        ])
-    })
+        out.push(OutFile {
+            path: ir_path(item),
+            bytes: ir::to_json(item).into_bytes(),
+        });
+    }
+    Ok(out)
 }
 
 /// The folder of the main spec file as the loader names it (`examples/sc16`).
@@ -232,20 +300,38 @@ pub(crate) fn main_dir(spec: Option<&Path>) -> String {
 mod tests {
     use super::*;
 
-    /// Rendering on several threads makes exactly the files one thread makes.
+    /// Made on several threads, a build's files are exactly those one thread makes.
     #[test]
-    fn threads_render_what_one_thread_renders() {
-        let (_, lab) = crate::testkit::render_fixture();
+    fn threads_make_what_one_thread_makes() {
+        let (front, lab) = crate::testkit::render_fixture();
         let r = Renderer::new(None).expect("templates");
+        let s = Session::default();
+        let plan = prediction(&front);
         let files = |threads| -> Vec<(String, Vec<u8>)> {
-            render_switches(&lab, &r, threads)
-                .into_iter()
-                .flat_map(|p| p.expect("renders"))
-                .map(|f| (f.path, f.bytes))
-                .collect()
+            let extra: Task<'_, OutFile> = Box::new(|| OutFile {
+                path: "plan.json".into(),
+                bytes: b"{}".to_vec(),
+            });
+            assemble(
+                &lab,
+                &r,
+                &s,
+                "x",
+                Some(extra),
+                Some((&front, plan.as_ref())),
+                threads,
+            )
+            .expect("renders")
+            .into_iter()
+            .map(|f| (f.path, f.bytes))
+            .collect()
         };
         let one = files(1);
-        assert!(lab.switches.len() >= 3 && one.len() == 2 * lab.switches.len());
+        assert!(lab.switches.len() >= 3 && one.len() > 2 * lab.switches.len());
+        assert!(
+            one.iter()
+                .any(|(p, b)| p == "report/index.html" && !b.is_empty())
+        );
         assert_eq!(files(2), one);
         assert_eq!(files(3), one);
         assert_eq!(files(64), one);

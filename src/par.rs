@@ -1,6 +1,7 @@
-//! Work cut into one run per thread: runs of consecutive items, each on a thread of its
-//! own (the first on the caller's), results back in the items' order, so the output is
-//! what one thread would make. A thread that cannot be had runs its items here.
+//! Work on every core, results back in order, so the output is what one thread would
+//! make: `runs` cuts items into one run of consecutive items per thread (the first on
+//! the caller's); `tasks` hands unequal pieces of work to whichever thread is free.
+//! A thread that cannot be had leaves its work to the caller's.
 
 /// The threads worth using for `size` of work (items, bytes): one below `from`, where
 /// a thread costs more than it saves, else one per core.
@@ -44,6 +45,58 @@ pub(crate) fn runs<T: Sync, R: Send>(
     })
 }
 
+/// One piece of work of [`tasks`].
+pub(crate) type Task<'a, R> = Box<dyn FnOnce() -> R + Send + 'a>;
+
+/// Every task run on at most `threads` threads (the caller's among them), each thread
+/// taking the next task not yet taken, so unequal tasks still keep every thread busy;
+/// results in the tasks' order. List the longest first: the last one taken bounds the
+/// wall time.
+pub(crate) fn tasks<R: Send>(tasks: Vec<Task<'_, R>>, threads: usize) -> Vec<R> {
+    let n = tasks.len();
+    if threads < 2 || n < 2 {
+        return tasks.into_iter().map(|t| t()).collect();
+    }
+    let queue: Vec<std::sync::Mutex<Option<Task<'_, R>>>> = tasks
+        .into_iter()
+        .map(|t| std::sync::Mutex::new(Some(t)))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // Each worker's results with their task numbers; merged in order below.
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(slot) = queue.get(i) else {
+                return done;
+            };
+            // A task is taken once (the counter hands each number out once); a poisoned
+            // lock means a task panicked, which the join below passes on.
+            let task = slot.lock().ok().and_then(|mut t| t.take());
+            if let Some(t) = task {
+                done.push((i, t()));
+            }
+        }
+    };
+    let mut all: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads.min(n))
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, work)
+                    .ok()
+            })
+            .collect();
+        let mut all = work();
+        for h in handles {
+            all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        all
+    });
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -55,5 +108,22 @@ mod tests {
             assert_eq!(parts.concat(), items);
         }
         assert_eq!(super::runs(&[] as &[u32], 2, <[u32]>::len), vec![0]);
+    }
+
+    #[test]
+    fn tasks_come_back_in_order_whatever_thread_ran_them() {
+        for threads in [1, 2, 3, 8] {
+            let tasks: Vec<super::Task<'_, usize>> = (0..50)
+                .map(|i| {
+                    Box::new(move || {
+                        // Unequal work, so the threads finish out of order.
+                        std::thread::sleep(std::time::Duration::from_micros((50 - i) * 20));
+                        i as usize
+                    }) as super::Task<'_, usize>
+                })
+                .collect();
+            assert_eq!(super::tasks(tasks, threads), (0..50).collect::<Vec<_>>());
+        }
+        assert!(super::tasks::<u8>(Vec::new(), 2).is_empty());
     }
 }

@@ -178,10 +178,6 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         Err(code) => return code,
     };
     let mut clock = compile::Stages::new();
-    let plan = prediction
-        .as_ref()
-        .map(|p| crate::plan::json_bytes(p, &crate::plan::Extras::none()));
-    clock.mark("plan");
     let specs = read_specs(a, &s);
     let specs = specs.iter().map(|p| ("spec file", p.as_path()));
     if let Err(e) = crate::write::outside(&a.output, specs) {
@@ -191,9 +187,12 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         "rendering {}",
         plural(lab.switches.len(), "config")
     ));
-    let extra = plan.map(|p| crate::write::OutFile {
-        path: "plan.json".into(),
-        bytes: p,
+    // Made beside the configs (emit::files).
+    let extra = prediction.as_ref().map(|p| {
+        Box::new(|| crate::write::OutFile {
+            path: "plan.json".into(),
+            bytes: crate::plan::json_bytes(p, &crate::plan::Extras::none()),
+        }) as crate::par::Task<'_, _>
     });
     let files = match emit::files(
         &lab,
@@ -214,7 +213,9 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     ));
     let written = crate::write::tree(&a.output, &files);
     clock.mark("write");
-    drop((files, lab, front, prediction));
+    // The process ends right after: the system takes the memory back at once, where
+    // freeing it piece by piece took 80 ms at 1,000 switches.
+    std::mem::forget((files, lab, front, prediction));
     clock.mark("free");
     match written {
         Ok(()) => write_lock(&s, &a.common),

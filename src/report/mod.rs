@@ -440,7 +440,7 @@ fn findings(out: &mut String, items: &[Finding]) {
     out.push_str("</section>\n");
 }
 
-fn files(out: &mut String, files: &[String]) {
+fn files(out: &mut String, files: &[&str]) {
     out.push_str("<section id=\"files\"><h2>Generated files</h2><ul class=\"files\">\n");
     for f in files {
         let _ = writeln!(out, "<li><a href=\"../{0}\">{0}</a></li>", html(f));
@@ -454,11 +454,15 @@ pub(crate) fn html_report(
     plan: &Plan,
     lab: &Lab,
     found: &[Finding],
-    generated: &[String],
+    generated: &[&str],
 ) -> String {
-    let Some(cx) = Ctx::new(front) else {
-        return String::new();
-    };
+    body(front, plan, lab, found).map_or_else(String::new, |b| finish(b, generated))
+}
+
+/// The report up to its list of files, which a build knows only once the rest is made
+/// (so the body is made beside the other files). None: the show has no physics.
+pub(crate) fn body(front: &Front, plan: &Plan, lab: &Lab, found: &[Finding]) -> Option<String> {
+    let cx = Ctx::new(front)?;
     let m = &front.model;
     let mut out = String::with_capacity(256 * 1024);
     let _ = write!(
@@ -492,6 +496,12 @@ pub(crate) fn html_report(
     hosts(&mut out, &cx);
     cabling(&mut out, lab);
     findings(&mut out, found);
+    Some(out)
+}
+
+/// The report's body, its list of files (`generated`: every other file of the build, by
+/// path) and its footer.
+pub(crate) fn finish(mut out: String, generated: &[&str]) -> String {
     files(&mut out, generated);
     out.push_str("<footer>democ ");
     out.push_str(env!("CARGO_PKG_VERSION"));
