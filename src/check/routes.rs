@@ -8,13 +8,14 @@
 //! RDMA both need the return path), and a missing route is an error at the flow naming
 //! the node (E0253). democ configures no static routes in the data plane.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
 use super::Ctx;
 use crate::derive::bgp::{self, Plan};
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes};
+use crate::fxhash::{FxMap, FxSet};
 use crate::resolve::model::{HostId, LinkId, Model, NodeId, SwitchId};
 use crate::source::Span;
 use crate::spec::addr::Prefix;
@@ -23,7 +24,7 @@ use crate::spec::addr::Prefix;
 /// session links they were learned over.
 pub(crate) struct Rib {
     connected: Vec<Vec<Prefix>>,
-    learned: HashMap<(SwitchId, Prefix), Vec<LinkId>>,
+    learned: FxMap<(SwitchId, Prefix), Vec<LinkId>>,
 }
 
 impl Rib {
@@ -50,8 +51,8 @@ impl Rib {
                 sessions[b].push((l, a));
             }
         }
-        let mut learned: HashMap<(SwitchId, Prefix), Vec<LinkId>> = HashMap::new();
-        let mut known: HashSet<(SwitchId, Prefix)> = HashSet::new();
+        let mut learned: FxMap<(SwitchId, Prefix), Vec<LinkId>> = FxMap::default();
+        let mut known: FxSet<(SwitchId, Prefix)> = FxSet::default();
         let mut queue = VecDeque::new();
         for (s, nets) in plan.networks.iter().enumerate() {
             // A `network` statement advertises only what the switch's table holds.
@@ -129,7 +130,7 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let m = cx.m;
     let plan = bgp::plan(m, cx.routes);
     let rib = Rib::new(m, &plan);
-    let mut seen = HashSet::new();
+    let mut seen = FxSet::default();
     for (fr, f) in cx.routes.flows.iter().zip(&m.flows) {
         for pr in &fr.pairs {
             for reverse in [false, true] {

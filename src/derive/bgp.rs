@@ -9,9 +9,10 @@
 //! `addressing.dtn` subnet has no router that could advertise it, and `check::routes`
 //! reports the flows that need one (E0253). Linear in the flows' hops.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use super::paths::PairRoute;
+use crate::fxhash::FxMap;
 use crate::resolve::model::{End, HostId, LinkId, LinkKind, Model, NodeId, SwitchId};
 use crate::spec::addr::Prefix;
 
@@ -21,9 +22,9 @@ pub(crate) struct Plan {
     /// Per switch: the subnets it originates.
     pub(crate) networks: Vec<BTreeSet<Prefix>>,
     /// (switch, session link): subnets the switch accepts from the peer over it.
-    pub(crate) import: HashMap<(SwitchId, LinkId), BTreeSet<Prefix>>,
+    pub(crate) import: FxMap<(SwitchId, LinkId), BTreeSet<Prefix>>,
     /// (switch, session link): subnets the switch advertises to the peer over it.
-    pub(crate) export: HashMap<(SwitchId, LinkId), BTreeSet<Prefix>>,
+    pub(crate) export: FxMap<(SwitchId, LinkId), BTreeSet<Prefix>>,
 }
 
 /// One hop in travel order: the node the packet leaves, the link, the node it enters.
@@ -35,12 +36,23 @@ pub(crate) struct Step {
 }
 
 /// The hops of a pair in the direction of travel (`reverse`: the return direction),
-/// each on its first link (a LAG's members share their ends).
-pub(crate) fn steps(m: &Model, pr: &PairRoute, reverse: bool) -> Vec<Step> {
-    let mut out: Vec<Step> = pr
-        .hops
-        .iter()
-        .filter_map(|h| {
+/// each on its first link (a LAG's members share their ends). Lazy: the checks stop at
+/// the first hop without a route.
+pub(crate) fn steps<'a>(
+    m: &'a Model,
+    pr: &'a PairRoute,
+    reverse: bool,
+) -> impl Iterator<Item = Step> + 'a {
+    let (forward, backward) = if reverse {
+        (None, Some(pr.hops.iter().rev()))
+    } else {
+        (Some(pr.hops.iter()), None)
+    };
+    forward
+        .into_iter()
+        .flatten()
+        .chain(backward.into_iter().flatten())
+        .filter_map(move |h| {
             let link = *h.via.links(m).first()?;
             Some(if reverse {
                 Step {
@@ -56,11 +68,6 @@ pub(crate) fn steps(m: &Model, pr: &PairRoute, reverse: bool) -> Vec<Step> {
                 }
             })
         })
-        .collect();
-    if reverse {
-        out.reverse();
-    }
-    out
 }
 
 /// The port of `node` on link `l`.

@@ -46,7 +46,7 @@ pub(crate) fn bgp(lx: &mut Lx, interfaces: &[Interface], vlans: &[Vlan]) -> Opti
             .or_else(|| interfaces.get(i).map(|x| x.name.clone()))
             .unwrap_or_default();
         let policy =
-            |dir: &str, set: &std::collections::HashMap<_, std::collections::BTreeSet<_>>| Policy {
+            |dir: &str, set: &crate::fxhash::FxMap<_, std::collections::BTreeSet<_>>| Policy {
                 name: format!("democ-{}-{dir}", wan.name.value),
                 prefixes: set
                     .get(&(lx.sw, l))
