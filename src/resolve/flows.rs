@@ -10,35 +10,44 @@ use crate::spec::name::Pattern;
 use crate::yaml::decode::Sp;
 
 fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
-    let mut out = Vec::new();
-    for name in p.expand() {
-        match rx.nodes.get(&name) {
-            Some(&(NodeId::Host(h), _)) => out.push(h),
-            Some(&(NodeId::Switch(_), _)) => {
-                rx.diags.push(
-                    Diagnostic::new(
-                        codes::UNKNOWN_REF,
-                        p.span,
-                        format!("`{name}` is a switch, not a host"),
-                    )
-                    .label("flows and fabrics connect hosts")
-                    .help("name the DTNs at each end"),
-                );
-                return None;
-            }
-            None => {
-                let hosts: Vec<String> = rx
-                    .nodes
-                    .iter()
-                    .filter(|(_, (id, _))| matches!(id, NodeId::Host(_)))
-                    .map(|(k, _)| k.clone())
-                    .collect();
-                rx.unknown(p.span, "host", &name, hosts.iter().map(String::as_str));
-                return None;
-            }
+    // A single name (nearly every flow's ends) is looked up as written, without the
+    // list of one copied name that expanding it makes.
+    if p.range.is_none() {
+        return Some(vec![host_named(rx, p, &p.prefix)?]);
+    }
+    p.expand()
+        .iter()
+        .map(|name| host_named(rx, p, name))
+        .collect()
+}
+
+/// The host `name` (of the pattern `p`), or None with the error reported.
+fn host_named(rx: &mut Rx, p: &Sp<Pattern>, name: &str) -> Option<HostId> {
+    match rx.nodes.get(name) {
+        Some(&(NodeId::Host(h), _)) => Some(h),
+        Some(&(NodeId::Switch(_), _)) => {
+            rx.diags.push(
+                Diagnostic::new(
+                    codes::UNKNOWN_REF,
+                    p.span,
+                    format!("`{name}` is a switch, not a host"),
+                )
+                .label("flows and fabrics connect hosts")
+                .help("name the DTNs at each end"),
+            );
+            None
+        }
+        None => {
+            let hosts: Vec<String> = rx
+                .nodes
+                .iter()
+                .filter(|(_, (id, _))| matches!(id, NodeId::Host(_)))
+                .map(|(k, _)| k.clone())
+                .collect();
+            rx.unknown(p.span, "host", name, hosts.iter().map(String::as_str));
+            None
         }
     }
-    Some(out)
 }
 
 fn pairs(
@@ -101,7 +110,8 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
 }
 
 pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
-    let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
+    let mut seen: crate::fxhash::FxMap<&str, Span> = crate::fxhash::FxMap::default();
+    seen.reserve(spec.flows.len());
     for f in &spec.flows {
         let valid = {
             let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
@@ -110,7 +120,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         if let Some(&first) = seen.get(f.name.as_str()) {
             rx.duplicate(f.name.span, first, "flow", &f.name);
         }
-        seen.insert(f.name.value.clone(), f.name.span);
+        seen.insert(&f.name.value, f.name.span);
         let from = hosts_of(rx, &f.from);
         let to = hosts_of(rx, &f.to);
         let path = path(rx, f);

@@ -1,6 +1,6 @@
 //! Hosts (DTNs): chassis, CPU, NICs in slots, NVMe drives; host ranges expand here.
 
-use std::collections::HashMap;
+use crate::fxhash::FxMap as HashMap;
 
 use super::Rx;
 use super::model::{Host, Model, Nic, NodeId, NvmeGroup, Port};
@@ -30,7 +30,7 @@ fn behind_names(ch: &ChassisModel) -> Vec<&str> {
 
 fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, host: &mut Host) {
     // Each port's shell variable in the host scripts, with the port that took it.
-    let mut vars: HashMap<String, (&str, Span)> = HashMap::new();
+    let mut vars: HashMap<String, (&str, Span)> = HashMap::default();
     for nic in h.nics.iter().flatten() {
         let model = rx.db.nics.get(&nic.model);
         if model.is_none() {
@@ -318,8 +318,8 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
                 nics: Vec::new(),
                 nvme: Vec::new(),
                 ports: Vec::new(),
-                port_index: HashMap::new(),
-                addresses: HashMap::new(),
+                port_index: HashMap::default(),
+                addresses: HashMap::default(),
                 range: (count > 1).then(|| (key.value.clone(), count)),
             };
             // Errors in a range's shared body are reported once, for its first host.

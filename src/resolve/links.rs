@@ -363,7 +363,7 @@ fn need<T>(rx: &mut Rx, v: Option<T>, w: &crate::spec::wan::Wan, field: &str) ->
 }
 
 fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
-    let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+    let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for w in &spec.wan {
         let valid = {
             let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
@@ -550,7 +550,7 @@ fn uncabled_host_ports(rx: &mut Rx, m: &Model) {
 }
 
 fn optics_known(rx: &mut Rx, m: &Model) {
-    let mut reported = std::collections::HashSet::new();
+    let mut reported = crate::fxhash::FxSet::default();
     let on_links = m.links.iter().flat_map(|l| [&l.optic_a, &l.optic_b]);
     let transponders = m
         .wans

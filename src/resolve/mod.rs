@@ -14,7 +14,7 @@ mod settings;
 mod switches;
 
 use crate::fxhash::FxMap as HashMap;
-use std::collections::HashSet;
+use crate::fxhash::FxSet as HashSet;
 
 use crate::catalog::Db;
 use crate::diag::{Diagnostic, Diags, codes, suggest};
@@ -122,9 +122,9 @@ pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> 
         diags,
         sites: HashMap::default(),
         nodes: HashMap::default(),
-        unresolved: HashSet::new(),
+        unresolved: HashSet::default(),
         bad_sites: HashMap::default(),
-        named_ends: HashSet::new(),
+        named_ends: HashSet::default(),
     };
     let sites = settings::sites(spec, &mut rx);
     let mut m = Model {

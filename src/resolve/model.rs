@@ -1,7 +1,7 @@
 //! Pass 2 output: names turned into typed ids, catalog entries attached.
 //! Everything later (derive, check, lower) reads this, never the spec.
 
-use std::collections::HashMap;
+use crate::fxhash::FxMap as HashMap;
 use std::net::Ipv4Addr;
 
 use crate::source::Span;
@@ -441,7 +441,7 @@ pub(crate) struct Model {
 #[derive(Debug, Default)]
 pub(crate) struct LabMgmt {
     pub(crate) gateway: Option<Ipv4Addr>,
-    pub(crate) hosts: HashMap<HostId, Ipv4Addr>,
+    pub(crate) hosts: std::collections::HashMap<HostId, Ipv4Addr>,
 }
 
 impl Model {

@@ -189,7 +189,7 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
 }
 
 fn decode_pattern(node: &Node, cx: &mut Cx, port: bool) -> Option<Pattern> {
-    let text = String::decode(node, cx)?;
+    let text = crate::yaml::decode::text(node, cx)?;
     match parse_pattern(&text, port) {
         Ok(p) => Some(p),
         Err((msg, help)) => {
@@ -280,7 +280,7 @@ impl std::fmt::Display for Endpoint {
 
 impl Decode for Endpoint {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Endpoint> {
-        let text = String::decode(node, cx)?;
+        let text = crate::yaml::decode::text(node, cx)?;
         let Some((n, p)) = text.split_once(':') else {
             cx.invalid(
                 node.span,

@@ -110,7 +110,7 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
 impl Decode for Rate {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Rate> {
         let text = match &node.kind {
-            Kind::Str(s) => s.clone(),
+            Kind::Str(s) => s,
             Kind::Int(_) | Kind::Float(_) => {
                 let n = node.lexeme.as_deref().unwrap_or("100");
                 cx.error(
@@ -127,7 +127,7 @@ impl Decode for Rate {
                 return None;
             }
         };
-        match parse_rate(&text) {
+        match parse_rate(text) {
             Ok(r) => Some(r),
             Err(help) => {
                 cx.error(

@@ -1,6 +1,8 @@
 //! Typed decoding of the located tree. Every decoder reports what it finds wrong into
 //! the context and keeps going, so one run shows every type, field and value error.
 
+use std::borrow::Cow;
+
 use indexmap::IndexMap;
 
 use super::asked::{Known, Taken};
@@ -229,26 +231,33 @@ fn key_lengths(entries: &[(Key, Node)]) -> u64 {
 
 impl Decode for String {
     fn decode(node: &Node, cx: &mut Cx) -> Option<String> {
-        match &node.kind {
-            Kind::Str(s) => Some(s.clone()),
-            // Port names like `1` and versions like 1.3 are text to us even when YAML
-            // reads them as numbers.
-            Kind::Int(i) => Some(
-                node.lexeme
-                    .as_deref()
-                    .map_or_else(|| i.to_string(), str::to_owned),
-            ),
-            Kind::Float(f) => Some(
-                node.lexeme
-                    .as_deref()
-                    .map_or_else(|| f.to_string(), str::to_owned),
-            ),
-            // A name YAML 1.1 reads as a boolean (`y`, `on`, `no`) is the name as written.
-            Kind::Bool(_) if node.lexeme.is_some() => node.lexeme.as_deref().map(str::to_owned),
-            _ => {
-                cx.wrong_type(node, "a string");
-                None
-            }
+        text(node, cx).map(Cow::into_owned)
+    }
+}
+
+/// A string value as [`String`] decodes it, borrowed from the tree where it can be: for
+/// decoders that only read the text (names, patterns, keywords, rates), so that the
+/// text is not copied only to be parsed and dropped.
+pub(crate) fn text<'n>(node: &'n Node, cx: &mut Cx) -> Option<Cow<'n, str>> {
+    match &node.kind {
+        Kind::Str(s) => Some(Cow::Borrowed(s)),
+        // Port names like `1` and versions like 1.3 are text to us even when YAML
+        // reads them as numbers.
+        Kind::Int(i) => Some(
+            node.lexeme
+                .as_deref()
+                .map_or_else(|| Cow::Owned(i.to_string()), Cow::Borrowed),
+        ),
+        Kind::Float(f) => Some(
+            node.lexeme
+                .as_deref()
+                .map_or_else(|| Cow::Owned(f.to_string()), Cow::Borrowed),
+        ),
+        // A name YAML 1.1 reads as a boolean (`y`, `on`, `no`) is the name as written.
+        Kind::Bool(_) if node.lexeme.is_some() => node.lexeme.as_deref().map(Cow::Borrowed),
+        _ => {
+            cx.wrong_type(node, "a string");
+            None
         }
     }
 }
@@ -335,8 +344,20 @@ impl<T: Decode> Decode for Vec<T> {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Vec<T>> {
         match &node.kind {
             Kind::Seq(items) => {
-                let decoded: Vec<Option<T>> = items.iter().map(|n| T::decode(n, cx)).collect();
-                decoded.into_iter().collect()
+                // Every item is decoded (each reports its errors); the list only when all
+                // of them decode. Kept straight in the list: a list of Options collected
+                // into one of values moved each item twice more (a tenth of decoding the
+                // flows of a large show).
+                let mut out = Vec::with_capacity(items.len());
+                let mut ok = true;
+                for n in items {
+                    match T::decode(n, cx) {
+                        Some(t) if ok => out.push(t),
+                        Some(_) => {}
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(out)
             }
             _ => {
                 cx.wrong_type(node, "a list");
@@ -445,7 +466,7 @@ pub(crate) fn keyword<T: Copy>(
             return Some(*v);
         }
     }
-    let text = String::decode(node, cx)?;
+    let text = text(node, cx)?;
     if let Some((_, v)) = table.iter().find(|(k, _)| *k == text) {
         return Some(*v);
     }

@@ -471,6 +471,29 @@ fn bare_counting_stops_where_building_does() {
     assert!(breaches > 10_000, "{breaches} breaches");
 }
 
+/// The count that lets a long text skip the counting pass is never below what the
+/// reader counts, on documents it takes and on those it gives up on.
+#[test]
+fn most_values_bounds_the_count() {
+    for seed in 1..=20_000u64 {
+        let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut text = document(&mut g);
+        if seed % 3 == 0 {
+            text.push_str(g.pick(&["a b\n", "x: [1, 2\n", "- y\n", "'q' r: 1\n", "k: {a b}\n"]));
+        }
+        let mut r = Reader::new(&text, FileId(0), 64, usize::MAX);
+        r.dry = true;
+        r.bare = true;
+        r.document();
+        let most = most_values(text.as_bytes());
+        assert!(
+            r.nodes <= most,
+            "seed {seed}: {} > {most}:\n{text}",
+            r.nodes
+        );
+    }
+}
+
 /// A text longer than the values limit: what stops the fast path before the limit
 /// decides, whatever follows it. Past the limit, nothing else matters: the file is
 /// refused there (a duplicate key is only looked for when the values are kept).
