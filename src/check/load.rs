@@ -125,6 +125,12 @@ impl Space {
     pub(crate) fn is_wire(&self, i: usize) -> bool {
         i < self.nic0()
     }
+    /// The LAG direction numbered `i`, if `i` numbers one: without `res`'s search for
+    /// the host of a NIC or uplink, for the loops that look only for LAGs.
+    pub(crate) fn lag(&self, i: usize) -> Option<(LagId, bool)> {
+        let k = i.checked_sub(self.lag0()).filter(|_| i < self.nic0())?;
+        Some((k / 2, k % 2 == 1))
+    }
     pub(crate) fn len(&self) -> usize {
         self.write0() + self.hosts
     }
@@ -365,6 +371,11 @@ mod tests {
         for i in 0..space.len() {
             let r = space.res(i);
             assert_eq!(space.index(r), i, "{r:?}");
+            let lag = match r {
+                Res::Lag(g, f) => Some((g, f)),
+                _ => None,
+            };
+            assert_eq!(space.lag(i), lag);
             assert!(prev.is_none_or(|p| p < r), "{prev:?} then {r:?}");
             prev = Some(r);
         }

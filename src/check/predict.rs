@@ -508,7 +508,6 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         caps: &caps,
         used: &used,
         detail,
-        words: &words::Words::new(loads.space.len()),
     };
     let mut flows = predict_flows(&inputs);
     for (f, sw) in flows.iter_mut().zip(super::boundary::rule_bound(cx)) {
@@ -620,14 +619,14 @@ enum Why {
 
 /// A limit in words. Many pairs share each text: a resource's through `Words::shared`,
 /// a pair's own limits (its demand, CPU, window) memoised by what they say.
-fn explain(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
+fn explain(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
     match why {
-        Why::Shared { .. } => words(i, why, rate),
-        own => i.words.said(own, rate, || words(i, own, rate)),
+        Why::Shared { .. } => words(i, w, why, rate),
+        own => w.said(own, rate, || words(i, w, own, rate)),
     }
 }
 
-fn words(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
+fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
     let (cx, m) = (i.cx, i.cx.m);
     match why {
         Why::Demand => format!(
@@ -635,7 +634,7 @@ fn words(i: &Inputs, why: Why, rate: f64) -> Arc<str> {
             crate::spec::units::Rate::from_gbps(rate)
         )
         .into(),
-        Why::Shared { res, eff, mtu } => i.words.shared(i, res, eff, mtu),
+        Why::Shared { res, eff, mtu } => w.shared(i, res, eff, mtu),
         Why::LagHash {
             lag,
             streams,
@@ -716,7 +715,6 @@ struct Inputs<'a, 'c> {
     caps: &'a [Option<(f64, LimitKind)>],
     used: &'a PairUse,
     detail: Detail,
-    words: &'a words::Words,
 }
 
 /// Buffers reused from flow to flow.
@@ -775,7 +773,7 @@ fn ceiling(
     }
     for &(r, _) in i.used.of(p) {
         // Static LAG hashing: one stream never spreads over more members than it has.
-        if let Res::Lag(g, forward) = i.loads.space.res(r as usize) {
+        if let Some((g, forward)) = i.loads.space.lag(r as usize) {
             let lag = &m.lags[g];
             let member = lag
                 .members
@@ -871,43 +869,41 @@ fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
     streams_per_pair(cx, f, &cx.routes.flows[fi], per_stream)
 }
 
+/// Flows below which the prediction stays on one thread (`par::threads`): the
+/// per-flow passes are cut into runs of flows, each with its own buffers and words.
+const PARALLEL_FROM: usize = 8192;
+
 /// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
 /// among the pairs (`share`), then per flow the sum of its pairs and its worst pair's
-/// bottleneck.
+/// bottleneck. The per-flow passes before and after the sharing run on every core from
+/// `PARALLEL_FROM` flows, in runs of consecutive flows put back in order.
 fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
     let m = i.cx.m;
-    let mut scratch = Scratch::default();
-    let npairs = i.used.pairs.len().saturating_sub(1);
-    let mut ceilings = Vec::with_capacity(npairs);
-    let mut pairs = Vec::with_capacity(npairs);
-    // Each pair's items again, weighted by what its rate costs there: a wire carries
-    // headers too, so a payload rate counts 1/efficiency of its bits.
-    let mut coef: Vec<(u32, f64)> = Vec::with_capacity(i.used.items.len());
-    let mut numa = vec![None; m.flows.len()];
+    let ids: Vec<usize> = (0..m.flows.len()).collect();
+    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
     // Streams and CPU figures per flow, found once for the ceilings, the words and the
     // worst pair's limits.
     let streams: Vec<(u32, Option<(f64, u32)>)> =
         (0..m.flows.len()).map(|fi| flow_streams(i, fi)).collect();
-    for (fi, f) in m.flows.iter().enumerate() {
-        let streams = streams[fi];
-        for (pi, pr) in i.cx.routes.flows[fi].pairs.iter().enumerate() {
-            let p = i.used.flows[fi] + pi;
-            let mut best = (f64::INFINITY, LimitKind::Demand, Why::Demand);
-            let (eff, mtu, cross) =
-                ceiling(i, f, (pr, p), streams, &mut scratch, &mut |g, k, w| {
-                    if g < best.0 - 1e-9 {
-                        best = (g, k, w);
-                    }
-                });
-            numa[fi] = numa[fi].or(cross);
-            coef.extend(i.used.of(p).iter().map(|&(r, w)| {
-                let wire = i.loads.space.is_wire(r as usize);
-                (r, if wire { w / eff.max(1e-9) } else { w })
-            }));
-            ceilings.push(best.0);
-            pairs.push(PairCeiling { best, eff, mtu });
-        }
+    let npairs = i.used.pairs.len().saturating_sub(1);
+    let mut all = Ceilings {
+        ceilings: Vec::with_capacity(npairs),
+        pairs: Vec::with_capacity(npairs),
+        coef: Vec::with_capacity(i.used.items.len()),
+        numa: Vec::with_capacity(m.flows.len()),
+    };
+    for part in crate::par::runs(&ids, threads, |run| pair_ceilings(i, run, &streams)) {
+        all.ceilings.extend(part.ceilings);
+        all.pairs.extend(part.pairs);
+        all.coef.extend(part.coef);
+        all.numa.extend(part.numa);
     }
+    let Ceilings {
+        ceilings,
+        pairs,
+        coef,
+        numa,
+    } = all;
     let capacity: Vec<Option<f64>> = i.caps.iter().map(|c| c.map(|c| c.0)).collect();
     let shares = super::share::max_min(&super::share::Problem {
         ceilings: &ceilings,
@@ -916,47 +912,136 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         capacity: &capacity,
     });
     let sat = ties::Saturation::new(&i.used.pairs, &coef, &capacity, &shares);
-    // The worst pair's own ceilings, found once for its ties and its limits.
-    let mut own: Vec<(f64, LimitKind, Why)> = Vec::new();
-    m.flows
-        .iter()
-        .enumerate()
-        .map(|(fi, f)| {
-            let range = i.used.flows[fi]..i.used.flows[fi + 1];
-            let worst = range
-                .clone()
-                .min_by(|&a, &b| shares[a].0.total_cmp(&shares[b].0));
-            let bound = worst.map(|p| bound_of(i, &pairs[p], shares[p]));
-            let total = shares[range].iter().map(|s| s.0).sum();
-            let mut fp = flow_prediction(i, fi, total, bound, streams[fi].0);
-            let tied = worst.filter(|_| !fp.bottleneck.why.is_empty());
-            let listed = worst.filter(|_| i.detail == Detail::Full);
-            if let Some(p) = tied.or(listed) {
-                let pr = &i.cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
-                own.clear();
+    let settled = Settled {
+        pairs: &pairs,
+        shares: &shares,
+        sat: &sat,
+        numa: &numa,
+        streams: &streams,
+    };
+    let runs = crate::par::runs(&ids, threads, |run| {
+        // Words made in one run are shared within it (`Words` is not for threads).
+        let w = words::Words::new(i.loads.space.len());
+        let mut scratch = Scratch::default();
+        let mut own = Vec::new();
+        run.iter()
+            .map(|&fi| settle(i, &w, &settled, fi, (&mut scratch, &mut own)))
+            .collect::<Vec<_>>()
+    });
+    let mut out = Vec::with_capacity(m.flows.len());
+    for run in runs {
+        out.extend(run);
+    }
+    out
+}
+
+/// The pairs' ceilings before sharing, for a run of consecutive flows: `ceilings` and
+/// `pairs` per pair, `coef` per pair item, `numa` per flow.
+struct Ceilings {
+    ceilings: Vec<f64>,
+    pairs: Vec<PairCeiling>,
+    // Each pair's items again, weighted by what its rate costs there: a wire carries
+    // headers too, so a payload rate counts 1/efficiency of its bits.
+    coef: Vec<(u32, f64)>,
+    numa: Vec<Option<&'static str>>,
+}
+
+fn pair_ceilings(i: &Inputs, run: &[usize], streams: &[(u32, Option<(f64, u32)>)]) -> Ceilings {
+    let m = i.cx.m;
+    let mut scratch = Scratch::default();
+    let (Some(&first), Some(&last)) = (run.first(), run.last()) else {
+        return Ceilings {
+            ceilings: Vec::new(),
+            pairs: Vec::new(),
+            coef: Vec::new(),
+            numa: Vec::new(),
+        };
+    };
+    let (p0, p1) = (i.used.flows[first], i.used.flows[last + 1]);
+    let mut out = Ceilings {
+        ceilings: Vec::with_capacity(p1 - p0),
+        pairs: Vec::with_capacity(p1 - p0),
+        coef: Vec::with_capacity(i.used.pairs[p1] - i.used.pairs[p0]),
+        numa: Vec::with_capacity(run.len()),
+    };
+    for &fi in run {
+        let f = &m.flows[fi];
+        let mut numa = None;
+        for (pi, pr) in i.cx.routes.flows[fi].pairs.iter().enumerate() {
+            let p = i.used.flows[fi] + pi;
+            let mut best = (f64::INFINITY, LimitKind::Demand, Why::Demand);
+            let (eff, mtu, cross) =
                 ceiling(i, f, (pr, p), streams[fi], &mut scratch, &mut |g, k, w| {
-                    own.push((g, k, w));
+                    if g < best.0 - 1e-9 {
+                        best = (g, k, w);
+                    }
                 });
-            }
-            if let Some(p) = tied {
-                let also = ties::also_binding(i, p, &pairs[p], shares[p].0, &sat, &own);
-                name_ties(i, f, &mut fp.bottleneck, also);
-            }
-            fp.numa_remote = numa[fi];
-            if let Some(p) = listed {
-                fp.limits = limits(i, f, (p, &pairs[p]), shares[p], &own);
-            }
-            fp
-        })
-        .collect()
+            numa = numa.or(cross);
+            out.coef.extend(i.used.of(p).iter().map(|&(r, w)| {
+                let wire = i.loads.space.is_wire(r as usize);
+                (r, if wire { w / eff.max(1e-9) } else { w })
+            }));
+            out.ceilings.push(best.0);
+            out.pairs.push(PairCeiling { best, eff, mtu });
+        }
+        out.numa.push(numa);
+    }
+    out
+}
+
+/// What the sharing settled, for the per-flow pass after it.
+struct Settled<'s> {
+    pairs: &'s [PairCeiling],
+    shares: &'s [(f64, Stop)],
+    sat: &'s ties::Saturation,
+    numa: &'s [Option<&'static str>],
+    streams: &'s [(u32, Option<(f64, u32)>)],
+}
+
+/// Flow `fi`'s prediction from its pairs' shares; `own` holds its worst pair's own
+/// ceilings, found once for its ties and (in full) its limits.
+fn settle(
+    i: &Inputs,
+    w: &words::Words,
+    s: &Settled,
+    fi: usize,
+    (scratch, own): (&mut Scratch, &mut Vec<(f64, LimitKind, Why)>),
+) -> FlowPrediction {
+    let f = &i.cx.m.flows[fi];
+    let (pairs, shares) = (s.pairs, s.shares);
+    let range = i.used.flows[fi]..i.used.flows[fi + 1];
+    let worst = range
+        .clone()
+        .min_by(|&a, &b| shares[a].0.total_cmp(&shares[b].0));
+    let bound = worst.map(|p| bound_of(i, &pairs[p], shares[p]));
+    let total = shares[range].iter().map(|s| s.0).sum();
+    let mut fp = flow_prediction(i, w, fi, total, bound, s.streams[fi].0);
+    let tied = worst.filter(|_| !fp.bottleneck.why.is_empty());
+    let listed = worst.filter(|_| i.detail == Detail::Full);
+    if let Some(p) = tied.or(listed) {
+        let pr = &i.cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
+        own.clear();
+        ceiling(i, f, (pr, p), s.streams[fi], scratch, &mut |g, k, why| {
+            own.push((g, k, why));
+        });
+    }
+    if let Some(p) = tied {
+        let also = ties::also_binding(i, p, &pairs[p], shares[p].0, s.sat, own);
+        name_ties(i, w, f, &mut fp.bottleneck, also);
+    }
+    fp.numa_remote = s.numa[fi];
+    if let Some(p) = listed {
+        fp.limits = limits(i, w, f, (p, &pairs[p]), shares[p], own);
+    }
+    fp
 }
 
 /// Adds to a bottleneck's words every other limit that binds as tightly.
-fn name_ties(i: &Inputs, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
+fn name_ties(i: &Inputs, w: &words::Words, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
     let rate = f.pair_rate().gbps();
     let mut words: Vec<String> = Vec::new();
     for (kind, why) in also {
-        let text = explain(i, why, rate);
+        let text = explain(i, w, why, rate);
         let named = format!("{}: {text}", kind.name());
         if text != b.why && !text.is_empty() && !words.contains(&named) {
             words.push(named);
@@ -992,6 +1077,7 @@ fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, Lim
 /// share it got there.
 fn limits(
     i: &Inputs,
+    w: &words::Words,
     f: &Flow,
     (p, c): (usize, &PairCeiling),
     (got, stop): (f64, Stop),
@@ -1000,13 +1086,13 @@ fn limits(
     let rate = f.pair_rate().gbps();
     let (eff, mtu) = (c.eff, c.mtu);
     let mut out = own.to_vec();
-    for &(r, w) in i.used.of(p) {
+    for &(r, share) in i.used.of(p) {
         let r = r as usize;
         let Some((cap, kind)) = i.caps[r] else {
             continue;
         };
         let wire = i.loads.space.is_wire(r);
-        let alone = if wire { cap * eff } else { cap } / w.max(1e-9);
+        let alone = if wire { cap * eff } else { cap } / share.max(1e-9);
         let gbps = if stop == Stop::Full(r as u32) {
             got
         } else {
@@ -1016,19 +1102,22 @@ fn limits(
         out.push((gbps, kind, why));
     }
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
-    out.into_iter()
-        .map(|(gbps, kind, why)| Limit {
-            kind,
-            gbps,
-            why: explain(i, why, rate),
-            fix: None,
-        })
-        .collect()
+    // Not collected in place from `out`: a limit is larger than its candidate, and
+    // reusing the buffer cost a reallocation per flow (a quarter of a full prediction).
+    let mut limits = Vec::with_capacity(out.len());
+    limits.extend(out.iter().map(|&(gbps, kind, why)| Limit {
+        kind,
+        gbps,
+        why: explain(i, w, why, rate),
+        fix: None,
+    }));
+    limits
 }
 
 /// A flow's prediction from its total and its worst pair's bound.
 fn flow_prediction(
     i: &Inputs,
+    w: &words::Words,
     fi: usize,
     total: f64,
     worst: Option<(f64, LimitKind, Why)>,
@@ -1054,7 +1143,7 @@ fn flow_prediction(
         Some((gbps, kind, _)) if !explained => Limit {
             kind,
             gbps,
-            why: i.words.empty(),
+            why: w.empty(),
             fix: None,
         },
         Some((gbps, kind, Why::Demand)) if routes.pairs.len() > 1 => Limit {
@@ -1071,7 +1160,7 @@ fn flow_prediction(
         Some((gbps, kind, why)) => Limit {
             kind,
             gbps,
-            why: explain(i, why, rate),
+            why: explain(i, w, why, rate),
             fix: match why {
                 Why::Loss { per_stream, .. } => Some(loss_fix(rate, per_stream)),
                 Why::BlackHole { path_mtu, .. } => Some(format!(

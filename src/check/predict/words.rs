@@ -4,10 +4,10 @@
 //! it) was most of a full plan's work.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Inputs, Why, capacity, capacity_why};
+use crate::fxhash::FxMap;
 
 /// Filled as the prediction asks: `check` explains only the flows that fall short.
 pub(super) struct Words {
@@ -16,7 +16,7 @@ pub(super) struct Words {
     entries: RefCell<Vec<Entry>>,
     /// A pair's own limits by what they say (`key`): the pairs of one host, one rate,
     /// one RTT say the same.
-    said: RefCell<HashMap<[u64; 6], Arc<str>>>,
+    said: RefCell<FxMap<[u64; 6], Arc<str>>>,
     /// The text of a flow left unexplained, one allocation for all of them.
     empty: Arc<str>,
 }
@@ -41,7 +41,7 @@ impl Words {
         Words {
             slot: RefCell::new(vec![NONE; n]),
             entries: RefCell::new(Vec::new()),
-            said: RefCell::new(HashMap::new()),
+            said: RefCell::new(FxMap::default()),
             empty: Arc::from(""),
         }
     }
