@@ -321,7 +321,7 @@ fn explain(code: Option<&str>) -> i32 {
 
 fn catalog(name: Option<&str>, dir: Option<PathBuf>) -> i32 {
     let mut s = Session::default();
-    let cats = match crate::catalog::load(&mut s.sources, &mut s.diags, dir.as_deref(), false) {
+    let cats = match crate::catalog::load(&mut s.sources, &mut s.diags, dir.as_deref(), None) {
         Ok(c) => c,
         Err(e) => return usage(&e),
     };

@@ -270,9 +270,9 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
             .then(|| {
                 std::thread::Builder::new()
                     .spawn_scoped(scope, || {
-                        catalog::embedded();
                         // Lowering's first need; an error is reported there.
                         let _ = crate::lower::vendor::vendors();
+                        catalog::owned()
                     })
                     .ok()
             })
@@ -284,18 +284,19 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
                 &mut s.sources,
                 &mut s.diags,
                 opts.catalog_dir.as_deref(),
-                false,
+                None,
             ))
         };
         let read = parse(input, opts, s, &mut spec);
-        if let Some(w) = warm {
-            let _ = w.join();
-        }
-        read.map(|()| base)
+        let decoded = warm.and_then(|w| w.join().ok());
+        read.map(|()| (base, decoded))
     })?;
     let base = match parsed {
-        Some(base) => base?,
-        None => catalog::load(&mut s.sources, &mut s.diags, None, true)?,
+        (Some(base), _) => base?,
+        (None, decoded) => {
+            let cats = decoded.unwrap_or_else(catalog::owned);
+            catalog::load(&mut s.sources, &mut s.diags, None, Some(cats))?
+        }
     };
     clock.mark("parse");
     if s.diags.has_errors() {

@@ -106,24 +106,32 @@ impl Db {
 
 /// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into `spec.catalogs`
 /// ahead of the spec's own `catalog:` sections (which therefore win).
-/// `registered`: [`register_embedded`] gave the embedded files their ids already.
+/// `early`: [`register_embedded`] gave the embedded files their ids already, and this
+/// is [`owned`]'s catalog (None: it has errors).
 pub(crate) fn load(
     sources: &mut Sources,
     diags: &mut Diags,
     extra_dir: Option<&Path>,
-    registered: bool,
+    early: Option<Option<Vec<Catalog>>>,
 ) -> Result<Vec<Catalog>, String> {
     let mut base = Spec::default();
-    match embedded() {
-        // The embedded files parse clean (a test says so): parse them once per process
-        // and give each session the same file ids, so spans stay valid.
-        Some(cats) if registered || sources.len() == 0 => {
+    let registered = early.is_some();
+    let decoded = match early {
+        Some(cats) => cats,
+        None if sources.len() == 0 => owned(),
+        None => None,
+    };
+    match decoded {
+        // The embedded files parse clean (a test says so): they are decoded from their
+        // embedded trees, and each session gives them the same file ids, so spans stay
+        // valid.
+        Some(cats) => {
             if !registered {
                 register_embedded(sources);
             }
-            base.catalogs.extend(cats.iter().cloned());
+            base.catalogs = cats;
         }
-        _ => {
+        None => {
             let mut loader = Loader::new(sources, diags, Limits::default());
             for (name, text) in EMBEDDED {
                 if !loader.load_embedded_catalog(name, text, &mut base) {
@@ -170,19 +178,32 @@ pub(crate) fn register_embedded(sources: &mut Sources) -> bool {
 /// it itself and reports them).
 pub(crate) fn embedded() -> Option<&'static [Catalog]> {
     static CACHE: std::sync::OnceLock<Option<Vec<Catalog>>> = std::sync::OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            let (mut sources, mut diags, mut base) =
-                (Sources::default(), Diags::default(), Spec::default());
-            let mut loader = Loader::new(&mut sources, &mut diags, Limits::default());
-            for (name, text) in EMBEDDED {
-                if !loader.load_embedded_catalog(name, text, &mut base) {
-                    loader.load_catalog(name, text.as_bytes(), &mut base);
-                }
-            }
-            (!diags.has_errors()).then_some(base.catalogs)
-        })
-        .as_deref()
+    CACHE.get_or_init(decode_embedded).as_deref()
+}
+
+/// The embedded catalog for one session to own (None if it has errors). The process's
+/// first session takes a decoding of its own, later ones a copy of [`embedded`]: a
+/// `democ` run has one session, which copied the cached catalog it would never use
+/// again (0.13 M instructions of `democ check` on sc16, and a second copy in memory).
+pub(crate) fn owned() -> Option<Vec<Catalog>> {
+    static FIRST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+    if FIRST.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        decode_embedded()
+    } else {
+        embedded().map(<[Catalog]>::to_vec)
+    }
+}
+
+fn decode_embedded() -> Option<Vec<Catalog>> {
+    let (mut sources, mut diags, mut base) =
+        (Sources::default(), Diags::default(), Spec::default());
+    let mut loader = Loader::new(&mut sources, &mut diags, Limits::default());
+    for (name, text) in EMBEDDED {
+        if !loader.load_embedded_catalog(name, text, &mut base) {
+            loader.load_catalog(name, text.as_bytes(), &mut base);
+        }
+    }
+    (!diags.has_errors()).then_some(base.catalogs)
 }
 
 /// The embedded catalog alone (the editor schema's completions); empty if it has errors.

@@ -164,6 +164,9 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     })
 }
 
+/// Switches from which lowering takes a second thread beside the checks (sc16 has 19).
+const SPLIT_FROM: usize = 64;
+
 /// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
 /// finds what a vendor cannot do. `check` stops here; the lab, the cabling and the
 /// flows' IR report nothing (they were two thirds of `check` on sc16).
@@ -226,23 +229,36 @@ pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, 
     };
     // Switches lower independently: the second half on a thread of its own (`check`
     // waits for lowering, which is longer than the checks beside it). Its findings
-    // follow the first half's, as one pass would have them.
+    // follow the first half's, as one pass would have them. A small show's switches
+    // stay on this thread: the checks already run beside it on a second core, and a
+    // third thread's start, heap and stack cost more than its half of the work saves.
     let mut first = jobs;
+    let half = if crate::par::threads(first.len(), SPLIT_FROM) > 1 {
+        first.split_off(first.len() / 2)
+    } else {
+        Vec::new()
+    };
+    let split = !half.is_empty();
     // Taken by whichever thread lowers it (this one when no thread can be had).
-    let second = std::sync::Mutex::new(Some(first.split_off(first.len() / 2)));
+    let second = std::sync::Mutex::new(Some(half));
     let lower_second = || {
         let mut found = Diags::default();
         let jobs = second.lock().map(|mut j| j.take()).ok().flatten();
         (run(jobs.unwrap_or_default(), &mut found), found)
     };
     let (mut lowered, (rest, found)) = std::thread::scope(|scope| {
-        let other = std::thread::Builder::new()
-            .stack_size(8 << 20)
-            .spawn_scoped(scope, lower_second);
+        let other = split
+            .then(|| {
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, lower_second)
+                    .ok()
+            })
+            .flatten();
         let lowered = run(first, diags);
         let rest = match other {
-            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            Err(_) => lower_second(),
+            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None => lower_second(),
         };
         (lowered, rest)
     });

@@ -8,6 +8,17 @@ use super::vendor::TextRules;
 /// spaces, other characters `_`), whitespace collapsed, the vendor's replacements
 /// applied (quotes, `?`), cut to the vendor's length. None when nothing is left.
 pub(crate) fn sanitize(text: &str, rules: &TextRules) -> Option<String> {
+    // The one-character keys, taken out of the map once: walking the map for every
+    // character was a third of this function (0.3 M instructions of `check` on sc16).
+    let swaps: Vec<(char, &str)> = rules
+        .replace
+        .iter()
+        .filter_map(|(k, r)| {
+            let mut chars = k.chars();
+            let c = chars.next()?;
+            chars.next().is_none().then_some((c, r.as_str()))
+        })
+        .collect();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         let c = if c.is_control() || c.is_whitespace() {
@@ -20,11 +31,7 @@ pub(crate) fn sanitize(text: &str, rules: &TextRules) -> Option<String> {
         if c == ' ' && (out.is_empty() || out.ends_with(' ')) {
             continue;
         }
-        // A handful of one-character keys: compared in place, no lookup per character.
-        match rules.replace.iter().find(|(k, _)| {
-            let mut chars = k.chars();
-            chars.next() == Some(c) && chars.next().is_none()
-        }) {
+        match swaps.iter().find(|(k, _)| *k == c) {
             Some((_, r)) => out.push_str(r),
             None => out.push(c),
         }

@@ -27,13 +27,37 @@ impl std::fmt::Display for Rate {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         let g = self.gbps();
         if g >= 1000.0 && (g / 1000.0).fract() == 0.0 {
-            write!(f, "{}T", g / 1000.0)
+            write!(f, "{}T", whole(g / 1000.0))
         } else if g >= 1.0 || g == 0.0 {
             let r = (g * 10.0).round() / 10.0;
-            write!(f, "{r}G")
+            write!(f, "{}G", whole(r))
         } else {
             write!(f, "{}M", (g * 1000.0 * 10.0).round() / 10.0)
         }
+    }
+}
+
+/// A figure as `{}` prints an f64, whole numbers (nearly every rate: `100G`) through
+/// the integer formatter: rates name every port, and the float formatter was a twentieth
+/// of `democ check` on sc16.
+fn whole(v: f64) -> impl std::fmt::Display {
+    enum Figure {
+        Whole(u64),
+        Float(f64),
+    }
+    impl std::fmt::Display for Figure {
+        fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            match self {
+                Figure::Whole(n) => write!(f, "{n}"),
+                Figure::Float(v) => write!(f, "{v}"),
+            }
+        }
+    }
+    // From 1 (no `-0`) to 2^53, where every whole f64 is exact and printed in full.
+    if v.fract() == 0.0 && (1.0..=9_007_199_254_740_992.0).contains(&v) {
+        Figure::Whole(v as u64)
+    } else {
+        Figure::Float(v)
     }
 }
 
@@ -161,6 +185,42 @@ impl schemars::JsonSchema for Rate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The whole-number route prints what the float formatter prints.
+    #[test]
+    fn whole_figures_print_as_floats_do() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            2.5,
+            99.9,
+            100.0,
+            400.0,
+            1e15,
+            9_007_199_254_740_992.0,
+            9_007_199_254_740_994.0,
+            1e300,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NAN,
+            -3.0,
+        ];
+        values.extend((0..5000).map(|i| f64::from(i) / 10.0));
+        for v in values {
+            assert_eq!(whole(v).to_string(), format!("{v}"), "{v:?}");
+        }
+        for g in [
+            0.0, 0.8, 1.0, 10.0, 25.0, 40.5, 100.0, 1000.0, 1500.0, 3000.0,
+        ] {
+            let r = Rate::from_gbps(g).to_string();
+            assert!(r.ends_with(['G', 'T', 'M']), "{r}");
+        }
+        assert_eq!(Rate::from_gbps(100.0).to_string(), "100G");
+        assert_eq!(Rate::from_gbps(2000.0).to_string(), "2T");
+        assert_eq!(Rate::from_gbps(2.5).to_string(), "2.5G");
+    }
 
     #[test]
     fn accepted_units() {

@@ -9,6 +9,7 @@
 //! return pair itself, and its replies ride that route.
 
 mod cookie;
+mod dotted;
 mod ports;
 
 use std::net::Ipv4Addr;
@@ -434,8 +435,8 @@ impl Gen<'_> {
                     in_port,
                     vlan: tags.arrive,
                     ether_type,
-                    src: leg.src.1.to_string(),
-                    dst: leg.dst.1.to_string(),
+                    src: dotted::dotted(leg.src.1),
+                    dst: dotted::dotted(leg.dst.1),
                 },
                 actions,
                 shared_with: Vec::new(),
