@@ -85,5 +85,6 @@ fn address(m: &Model, host: HostId, hop: Option<&RouteHop>) -> Option<String> {
     };
     m.hosts[host].ports[end.port]
         .address
-        .map(|a| a.addr.to_string())
+        // A pair has two; 100,000 flows made `Ipv4Addr`'s padded Display count.
+        .map(|a| super::rules::dotted::dotted(a.addr))
 }

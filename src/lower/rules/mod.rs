@@ -9,7 +9,7 @@
 //! return pair itself, and its replies ride that route.
 
 mod cookie;
-mod dotted;
+pub(crate) mod dotted;
 mod ports;
 
 use std::net::Ipv4Addr;
