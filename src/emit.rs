@@ -68,10 +68,12 @@ fn assemble(
         }
     }
     let mut late = Vec::new();
+    // By path: a search of every file per config grew with switches x files.
+    let by_path: crate::fxhash::FxMap<&str, &OutFile> =
+        out.iter().map(|f| (f.path.as_str(), f)).collect();
     for (path, c) in &lab.containerlab.configs {
-        let source = out
-            .iter()
-            .find(|f| f.path == c.source)
+        let source = by_path
+            .get(c.source.as_str())
             .ok_or_else(|| format!("{path}: {} is not rendered", c.source))?;
         let text = String::from_utf8_lossy(&source.bytes);
         late.push(OutFile {
