@@ -227,43 +227,29 @@ pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, 
         }
         out
     };
-    // Switches lower independently: the second half on a thread of its own (`check`
-    // waits for lowering, which is longer than the checks beside it). Its findings
-    // follow the first half's, as one pass would have them. A small show's switches
-    // stay on this thread: the checks already run beside it on a second core, and a
-    // third thread's start, heap and stack cost more than its half of the work saves.
+    // Switches lower independently: the second half beside the first (`check` waits for
+    // lowering, which is longer than the checks beside it), its findings after the
+    // first half's, as one pass would have them. A small show's switches stay on this
+    // thread: the checks already run beside it on a second core, and a third thread's
+    // start, heap and stack cost more than its half of the work saves.
+    let threads = crate::par::threads(jobs.len(), SPLIT_FROM);
     let mut first = jobs;
-    let half = if crate::par::threads(first.len(), SPLIT_FROM) > 1 {
+    let second = if threads > 1 {
         first.split_off(first.len() / 2)
     } else {
         Vec::new()
     };
-    let split = !half.is_empty();
-    // Taken by whichever thread lowers it (this one when no thread can be had).
-    let second = std::sync::Mutex::new(Some(half));
-    let lower_second = || {
-        let mut found = Diags::default();
-        let jobs = second.lock().map(|mut j| j.take()).ok().flatten();
-        (run(jobs.unwrap_or_default(), &mut found), found)
+    let half = |jobs| -> crate::par::Task<'_, _> {
+        Box::new(move || {
+            let mut found = Diags::default();
+            (run(jobs, &mut found), found)
+        })
     };
-    let (mut lowered, (rest, found)) = std::thread::scope(|scope| {
-        let other = split
-            .then(|| {
-                std::thread::Builder::new()
-                    .stack_size(8 << 20)
-                    .spawn_scoped(scope, lower_second)
-                    .ok()
-            })
-            .flatten();
-        let lowered = run(first, diags);
-        let rest = match other {
-            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            None => lower_second(),
-        };
-        (lowered, rest)
-    });
-    diags.append(found);
-    lowered.extend(rest);
+    let mut lowered = Vec::with_capacity(m.switches.len());
+    for (part, found) in crate::par::tasks(vec![half(first), half(second)], threads) {
+        lowered.extend(part);
+        diags.append(found);
+    }
     let mut at = vec![None; m.switches.len()];
     let mut switches = Vec::with_capacity(lowered.len());
     for (sw, ir) in lowered {
