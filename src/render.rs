@@ -16,6 +16,9 @@ pub(crate) struct Renderer {
     env: Environment<'static>,
     /// Templates taken from `--templates`, by name (`dell/os10.j2`).
     pub(crate) overridden: Vec<String>,
+    /// Templates that print a switch's ruleset (`openflow_rules`, `openflow_meters`):
+    /// only their switches get its ovs-ofctl text made.
+    prints_rules: Vec<String>,
 }
 
 /// `DIR/<vendor>/<file>` or `DIR/<file>`: the override of an embedded template, if any.
@@ -84,7 +87,19 @@ impl Renderer {
                 ));
             }
         }
-        Ok(Renderer { env, overridden })
+        let prints_rules = env
+            .templates()
+            .filter(|(_, t)| {
+                let names = t.undeclared_variables(false);
+                names.contains("openflow_rules") || names.contains("openflow_meters")
+            })
+            .map(|(name, _)| name.to_owned())
+            .collect();
+        Ok(Renderer {
+            env,
+            overridden,
+            prints_rules,
+        })
     }
 
     /// One DTN's script.
@@ -118,12 +133,13 @@ impl Renderer {
     pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
         // The ruleset as ovs-ofctl prints it, for scripts that load it themselves
         // (PicOS in OVS mode): the very text of `openflow/<switch>.flows`.
+        let prints = self.prints_rules.iter().any(|t| *t == sw.template);
         let (rules, meter_text) = match &sw.openflow {
-            Some(of) => (
+            Some(of) if prints => (
                 crate::rulesets::ofctl::flows(&sw.hostname, show, &of.ruleset),
                 crate::rulesets::ofctl::meters(&of.ruleset),
             ),
-            None => (String::new(), String::new()),
+            _ => (String::new(), String::new()),
         };
         let meters: Vec<String> = meter_text.lines().map(str::to_owned).collect();
         self.print(
@@ -226,6 +242,44 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{} through OVS: {e}", sw.hostname));
             }
         }
+    }
+
+    /// Only templates that print the ruleset's text get it made, and the value a template
+    /// sees leaves the ruleset out while the IR's JSON keeps it.
+    #[test]
+    fn rulesets_reach_only_the_templates_that_print_them() {
+        let (_, mut lab) = crate::testkit::render_fixture();
+        let r = Renderer::new(None).expect("templates compile");
+        assert_eq!(r.prints_rules, ["pica8/picos-ovs.j2"]);
+        let sw = lab
+            .switches
+            .iter_mut()
+            .find(|s| {
+                s.openflow
+                    .as_ref()
+                    .is_some_and(|o| !o.ruleset.rules.is_empty())
+            })
+            .expect("the fixture has an OpenFlow switch with rules");
+        let seen = Value::from(Serde(&*sw))
+            .get_attr("openflow")
+            .and_then(|o| o.get_attr("ruleset"))
+            .expect("the template value has the field");
+        assert!(seen.is_none(), "a template sees no ruleset: {seen:?}");
+        let json = serde_json::to_value(&*sw).expect("serialises");
+        assert!(
+            json["openflow"]["ruleset"]["rules"]
+                .as_array()
+                .is_some_and(|r| !r.is_empty())
+        );
+        sw.template = "pica8/picos-ovs.j2".into();
+        let text = r.switch(sw, "mini").expect("renders");
+        let ruleset = &sw.openflow.as_ref().expect("OpenFlow").ruleset;
+        let flows = crate::rulesets::ofctl::flows(&sw.hostname, "mini", ruleset);
+        let line = flows
+            .lines()
+            .find(|l| l.contains("cookie="))
+            .expect("a rule line");
+        assert!(text.contains(line), "the OVS config loads the rules");
     }
 
     #[test]

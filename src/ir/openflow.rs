@@ -51,6 +51,8 @@ pub(crate) struct Openflow {
     /// OpenFlow port numbers of the ports and port-channels above, in that order.
     pub(crate) port_numbers: Vec<super::rules::OfPort>,
     /// The rules that carry the show's flows across this switch.
+    // Left out of the value a config template sees (see `super::rules::outside_templates`).
+    #[serde(serialize_with = "super::rules::outside_templates")]
     pub(crate) ruleset: super::rules::Ruleset,
 }
 

@@ -142,6 +142,21 @@ pub(crate) struct Meter {
     pub(crate) rate_kbps: u64,
 }
 
+// A ruleset into a config template's value as none: no template reads it (a config
+// that loads its rules gets their ovs-ofctl text, `openflow_rules`), and converting tens
+// of thousands of rules into template values per switch was most of rendering a switch's
+// config in an all-OpenFlow show. The IR's JSON files get it in full.
+pub(crate) fn outside_templates<S: serde::Serializer>(
+    rules: &Ruleset,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    if minijinja::value::serializing_for_value() {
+        s.serialize_none()
+    } else {
+        rules.serialize(s)
+    }
+}
+
 /// The rules of one switch. Sorted by cookie, then ether type and in_port, so the
 /// files are byte-identical from build to build.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
