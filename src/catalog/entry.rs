@@ -22,7 +22,7 @@ pub(crate) fn find(db: &Db, name: &str) -> Vec<(&'static str, Span)> {
     ];
     found
         .into_iter()
-        .filter_map(|(what, key)| key.map(|k| (what, k.span)))
+        .filter_map(|(what, key)| key.map(|k| (what, k)))
         .collect()
 }
 

@@ -14,8 +14,8 @@ pub(crate) struct Canonical {
 
 /// Parses `unit/n` or `unit/n:k`.
 pub(crate) fn parse(name: &str) -> Option<Canonical> {
-    let (unit, rest) = name.split_once('/')?;
-    let (n, k) = match rest.split_once(':') {
+    let (unit, rest) = split_once(name, b'/')?;
+    let (n, k) = match split_once(rest, b':') {
         Some((n, k)) => (n, Some(k.parse().ok()?)),
         None => (rest, None),
     };
@@ -26,6 +26,14 @@ pub(crate) fn parse(name: &str) -> Option<Canonical> {
     })
 }
 
+/// `s` around the first `byte` (ASCII), like `str::split_once` with a char: a byte
+/// scan of these short names costs less than the char searcher's set-up, and every port
+/// of every switch is named through here.
+fn split_once(s: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = s.bytes().position(|b| b == byte)?;
+    Some((&s[..at], &s[at + 1..]))
+}
+
 /// Fills `{unit}`, `{n}`, `{k}` and `{id}` placeholders.
 pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
     use std::fmt::Write;
@@ -33,7 +41,7 @@ pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
     // calls were a quarter of lowering on sc16).
     let mut out = String::with_capacity(pattern.len() + 8);
     let mut rest = pattern;
-    while let Some(open) = rest.find('{') {
+    while let Some(open) = rest.bytes().position(|b| b == b'{') {
         out.push_str(&rest[..open]);
         let tail = &rest[open..];
         let (value, len) = if tail.starts_with("{unit}") {

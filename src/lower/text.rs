@@ -36,9 +36,15 @@ pub(crate) fn sanitize(text: &str, rules: &TextRules) -> Option<String> {
             None => out.push(c),
         }
     }
-    let trimmed: String = out.trim().chars().take(rules.max_len).collect();
-    let trimmed = trimmed.trim_end().to_owned();
-    (!trimmed.is_empty()).then_some(trimmed)
+    // Cut at the `max_len`th character by index, then copied once (collecting the
+    // characters one by one and copying again was a third of this function).
+    let kept = out.trim();
+    let end = kept
+        .char_indices()
+        .nth(rules.max_len)
+        .map_or(kept.len(), |(i, _)| i);
+    let trimmed = kept[..end].trim_end();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
 }
 
 /// Text that should be a name but is not checked at parse time (the show's name,
