@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::Ctx;
 use super::hashing::lag_hashed;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
-use super::pcie::{Use, nic_link, usable_gbps};
+use super::pcie::{Usable, Use, nic_link, usable_gbps};
 use super::share::Stop;
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
@@ -196,6 +196,7 @@ fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
 }
 
 pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
+    let mut usable = Usable::default();
     cx.m.hosts
         .iter()
         .map(|h| {
@@ -225,11 +226,11 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
                     .collect(),
                 nic_send: links
                     .iter()
-                    .map(|l| usable_gbps(cx, h, l.as_ref()?.0, Use::NicSend).ok())
+                    .map(|l| usable.gbps(cx, h, l.as_ref()?.0, Use::NicSend).ok())
                     .collect(),
                 nic_receive: links
                     .iter()
-                    .map(|l| usable_gbps(cx, h, l.as_ref()?.0, Use::NicReceive).ok())
+                    .map(|l| usable.gbps(cx, h, l.as_ref()?.0, Use::NicReceive).ok())
                     .collect(),
                 cpu: cx
                     .db
