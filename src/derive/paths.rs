@@ -393,15 +393,15 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
     let mut out = Routes::default();
     for f in &m.flows {
         let rate = f.pair_rate().bps();
-        let mut dirs: Vec<(HostId, HostId)> = f.pairs.clone();
-        if f.bidirectional {
-            dirs.extend(f.pairs.iter().map(|&(a, b)| (b, a)));
-        }
+        // The pairs, then their reverses when bidirectional, without copying them.
+        let back = f
+            .bidirectional
+            .then(|| f.pairs.iter().map(|&(a, b)| (b, a)));
         let mut fr = FlowRoutes {
-            pairs: Vec::with_capacity(dirs.len()),
+            pairs: Vec::with_capacity(f.pairs.len() * (1 + usize::from(f.bidirectional))),
         };
         let mut reported = false;
-        for (s, d) in dirs {
+        for (s, d) in f.pairs.iter().copied().chain(back.into_iter().flatten()) {
             let routed = match &f.path {
                 Some(p) => {
                     let ids: Vec<usize> = p.iter().map(|x| x.value).collect();

@@ -52,9 +52,14 @@ impl Fills {
                 self.up(last);
             }
             (Some(l), _) => {
-                self.heap[at as usize].0 = key(l);
-                let i = self.up(at as usize);
-                self.down(i);
+                // Only one way can move: max-min raises the levels, mostly.
+                let (at, k) = (at as usize, key(l));
+                let old = std::mem::replace(&mut self.heap[at].0, k);
+                if k > old {
+                    self.down(at);
+                } else {
+                    self.up(at);
+                }
             }
             (None, ABSENT) => {}
             (None, _) => self.remove(at as usize),
