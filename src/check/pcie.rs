@@ -90,7 +90,10 @@ pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, S
 /// the use): the hosts of a large show mostly share a few chassis and NICs, and the DMA
 /// model costs about a thousand instructions a figure.
 #[derive(Default)]
-pub(crate) struct Usable(FxMap<(u8, u8, u32, u32, u32, u8), Result<f64, String>>);
+pub(crate) struct Usable(FxMap<UsableKey, Result<f64, String>>);
+
+/// (generation, width, MPS, MRRS, host MTU, use): what `usable_gbps` reads.
+type UsableKey = (u8, u8, u32, u32, u32, u8);
 
 impl Usable {
     pub(crate) fn gbps(&mut self, cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
