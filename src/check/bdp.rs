@@ -4,11 +4,8 @@
 //! when a flow declares fewer streams than its BDP needs, and when the buffers a host
 //! needs take more than half its memory.
 
-use std::collections::HashMap;
-
 use super::Ctx;
 use crate::diag::{Diagnostic, Diags, codes, plural};
-use crate::resolve::model::HostId;
 use crate::spec::flow::Protocol;
 
 /// Share of a host's memory its TCP buffers may take before a warning: a policy choice
@@ -72,7 +69,7 @@ struct Buffers {
     largest: Option<(f64, usize)>,
 }
 
-fn flow(cx: &Ctx, i: usize, per_host: &mut HashMap<HostId, Buffers>, diags: &mut Diags) {
+fn flow(cx: &Ctx, i: usize, per_host: &mut [Buffers], diags: &mut Diags) {
     let f = &cx.m.flows[i];
     let ceiling = cx.physics.max_socket_buffer_bytes;
     let rate = f.pair_rate().bps();
@@ -86,7 +83,7 @@ fn flow(cx: &Ctx, i: usize, per_host: &mut HashMap<HostId, Buffers>, diags: &mut
         let streams = f.streams.as_ref().map_or(need, |s| s.value.max(1));
         let held = bdp_bytes(rate, rtt).min(f64::from(streams) * ceiling);
         for h in [pr.src, pr.dst] {
-            let b = per_host.entry(h).or_default();
+            let b = &mut per_host[h];
             b.bytes += held;
             if b.largest.is_none_or(|(x, _)| held > x) {
                 b.largest = Some((held, i));
@@ -119,10 +116,9 @@ fn flow(cx: &Ctx, i: usize, per_host: &mut HashMap<HostId, Buffers>, diags: &mut
     );
 }
 
-fn memory(cx: &Ctx, per_host: &HashMap<HostId, Buffers>, diags: &mut Diags) {
-    let mut hosts: Vec<(&HostId, &Buffers)> = per_host.iter().collect();
-    hosts.sort_by_key(|(h, _)| **h);
-    for (&h, b) in hosts {
+/// `per_host` by host number: a host no flow touches holds nothing, which never warns.
+fn memory(cx: &Ctx, per_host: &[Buffers], diags: &mut Diags) {
+    for (h, b) in per_host.iter().enumerate() {
         let host = &cx.m.hosts[h];
         let Some(mem) = &host.memory_gb else { continue };
         let total = f64::from(mem.value) * f64::from(1u32 << 30);
@@ -156,7 +152,8 @@ fn memory(cx: &Ctx, per_host: &HashMap<HostId, Buffers>, diags: &mut Diags) {
 
 /// Checks the TCP windows and buffer memory of every TCP flow.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
-    let mut per_host: HashMap<HostId, Buffers> = HashMap::new();
+    // By host number, not hashed: every host of a large show carries flows.
+    let mut per_host: Vec<Buffers> = (0..cx.m.hosts.len()).map(|_| Buffers::default()).collect();
     for (i, f) in cx.m.flows.iter().enumerate() {
         if f.protocol.value == Protocol::Tcp && i < cx.routes.flows.len() {
             flow(cx, i, &mut per_host, diags);

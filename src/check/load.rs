@@ -61,8 +61,22 @@ pub(crate) fn host_ports<'a>(
 /// (cleared first) so the per-pair loops allocate nothing.
 pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool, out: &mut Vec<(HostId, usize)>) {
     out.clear();
-    for (host, port) in host_ports(m, pr, first) {
-        if let Some(nic) = m.hosts[host].ports[port].nic {
+    // `host_ports` spelled out: this runs several times per pair.
+    let (hop, host) = if first {
+        (pr.hops.first(), pr.src)
+    } else {
+        (pr.hops.last(), pr.dst)
+    };
+    let Some(hop) = hop else { return };
+    let ports = &m.hosts[host].ports;
+    for &link in hop.via.links(m) {
+        let l = &m.links[link];
+        let end = if l.a.node == NodeId::Host(host) {
+            l.a
+        } else {
+            l.b
+        };
+        if let Some(nic) = ports[end.port].nic {
             if !out.contains(&(host, nic)) {
                 out.push((host, nic));
             }

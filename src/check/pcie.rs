@@ -3,6 +3,7 @@
 
 use crate::catalog::types::{ChassisModel, PcieLink};
 use crate::diag::{Diagnostic, Diags, codes};
+use crate::fxhash::FxMap;
 use crate::resolve::model::Host;
 use crate::source::Span;
 
@@ -82,6 +83,26 @@ pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, S
         Use::DriveRead => one(Dir::Write, Unit::Bulk),
         Use::DriveWrite => one(Dir::Read, Unit::Bulk),
         Use::Bulk => Ok(one(Dir::Read, Unit::Bulk)?.min(one(Dir::Write, Unit::Bulk)?)),
+    }
+}
+
+/// `usable_gbps` remembered by everything it reads (lanes, platform, the host's MTU,
+/// the use): the hosts of a large show mostly share a few chassis and NICs, and the DMA
+/// model costs about a thousand instructions a figure.
+#[derive(Default)]
+pub(crate) struct Usable(FxMap<UsableKey, Result<f64, String>>);
+
+/// (generation, width, MPS, MRRS, host MTU, use): what `usable_gbps` reads.
+type UsableKey = (u8, u8, u32, u32, u32, u8);
+
+impl Usable {
+    pub(crate) fn gbps(&mut self, cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
+        let p = platform(cx, h);
+        let k = (l.generation, l.width, p.mps, p.mrrs, h.mtu.value, u as u8);
+        self.0
+            .entry(k)
+            .or_insert_with(|| usable_gbps(cx, h, l, u))
+            .clone()
     }
 }
 
@@ -258,13 +279,13 @@ fn cabled_gbps(h: &Host, nic: usize) -> f64 {
 }
 
 /// A NIC whose ports carry more than its PCIe link passes.
-fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
+fn nic_line_rate(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
     for (i, n) in h.nics.iter().enumerate() {
         let Some((lanes, _)) = nic_link(cx, h, i) else {
             continue;
         };
         // A NIC both sends and receives: the lower of its two directions bounds it.
-        let Ok(usable) = usable_gbps(cx, h, lanes, Use::Nic) else {
+        let Ok(usable) = usable.gbps(cx, h, lanes, Use::Nic) else {
             continue;
         };
         let ports = cabled_gbps(h, i);
@@ -280,7 +301,7 @@ fn nic_line_rate(cx: &Ctx, h: &Host, diags: &mut Diags) {
 }
 
 /// Sum of downstream demand (NIC ports, NVMe reads) behind each PCIe switch vs its uplink.
-fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
+fn switch_uplinks(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
     let Some(ch) = cx.db.chassis.get(&h.chassis) else {
         return;
     };
@@ -290,7 +311,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
             continue;
         };
         let ports = cabled_gbps(h, i);
-        let d = ports.min(usable_gbps(cx, h, lanes, Use::Nic).unwrap_or(ports));
+        let d = ports.min(usable.gbps(cx, h, lanes, Use::Nic).unwrap_or(ports));
         for sw in a.switches {
             let e = demand.entry(sw).or_default();
             e.0 += d;
@@ -314,7 +335,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
     for (sw, (d, spans)) in demand {
         let Some(up) = uplink(ch, &sw) else { continue };
         // NICs and drives behind one switch mix directions: the lower bulk figure.
-        let Ok(usable) = usable_gbps(cx, h, up, Use::Bulk) else {
+        let Ok(usable) = usable.gbps(cx, h, up, Use::Bulk) else {
             continue;
         };
         if d > usable * 1.0001 {
@@ -331,9 +352,10 @@ fn switch_uplinks(cx: &Ctx, h: &Host, diags: &mut Diags) {
 }
 
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+    let mut usable = Usable::default();
     for h in &cx.m.hosts {
         sockets(cx, h, diags);
-        nic_line_rate(cx, h, diags);
-        switch_uplinks(cx, h, diags);
+        nic_line_rate(cx, h, &mut usable, diags);
+        switch_uplinks(cx, h, &mut usable, diags);
     }
 }

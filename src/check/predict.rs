@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::Ctx;
 use super::hashing::lag_hashed;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
-use super::pcie::{Use, nic_link, usable_gbps};
+use super::pcie::{Usable, Use, nic_link, usable_gbps};
 use super::share::Stop;
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
@@ -196,6 +196,7 @@ fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
 }
 
 pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
+    let mut usable = Usable::default();
     cx.m.hosts
         .iter()
         .map(|h| {
@@ -225,11 +226,11 @@ pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
                     .collect(),
                 nic_send: links
                     .iter()
-                    .map(|l| usable_gbps(cx, h, l.as_ref()?.0, Use::NicSend).ok())
+                    .map(|l| usable.gbps(cx, h, l.as_ref()?.0, Use::NicSend).ok())
                     .collect(),
                 nic_receive: links
                     .iter()
-                    .map(|l| usable_gbps(cx, h, l.as_ref()?.0, Use::NicReceive).ok())
+                    .map(|l| usable.gbps(cx, h, l.as_ref()?.0, Use::NicReceive).ok())
                     .collect(),
                 cpu: cx
                     .db
@@ -404,14 +405,32 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String
     }
 }
 
-/// Load against capacity of one link or LAG direction.
-fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
+/// A link or LAG direction's load and capacity, Gbit/s (None: it bounds nothing).
+fn link_load(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f64, f64)> {
     // The table shows what the links are, hashing aside (W0248 tells what it costs).
     let cap = match r {
         Res::Lag(g, _) => lag_gbps(cx.m, *g),
         _ => capacity(cx, facts, loads, r)?.0,
     };
-    let load = loads.demand(r) / 1e9;
+    Some((loads.demand(r) / 1e9, cap))
+}
+
+fn utilization_pct(load: f64, cap: f64) -> f64 {
+    100.0 * load / cap.max(1e-9)
+}
+
+/// Whether `check` reports a link or LAG direction as full (`findings::capacity`): only
+/// those need their names and flows when the plan itself is not shown.
+fn link_reported(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> bool {
+    link_load(cx, facts, loads, r).is_some_and(|(load, cap)| {
+        let pct = utilization_pct(load, cap);
+        pct > 100.0 + 1e-6 || pct > cx.m.settings.warn_utilization
+    })
+}
+
+/// Load against capacity of one link or LAG direction.
+fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
+    let (load, cap) = link_load(cx, facts, loads, r)?;
     let direction = match r {
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
         _ => return None,
@@ -422,7 +441,7 @@ fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<Lin
         direction,
         load_gbps: load,
         capacity_gbps: cap,
-        utilization_pct: 100.0 * load / cap.max(1e-9),
+        utilization_pct: utilization_pct(load, cap),
         flows,
     })
 }
@@ -444,7 +463,7 @@ pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
 }
 
 /// Every routed pair's resources, and the loads they add up to.
-fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
+fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
     let m = cx.m;
     let switches_of =
         |h: HostId, n: usize| facts[h].nic_switches.get(n).map_or(&[][..], Vec::as_slice);
@@ -482,7 +501,7 @@ fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
         space,
         &used,
         |f| m.flows[f].pair_rate().bps(),
-        |fi| stream_count(cx, facts, fi),
+        |fi| streams[fi],
     );
     (used, loads)
 }
@@ -491,7 +510,11 @@ fn loads(cx: &Ctx, facts: &[HostFacts]) -> (PairUse, Loads) {
 pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>) {
     let m = cx.m;
     let facts = host_facts(cx);
-    let (used, loads) = loads(cx, &facts);
+    // Streams per pair of each flow, found once for the loads and the ceilings.
+    let streams: Vec<u32> = (0..m.flows.len())
+        .map(|fi| stream_count(cx, &facts, fi))
+        .collect();
+    let (used, loads) = loads(cx, &facts, &streams);
     // Capacity of each resource, found once (None: not a limit).
     let caps: Vec<Option<(f64, LimitKind)>> = (0..loads.space.len())
         .map(|i| {
@@ -507,6 +530,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         loads: &loads,
         caps: &caps,
         used: &used,
+        streams: &streams,
         detail,
     };
     let mut flows = predict_flows(&inputs);
@@ -516,6 +540,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
     let links = loads
         .used()
         .filter(|(r, _)| matches!(r, Res::Link(..) | Res::Lag(..)))
+        .filter(|(r, _)| detail == Detail::Full || link_reported(cx, &facts, &loads, r))
         .filter_map(|(r, _)| link_use(cx, &facts, &loads, &r).map(|u| (r, u)))
         .collect();
     let storage = m
@@ -714,6 +739,8 @@ struct Inputs<'a, 'c> {
     loads: &'a Loads,
     caps: &'a [Option<(f64, LimitKind)>],
     used: &'a PairUse,
+    /// Streams per pair, per flow (`stream_count`).
+    streams: &'a [u32],
     detail: Detail,
 }
 
@@ -858,7 +885,7 @@ struct PairCeiling {
 fn flow_streams(i: &Inputs, fi: usize) -> (u32, Option<(f64, u32)>) {
     let f = &i.cx.m.flows[fi];
     let cpu = i.facts.get(f.pairs[0].0).and_then(|h| h.cpu);
-    (stream_count(i.cx, i.facts, fi), cpu)
+    (i.streams[fi], cpu)
 }
 
 /// Streams per pair of flow `fi`.

@@ -24,6 +24,9 @@ use crate::spec::addr::Prefix;
 /// session links they were learned over.
 pub(crate) struct Rib {
     connected: Vec<Vec<Prefix>>,
+    /// Whether some switch port has an address: only such a port routes, so without
+    /// one no hop of any path needs a route (a large flat show skips every walk).
+    routing: bool,
     learned: FxMap<(SwitchId, Prefix), Vec<LinkId>>,
 }
 
@@ -77,7 +80,11 @@ impl Rib {
                 }
             }
         }
-        Rib { connected, learned }
+        Rib {
+            connected,
+            learned,
+            routing: routing(m),
+        }
     }
 
     fn connected(&self, s: SwitchId, to: Ipv4Addr) -> bool {
@@ -93,6 +100,13 @@ impl Rib {
                     .is_some_and(|ls| ls.contains(&l))
             })
     }
+}
+
+/// Whether some switch port has an address (routes packets).
+fn routing(m: &Model) -> bool {
+    m.switches
+        .iter()
+        .any(|s| s.ports.iter().any(|p| p.address.is_some()))
 }
 
 /// Where a packet from one end of `pr` to the other is dropped for want of a route.
@@ -116,6 +130,9 @@ fn missing(m: &Model, rib: &Rib, pr: &PairRoute, reverse: bool) -> Option<(Gap, 
             return Some((Gap::Host(src), dst));
         }
     }
+    if !rib.routing {
+        return None;
+    }
     for st in bgp::steps(m, pr, reverse) {
         let NodeId::Switch(s) = st.from else { continue };
         if bgp::routed(m, st.from, st.link) && !rib.routes(s, to, gw, st.link) {
@@ -128,7 +145,12 @@ fn missing(m: &Model, rib: &Rib, pr: &PairRoute, reverse: bool) -> Option<(Gap, 
 /// Checks both directions of every routed pair.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let m = cx.m;
-    let plan = bgp::plan(m, cx.routes);
+    // Without a routing port no session carries anything: the plan would go unread.
+    let plan = if routing(m) {
+        bgp::plan(m, cx.routes)
+    } else {
+        Plan::default()
+    };
     let rib = Rib::new(m, &plan);
     let mut seen = FxSet::default();
     for (fr, f) in cx.routes.flows.iter().zip(&m.flows) {

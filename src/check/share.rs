@@ -50,13 +50,15 @@ pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     let mut out: Vec<Option<(f64, Stop)>> = vec![None; n];
     // The ceilings never move: sorted once by (level, pair), the order the events of
     // the first implementation came in (`reference`).
+    // Sorted as plain integers: `fills::key` orders as `total_cmp` does, and comparing
+    // (key, pair) tuples costs less than looking both ceilings up in every comparison.
     let ceiling: Vec<f64> = p.ceilings.iter().map(|c| c.max(0.0)).collect();
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        ceiling[a as usize]
-            .total_cmp(&ceiling[b as usize])
-            .then(a.cmp(&b))
-    });
+    let mut order: Vec<(u64, u32)> = ceiling
+        .iter()
+        .enumerate()
+        .map(|(q, &c)| (fills::key(c), q as u32))
+        .collect();
+    order.sort_unstable();
     let fill = |r: usize, active: &[f64], frozen: &[f64]| {
         let cap = p.capacity[r]?;
         (active[r] > 1e-12).then(|| ((cap - frozen[r]) / active[r]).max(0.0))
@@ -71,10 +73,12 @@ pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     let (mut dirty, mut touched) = (Vec::new(), vec![false; nres]);
     let mut k = 0;
     loop {
-        while k < n && out[order[k] as usize].is_some() {
+        while k < n && out[order[k].1 as usize].is_some() {
             k += 1;
         }
-        let pair = order.get(k).map(|&q| (q as usize, ceiling[q as usize]));
+        let pair = order
+            .get(k)
+            .map(|&(_, q)| (q as usize, ceiling[q as usize]));
         // A ceiling reached at the same level as a resource fills counts as the ceiling.
         let at = match (pair, fills.first()) {
             (Some((q, c)), Some((_, l))) if c.total_cmp(&l).is_le() => {

@@ -177,7 +177,7 @@ fn tree(
 
 /// Chooses which member of an adjacency a pair rides: a LAG if there is one, else the
 /// least-loaded separate link (ties: lowest id), so bundles share pairs evenly.
-fn choose(t: &Topology, e: EdgeIndex, load: &mut FxMap<LinkId, f64>, rate: f64) -> Via {
+fn choose(t: &Topology, e: EdgeIndex, load: &mut [f64], rate: f64) -> Via {
     let adj = t.adjacency(e);
     if let Some(&g) = adj.lags.first() {
         return Via::Lag(g);
@@ -187,16 +187,15 @@ fn choose(t: &Topology, e: EdgeIndex, load: &mut FxMap<LinkId, f64>, rate: f64) 
         .iter()
         .copied()
         .min_by(|a, b| {
-            let (la, lb) = (
-                load.get(a).copied().unwrap_or(0.0),
-                load.get(b).copied().unwrap_or(0.0),
-            );
+            let (la, lb) = (load[*a], load[*b]);
             la.partial_cmp(&lb)
                 .unwrap_or(Ordering::Equal)
                 .then(a.cmp(b))
         })
         .unwrap_or(0);
-    *load.entry(best).or_insert(0.0) += rate;
+    if let Some(l) = load.get_mut(best) {
+        *l += rate;
+    }
     Via::Link(best)
 }
 
@@ -238,7 +237,10 @@ struct Router<'a> {
     trees: FxMap<(NodeIndex, Routing), Tree>,
     /// Per tree root, the access switches its pairs go to (known before routing).
     targets: FxMap<(NodeIndex, Routing), FxSet<NodeIndex>>,
-    load: FxMap<LinkId, f64>,
+    /// Rate routed over each link so far, by link number (a map hashed every hop).
+    load: Vec<f64>,
+    /// The edges of the pair being routed, reused from pair to pair.
+    edges: Vec<EdgeIndex>,
     hop_us: f64,
 }
 
@@ -295,23 +297,33 @@ impl Router<'_> {
         }
         let (_, ue, un, de, dn) = best?;
         let tr = &self.trees[&(un, policy)];
-        let mut middle = Vec::new();
+        // Walked back from the destination's switch into a reused buffer, then turned
+        // around: `edges` ends up [ue, middle.., de].
+        let mut edges = std::mem::take(&mut self.edges);
+        edges.clear();
+        edges.push(de);
         let mut at = dn;
         while at != un {
             // `pred` is a tree (see `tree`); the bound is a second guard against a loop.
-            if middle.len() > self.t.graph.node_count() {
+            if edges.len() > self.t.graph.node_count() + 1 {
+                self.edges = edges;
                 return None;
             }
-            let e = *tr.pred.get(&at)?;
-            middle.push(e);
-            let (a, b) = self.t.graph.edge_endpoints(e)?;
+            let Some(&e) = tr.pred.get(&at) else {
+                self.edges = edges;
+                return None;
+            };
+            edges.push(e);
+            let Some((a, b)) = self.t.graph.edge_endpoints(e) else {
+                self.edges = edges;
+                return None;
+            };
             at = if a == at { b } else { a };
         }
-        middle.reverse();
-        let mut edges = vec![ue];
-        edges.extend(middle);
-        edges.push(de);
+        edges.push(ue);
+        edges.reverse();
         let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
+        self.edges = edges;
         Some(PairRoute {
             src: s,
             dst: d,
@@ -360,7 +372,8 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
         ups: vec![None; m.hosts.len()],
         trees: FxMap::default(),
         targets: FxMap::default(),
-        load: FxMap::default(),
+        load: vec![0.0; m.links.len()],
+        edges: Vec::new(),
         hop_us: m.settings.hop_latency_us,
     };
     for f in m.flows.iter().filter(|f| f.path.is_none()) {
@@ -380,13 +393,15 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
     let mut out = Routes::default();
     for f in &m.flows {
         let rate = f.pair_rate().bps();
-        let mut fr = FlowRoutes::default();
-        let mut dirs: Vec<(HostId, HostId)> = f.pairs.clone();
-        if f.bidirectional {
-            dirs.extend(f.pairs.iter().map(|&(a, b)| (b, a)));
-        }
+        // The pairs, then their reverses when bidirectional, without copying them.
+        let back = f
+            .bidirectional
+            .then(|| f.pairs.iter().map(|&(a, b)| (b, a)));
+        let mut fr = FlowRoutes {
+            pairs: Vec::with_capacity(f.pairs.len() * (1 + usize::from(f.bidirectional))),
+        };
         let mut reported = false;
-        for (s, d) in dirs {
+        for (s, d) in f.pairs.iter().copied().chain(back.into_iter().flatten()) {
             let routed = match &f.path {
                 Some(p) => {
                     let ids: Vec<usize> = p.iter().map(|x| x.value).collect();

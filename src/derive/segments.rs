@@ -42,8 +42,9 @@ pub(crate) struct TwoAccess {
 
 #[derive(Debug, Default)]
 pub(crate) struct Segments {
-    /// Per link: the VLANs of the segments crossing it, sorted, no duplicates.
-    link_vlans: FxMap<LinkId, Vec<u16>>,
+    /// Per link number: the VLANs of the segments crossing it, sorted, no duplicates
+    /// (indexed, not hashed: every hop of every route adds to it).
+    link_vlans: Vec<Vec<u16>>,
     /// Per flow, per pair route: the offset of its hops in `hop_vlan`.
     start: Vec<Vec<u32>>,
     /// Per hop of every route: the VLAN of the hop's segment.
@@ -126,6 +127,7 @@ pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
             seg.circuits.entry(v).or_insert(w);
         }
     }
+    seg.link_vlans = vec![Vec::new(); m.links.len()];
     let mut runs: Vec<Run> = Vec::new();
     for (fi, fr) in routes.flows.iter().enumerate() {
         let mut starts = Vec::with_capacity(fr.pairs.len());
@@ -138,7 +140,8 @@ pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
     }
     // Runs a circuit or an explicit VLAN decides first, so a free run can join a VLAN
     // its DTN ports already have (a campus DTN's local flows ride its circuit's VLAN).
-    let mut access: FxMap<LinkId, (u16, usize)> = FxMap::default();
+    // Per link number: the first (VLAN, flow) on its port toward a DTN.
+    let mut access: Vec<Option<(u16, usize)>> = vec![None; m.links.len()];
     for pass in [true, false] {
         for r in runs.iter().filter(|r| r.admitted.is_some() == pass) {
             let hops = &routes.flows[r.flow].pairs[r.route].hops[r.from..r.to];
@@ -147,16 +150,16 @@ pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
             seg.hop_vlan[at + r.from..at + r.to].fill(vlan);
             for h in hops {
                 for &l in h.via.links(m) {
-                    let v = seg.link_vlans.entry(l).or_default();
+                    let v = &mut seg.link_vlans[l];
                     if let Err(i) = v.binary_search(&vlan) {
                         v.insert(i, vlan);
                     }
                     if toward_host(m, l) {
-                        match access.get(&l) {
+                        match access[l] {
                             None => {
-                                access.insert(l, (vlan, r.flow));
+                                access[l] = Some((vlan, r.flow));
                             }
-                            Some(&first) if first.0 != vlan => {
+                            Some(first) if first.0 != vlan => {
                                 if !seg.two_access.iter().any(|t| t.link == l) {
                                     seg.two_access.push(TwoAccess {
                                         link: l,
@@ -184,14 +187,14 @@ fn toward_host(m: &Model, l: LinkId) -> bool {
 
 /// The VLAN of a run: the first it admits (the DTN VLAN when admitted), or for a run that
 /// admits any, the one already on its DTN ports, else the DTN VLAN.
-fn choose(m: &Model, r: &Run, hops: &[Hop], access: &FxMap<LinkId, (u16, usize)>, dtn: u16) -> u16 {
+fn choose(m: &Model, r: &Run, hops: &[Hop], access: &[Option<(u16, usize)>], dtn: u16) -> u16 {
     match &r.admitted {
         Some(v) if v.contains(&dtn) => dtn,
         Some(v) => v.first().copied().unwrap_or(dtn),
         None => hops
             .iter()
             .flat_map(|h| h.via.links(m))
-            .find_map(|l| access.get(l).map(|a| a.0))
+            .find_map(|&l| access[l].map(|a| a.0))
             .unwrap_or(dtn),
     }
 }
@@ -275,7 +278,7 @@ impl Segments {
 
     /// The VLANs the segments crossing `link` carry (empty when no flow crosses it).
     pub(crate) fn link_vlans(&self, link: LinkId) -> &[u16] {
-        self.link_vlans.get(&link).map_or(&[], Vec::as_slice)
+        self.link_vlans.get(link).map_or(&[], Vec::as_slice)
     }
 
     /// The VLAN of hop `hop` of a flow's pair route.
