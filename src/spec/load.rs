@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
 use crate::yaml::decode::{Cx, Decode, Sp};
+use crate::yaml::halves;
 use crate::yaml::node::Node;
 use crate::yaml::tree::parse_tree;
 
@@ -371,8 +372,7 @@ impl<'a> Loader<'a> {
         let text = &self.sources.get(id).text;
         // The fast path takes plain documents; anything it is unsure of (and every
         // error) goes through serde-saphyr, which reports it.
-        let parsed = match crate::yaml::fast::parse_or_limit(text, id, self.limits.max_depth, left)
-        {
+        let parsed = match halves::parse_or_limit(text, id, self.limits.max_depth, left) {
             Ok(Some(n)) => Ok(n),
             Ok(None) => parse_tree(text, id, yaml_options(&self.limits, left)),
             Err(at) => {
