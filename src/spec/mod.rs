@@ -65,10 +65,20 @@ impl Spec {
         self.switches
             .extend(file.switches.unwrap_or_default().entries);
         self.hosts.extend(file.hosts.unwrap_or_default().entries);
-        self.links.extend(file.links.unwrap_or_default());
-        self.wan.extend(file.wan.unwrap_or_default());
-        self.fabrics.extend(file.nvme_fabrics.unwrap_or_default());
-        self.flows.extend(file.flows.unwrap_or_default());
+        append(&mut self.links, file.links);
+        append(&mut self.wan, file.wan);
+        append(&mut self.fabrics, file.nvme_fabrics);
+        append(&mut self.flows, file.flows);
+    }
+}
+
+/// A file's list after those of the files before it: taken whole when it is the first
+/// (nearly always, and the largest show's 100,000 flows are then not copied).
+fn append<T>(to: &mut Vec<T>, more: Option<Vec<T>>) {
+    match more {
+        Some(more) if to.is_empty() => *to = more,
+        Some(more) => to.extend(more),
+        None => {}
     }
 }
 

@@ -64,7 +64,7 @@ pub(crate) fn parse_or_limit(
 /// the reader gives up (a key without its `:`). A text within the values limit by this
 /// count cannot reach it, so it is read once: the counting pass before the keeping one
 /// was a third of reading the largest synth show, which has half the limit's values.
-fn most_values(b: &[u8]) -> usize {
+pub(super) fn most_values(b: &[u8]) -> usize {
     // Summed in chunks whose byte-wise sums cannot overflow a u32, which the compiler
     // turns into vector code.
     b.chunks(1 << 20)
@@ -86,7 +86,7 @@ fn most_values(b: &[u8]) -> usize {
 /// Whether every byte may appear in the subset: no tab, carriage return or other
 /// control character, no C1 control (NEL is a YAML 1.1 line break), no LS or PS (the
 /// same), no byte order mark or non-character.
-fn subset_bytes(b: &[u8]) -> bool {
+pub(super) fn subset_bytes(b: &[u8]) -> bool {
     // Printable ASCII and line breaks (nearly all of a show spec) are taken 16 bytes at a
     // time, without branches the compiler cannot turn into vector code: byte by byte,
     // this check was a seventh of the fast path.
@@ -120,7 +120,7 @@ fn subset_bytes(b: &[u8]) -> bool {
 /// Where the reader stands after a line's content: on the first character of the next
 /// line with content (at this indentation), or at the end of the text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Line {
+pub(super) enum Line {
     At(usize),
     End,
 }
@@ -133,17 +133,17 @@ enum Ctx {
     Flow,
 }
 
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     text: &'a str,
     b: &'a [u8],
-    pos: usize,
-    line_start: usize,
+    pub(super) pos: usize,
+    pub(super) line_start: usize,
     file: FileId,
-    nodes: usize,
+    pub(super) nodes: usize,
     max_nodes: usize,
     max_depth: usize,
     /// Where the values limit was reached.
-    breach: Option<usize>,
+    pub(super) breach: Option<usize>,
     /// Counting only: collections keep no entries (so duplicate keys go unseen).
     dry: bool,
     /// Scalars and keys read as stand-ins: checked, counted and spanned like the real ones
@@ -164,7 +164,12 @@ const MAX_ROOM: usize = 16;
 const MAX_KEY_BYTES: usize = 1024;
 
 impl<'a> Reader<'a> {
-    fn new(text: &'a str, file: FileId, max_depth: usize, max_nodes: usize) -> Reader<'a> {
+    pub(super) fn new(
+        text: &'a str,
+        file: FileId,
+        max_depth: usize,
+        max_nodes: usize,
+    ) -> Reader<'a> {
         Reader {
             text,
             b: text.as_bytes(),
@@ -182,7 +187,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The whole document.
-    fn document(&mut self) -> Option<Node> {
+    pub(super) fn document(&mut self) -> Option<Node> {
         match self.next_line()? {
             // An empty document: where its null sits is the full path's to say.
             Line::End => None,
@@ -266,7 +271,7 @@ impl<'a> Reader<'a> {
     }
 
     /// From the start of a line, past blank and comment-only lines to the next content.
-    fn next_line(&mut self) -> Option<Line> {
+    pub(super) fn next_line(&mut self) -> Option<Line> {
         loop {
             self.line_start = self.pos;
             while self.peek() == Some(b' ') {
@@ -312,7 +317,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn map(&mut self, col: usize, depth: usize) -> Option<(Node, Line)> {
+    pub(super) fn map(&mut self, col: usize, depth: usize) -> Option<(Node, Line)> {
         let depth = self.enter(depth)?;
         let span = self.span(self.pos, self.pos);
         let mut entries: Vec<(Key, Node)> = Vec::new();
@@ -449,7 +454,12 @@ impl<'a> Reader<'a> {
 
     /// A block sequence at indentation `col`, the cursor on its first `-`. An indentless
     /// one (at its key's indentation) ends at the first line there without a `-`.
-    fn seq(&mut self, col: usize, depth: usize, indentless: bool) -> Option<(Node, Line)> {
+    pub(super) fn seq(
+        &mut self,
+        col: usize,
+        depth: usize,
+        indentless: bool,
+    ) -> Option<(Node, Line)> {
         let depth = self.enter(depth)?;
         // Where YAML parsers place an indentless sequence: its first entry's content.
         let mut span = self.span(self.pos, self.pos);
@@ -759,7 +769,7 @@ fn seq(items: Vec<Node>, span: Span) -> Node {
 /// Whether two keys may be one to YAML: the same text, or the same number however
 /// written (`0` and `-0`, `1` and `1.0`). Erring towards "the same" only sends a
 /// document to the full path, which decides.
-fn has_duplicates(entries: &[(Key, Node)]) -> bool {
+pub(super) fn has_duplicates(entries: &[(Key, Node)]) -> bool {
     let number = |k: &Key| {
         // Only a name starting (after a sign) with a digit, `.`, `i` (inf) or `n` (nan)
         // can parse as a number: the others skip the parser, which was most of this check.
@@ -796,4 +806,4 @@ fn has_duplicates(entries: &[(Key, Node)]) -> bool {
 
 #[cfg(test)]
 #[path = "fast_tests.rs"]
-mod tests;
+pub(crate) mod tests;

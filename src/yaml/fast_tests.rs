@@ -171,7 +171,7 @@ fn synthetic_shows_take_the_fast_path() {
 }
 
 /// Deterministic document generator (xorshift), so a failure names its seed.
-struct Gen(u64);
+pub(crate) struct Gen(pub(crate) u64);
 
 impl Gen {
     fn next(&mut self) -> u64 {
@@ -180,13 +180,13 @@ impl Gen {
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
     fn chance(&mut self, pct: u64) -> bool {
         self.next() % 100 < pct
     }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+    pub(crate) fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
         xs[self.below(xs.len())]
     }
 }

@@ -4,6 +4,7 @@ pub(crate) mod compare;
 pub(crate) mod decode;
 pub(crate) mod embedded;
 pub(crate) mod fast;
+pub(crate) mod halves;
 pub(crate) mod node;
 pub(crate) mod packed;
 pub(crate) mod scalar;
