@@ -110,6 +110,7 @@ pub fn plan(c: &Checked) -> Planned {
         routes: &routes,
         segments: &f.segments,
         wire: crate::check::mtu::Wire::new(&f.model),
+        host_ends: crate::check::load::HostEnds::new(&f.model),
     };
     let (p, _) = crate::check::predict::plan(&cx);
     Planned {

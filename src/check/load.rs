@@ -56,30 +56,52 @@ pub(crate) fn host_ports<'a>(
     })
 }
 
+/// Per link, the NIC at each end (`a`, `b`) when that end is a host's port, as (host,
+/// NIC): what [`host_nics`] reads several times per pair. A dense table of the links,
+/// because reading each host's own port list there missed the cache on nearly every
+/// call at 100,000 flows (most of `host_nics`' samples were that one load).
+#[derive(Debug, Default)]
+pub(crate) struct HostEnds(Vec<[(u32, u32); 2]>);
+
+/// Not a host's port, or a port with no NIC.
+const NONE: u32 = u32::MAX;
+
+impl HostEnds {
+    pub(crate) fn new(m: &Model) -> HostEnds {
+        let end = |e: crate::resolve::model::End| match e.node {
+            NodeId::Host(h) => (
+                h as u32,
+                m.hosts[h].ports[e.port].nic.map_or(NONE, |n| n as u32),
+            ),
+            _ => (NONE, NONE),
+        };
+        HostEnds(m.links.iter().map(|l| [end(l.a), end(l.b)]).collect())
+    }
+}
+
 /// The NICs a pair leaves (first hop) or enters (last hop) a host by: one, or every
 /// NIC behind a host bond, which the pair's streams spread over. Written into `out`
 /// (cleared first) so the per-pair loops allocate nothing.
-pub(crate) fn host_nics(m: &Model, pr: &PairRoute, first: bool, out: &mut Vec<(HostId, usize)>) {
+pub(crate) fn host_nics(
+    m: &Model,
+    ends: &HostEnds,
+    pr: &PairRoute,
+    first: bool,
+    out: &mut Vec<(HostId, usize)>,
+) {
     out.clear();
-    // `host_ports` spelled out: this runs several times per pair.
     let (hop, host) = if first {
         (pr.hops.first(), pr.src)
     } else {
         (pr.hops.last(), pr.dst)
     };
     let Some(hop) = hop else { return };
-    let ports = &m.hosts[host].ports;
     for &link in hop.via.links(m) {
-        let l = &m.links[link];
-        let end = if l.a.node == NodeId::Host(host) {
-            l.a
-        } else {
-            l.b
-        };
-        if let Some(nic) = ports[end.port].nic {
-            if !out.contains(&(host, nic)) {
-                out.push((host, nic));
-            }
+        // The host's end of the link: `a` when it is the host's, else `b`.
+        let [a, b] = ends.0[link];
+        let (_, nic) = if a.0 == host as u32 { a } else { b };
+        if nic != NONE && !out.contains(&(host, nic as usize)) {
+            out.push((host, nic as usize));
         }
     }
 }
@@ -195,6 +217,7 @@ pub(crate) fn resources<'a>(
     pr: &PairRoute,
     (source, sink): (Store, Store),
     (pins, nic_switches): (&Pins, &dyn Fn(HostId, usize) -> &'a [u16]),
+    ends: &HostEnds,
     nics: &mut Vec<(HostId, usize)>,
     out: &mut Vec<(Res, f64)>,
 ) {
@@ -214,7 +237,7 @@ pub(crate) fn resources<'a>(
         ));
     }
     for transmit in [true, false] {
-        host_nics(m, pr, transmit, nics);
+        host_nics(m, ends, pr, transmit, nics);
         let w = 1.0 / nics.len().max(1) as f64;
         for &(h, n) in nics.iter() {
             out.push((Res::Nic(h, n, transmit), w));

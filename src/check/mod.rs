@@ -53,6 +53,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) segments: &'a crate::derive::segments::Segments,
     /// What limits packets on each link (for path MTUs).
     pub(crate) wire: mtu::Wire,
+    /// The host NIC at each end of each link (for the prediction's per-pair loops).
+    pub(crate) host_ends: load::HostEnds,
 }
 
 impl<'a> Ctx<'a> {
@@ -65,6 +67,7 @@ impl<'a> Ctx<'a> {
             routes: &f.routes,
             segments: &f.segments,
             wire: mtu::Wire::new(&f.model),
+            host_ends: load::HostEnds::new(&f.model),
         })
     }
 

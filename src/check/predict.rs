@@ -488,6 +488,7 @@ fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
                 pr,
                 (f.source, f.sink),
                 (&cx.routes.pins, &switches_of),
+                &cx.host_ends,
                 &mut nics,
                 &mut res,
             );
@@ -1237,7 +1238,7 @@ fn numa_factor(
     let mut remote = None;
     let mut crossing: f64 = 0.0;
     for (first, store, host) in [(true, f.source, pr.src), (false, f.sink, pr.dst)] {
-        host_nics(m, pr, first, &mut scratch.nics);
+        host_nics(m, &cx.host_ends, pr, first, &mut scratch.nics);
         let sockets = &mut scratch.sockets;
         sockets.clear();
         sockets.extend(
