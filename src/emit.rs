@@ -193,8 +193,13 @@ fn tasks<'a>(
         // As `ir::to_json` writes it. In a folder of its own: a switch may be named
         // `flows`.
         let write: Writer<'a> = Box::new(move |w: &mut dyn std::io::Write| {
-            serde_json::to_writer_pretty(&mut *w, &lab.flows)?;
-            w.write_all(b"\n")
+            use std::io::Write as _;
+            // Buffered here, so serde_json's many small writes are not each a call
+            // through `dyn Write`.
+            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+            serde_json::to_writer_pretty(&mut b, &lab.flows)?;
+            b.write_all(b"\n")?;
+            b.flush()
         });
         large(sink, "ir/flows/flows.json", write)
     }));
