@@ -150,6 +150,7 @@ pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, Str
         &dir,
         None,
         Some((&c.front, plan.as_ref())),
+        None,
     )
     .map(Files)
 }

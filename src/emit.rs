@@ -1,6 +1,6 @@
 //! The back end: lower the checked model to the IR, render every switch, and assemble
-//! the build's files in memory (configs, IR, the containerlab topology, manifest).
-//! Nothing is written here.
+//! the build's files (configs, IR, the containerlab topology, manifest): in memory,
+//! but for the largest, streamed into the build's staging folder when given one.
 
 use std::path::Path;
 
@@ -10,7 +10,17 @@ use crate::ir::{self, Lab};
 use crate::manifest::{self, Entry, Manifest};
 use crate::par::Task;
 use crate::render::Renderer;
-use crate::write::OutFile;
+use crate::write::{OutFile, Staging};
+
+/// Writes a large file's bytes as they are made.
+pub(crate) type Writer<'a> =
+    Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'a>;
+
+/// A file made beside the rest (plan.json): its path, and what writes it.
+pub(crate) struct Extra<'a> {
+    pub(crate) path: &'static str,
+    pub(crate) write: Writer<'a>,
+}
 
 /// Lowers; None when lowering reported errors (they are in the session).
 pub(crate) fn lab(
@@ -27,34 +37,40 @@ pub(crate) fn lab(
 
 /// Every file of a build, sorted by path, manifest.json last; `report/index.html` when
 /// the checked front end and its prediction are given; `extra` (plan.json) made beside
-/// the rest.
+/// the rest. With a `sink`, the largest files (`extra`, the flows' IR) are streamed
+/// into it and left out of the list (the manifest still lists them).
 pub(crate) fn files(
     lab: &Lab,
     r: &Renderer,
     s: &Session,
     main_dir: &str,
-    extra: Option<Task<'_, OutFile>>,
+    extra: Option<Extra<'_>>,
     front: Option<(&Front, Option<&Plan>)>,
+    sink: Option<&Staging>,
 ) -> Result<Vec<OutFile>, String> {
     // Below a few hundred devices (or thousands of flows) a thread costs more than it
     // saves.
     let size = lab.switches.len() + lab.hosts.len() + lab.flows.len() / 16;
     let threads = crate::par::threads(size, 256);
-    assemble(lab, r, s, main_dir, extra, front, threads)
+    assemble(lab, r, s, main_dir, extra, front, sink, threads)
 }
 
 /// [`files`] made on `threads` threads: the same files whatever their number.
+#[allow(clippy::too_many_arguments)]
 fn assemble(
     lab: &Lab,
     r: &Renderer,
     s: &Session,
     main_dir: &str,
-    extra: Option<Task<'_, OutFile>>,
+    extra: Option<Extra<'_>>,
     front: Option<(&Front, Option<&Plan>)>,
+    sink: Option<&Staging>,
     threads: usize,
 ) -> Result<Vec<OutFile>, String> {
     let report = front.and_then(|(front, plan)| Some((front, plan?)));
-    let made = crate::par::tasks(tasks(lab, r, s, main_dir, extra, report, threads), threads);
+    let work = tasks(lab, r, s, main_dir, extra, report, sink, threads);
+    let made = crate::par::tasks(work, threads);
+    let mut streamed = Vec::new();
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 16);
     let mut entries = Vec::with_capacity(out.capacity());
     let mut body = None;
@@ -65,6 +81,7 @@ fn assemble(
                 entries.extend(hashes);
             }
             Made::Report(b) => body = Some(b),
+            Made::Streamed(e) => streamed.push(e),
         }
     }
     let mut late = Vec::new();
@@ -84,6 +101,7 @@ fn assemble(
     if front.is_some() {
         // The report ends with the list of every other file, known only now.
         let mut listed: Vec<&str> = out.iter().chain(&late).map(|f| f.path.as_str()).collect();
+        listed.extend(streamed.iter().map(|e| e.path.as_str()));
         listed.push("manifest.json");
         listed.sort_unstable();
         late.push(OutFile {
@@ -96,6 +114,7 @@ fn assemble(
         });
     }
     entries.extend(hashed(&late));
+    entries.extend(streamed);
     out.extend(late);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     entries.sort_by(|a, b| a.path.cmp(&b.path));
@@ -130,16 +149,36 @@ fn assemble(
 enum Made {
     Files(Vec<OutFile>, Vec<Entry>),
     Report(Option<String>),
+    /// A file already written into the staging folder: its entry.
+    Streamed(Entry),
+}
+
+/// A large file: streamed into `sink` (hashed as it goes), or made in memory without one.
+fn large(sink: Option<&Staging>, path: &str, write: Writer<'_>) -> Result<Made, String> {
+    if let Some(st) = sink {
+        return st.stream(path, write).map(Made::Streamed);
+    }
+    let mut bytes = Vec::new();
+    let w: &mut dyn std::io::Write = &mut bytes;
+    write(w).map_err(|e| format!("{path}: {e}"))?;
+    let f = vec![OutFile {
+        path: path.to_owned(),
+        bytes,
+    }];
+    let hashes = hashed(&f);
+    Ok(Made::Files(f, hashes))
 }
 
 /// The build's pieces of work, longest first (see `par::tasks`).
+#[allow(clippy::too_many_arguments)]
 fn tasks<'a>(
     lab: &'a Lab,
     r: &'a Renderer,
     s: &'a Session,
     main_dir: &'a str,
-    extra: Option<Task<'a, OutFile>>,
+    extra: Option<Extra<'a>>,
     report: Option<(&'a Front, &'a Plan)>,
+    sink: Option<&'a Staging>,
     threads: usize,
 ) -> Vec<Task<'a, Result<Made, String>>> {
     let files = |f: Vec<OutFile>| {
@@ -148,14 +187,21 @@ fn tasks<'a>(
     };
     let mut tasks: Vec<Task<'a, Result<Made, String>>> = Vec::new();
     if let Some(x) = extra {
-        tasks.push(Box::new(move || files(vec![x()])));
+        tasks.push(Box::new(move || large(sink, x.path, x.write)));
     }
     tasks.push(Box::new(move || {
-        files(vec![OutFile {
-            // In a folder of its own: a switch may be named `flows`.
-            path: "ir/flows/flows.json".into(),
-            bytes: ir::to_json(&lab.flows).into_bytes(),
-        }])
+        // As `ir::to_json` writes it. In a folder of its own: a switch may be named
+        // `flows`.
+        let write: Writer<'a> = Box::new(move |w: &mut dyn std::io::Write| {
+            use std::io::Write as _;
+            // Buffered here, so serde_json's many small writes are not each a call
+            // through `dyn Write`.
+            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+            serde_json::to_writer_pretty(&mut b, &lab.flows)?;
+            b.write_all(b"\n")?;
+            b.flush()
+        });
+        large(sink, "ir/flows/flows.json", write)
     }));
     if let Some((front, plan)) = report {
         tasks.push(Box::new(move || {
@@ -310,10 +356,10 @@ mod tests {
         let s = Session::default();
         let plan = prediction(&front);
         let files = |threads| -> Vec<(String, Vec<u8>)> {
-            let extra: Task<'_, OutFile> = Box::new(|| OutFile {
-                path: "plan.json".into(),
-                bytes: b"{}".to_vec(),
-            });
+            let extra = Extra {
+                path: "plan.json",
+                write: Box::new(|w: &mut dyn std::io::Write| w.write_all(b"{}")),
+            };
             assemble(
                 &lab,
                 &r,
@@ -321,6 +367,7 @@ mod tests {
                 "x",
                 Some(extra),
                 Some((&front, plan.as_ref())),
+                None,
                 threads,
             )
             .expect("renders")
@@ -337,5 +384,36 @@ mod tests {
         assert_eq!(files(2), one);
         assert_eq!(files(3), one);
         assert_eq!(files(64), one);
+    }
+
+    /// Streamed into a staging folder, the largest files are the bytes made in memory
+    /// (plan.json those of `plan::json_bytes`), and the manifest is the same.
+    #[test]
+    fn streamed_files_are_those_made_in_memory() {
+        let (front, lab) = crate::testkit::render_fixture();
+        let r = Renderer::new(None).expect("templates");
+        let s = Session::default();
+        let plan = prediction(&front).expect("the fixture has physics");
+        let extra = || Extra {
+            path: "plan.json",
+            write: Box::new(|w: &mut dyn std::io::Write| {
+                crate::plan::json_to(&plan, &crate::plan::Extras::none(), w)
+            }),
+        };
+        let report = Some((&front, Some(&plan)));
+        let mem = files(&lab, &r, &s, "x", Some(extra()), report, None).expect("renders");
+        let planned = mem.iter().find(|f| f.path == "plan.json").expect("plan");
+        let bytes = crate::plan::json_bytes(&plan, &crate::plan::Extras::none());
+        assert_eq!(planned.bytes, bytes);
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let st = Staging::open(&dir).expect("staging");
+        let staged = files(&lab, &r, &s, "x", Some(extra()), report, Some(&st)).expect("renders");
+        assert_eq!(staged.len() + 2, mem.len());
+        st.finish(&staged).expect("written");
+        for f in &mem {
+            let on_disk = std::fs::read(dir.join(&f.path)).expect("written");
+            assert!(on_disk == f.bytes, "{}", f.path);
+        }
     }
 }

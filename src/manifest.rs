@@ -75,8 +75,48 @@ fn is_sha256(s: &str) -> bool {
 }
 
 pub(crate) fn sha256(bytes: &[u8]) -> String {
+    hex(Sha256::digest(bytes))
+}
+
+/// A writer that hashes what passes through it to `inner`: a file's manifest entry
+/// made while the file is written, so a large file is never held whole in memory.
+pub(crate) struct Hashing<W> {
+    inner: W,
+    sha: Sha256,
+    len: usize,
+}
+
+impl<W: std::io::Write> Hashing<W> {
+    pub(crate) fn new(inner: W) -> Hashing<W> {
+        Hashing {
+            inner,
+            sha: Sha256::new(),
+            len: 0,
+        }
+    }
+
+    /// The writer back, with the sha256 (as [`sha256`] spells it) and length of what
+    /// it was given.
+    pub(crate) fn finish(self) -> (W, String, usize) {
+        (self.inner, hex(self.sha.finalize()), self.len)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.sha.update(&buf[..n]);
+        self.len += n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn hex(digest: impl IntoIterator<Item = u8>) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(bytes);
     let mut out = String::with_capacity(64);
     for b in digest {
         out.push(char::from(HEX[usize::from(b >> 4)]));
@@ -121,6 +161,20 @@ pub(crate) fn sources_hash(
 
 #[cfg(test)]
 mod tests {
+    /// Hashed in pieces as written, a file's hash is that of its whole bytes.
+    #[test]
+    fn hashing_while_writing_is_hashing_the_whole() {
+        use std::io::Write as _;
+        let text: Vec<u8> = (0..1000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let mut h = super::Hashing::new(Vec::new());
+        for piece in text.chunks(7) {
+            h.write_all(piece).expect("into memory");
+        }
+        let (written, sha, len) = h.finish();
+        assert_eq!((written.as_slice(), len), (text.as_slice(), text.len()));
+        assert_eq!(sha, super::sha256(&text));
+    }
+
     /// A build made before the format marker still counts as democ's; other JSON, a
     /// later format version and an entry without a hash do not.
     #[test]

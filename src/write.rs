@@ -1,6 +1,7 @@
-//! Writing a build atomically. Everything is rendered in memory first; then the files
-//! go into a staging folder beside DIR, which takes DIR's place in one atomic exchange
-//! (see `swap`). Files whose bytes did not change (by the previous manifest's hashes)
+//! Writing a build atomically. The files go into a staging folder beside DIR, which
+//! takes DIR's place in one atomic exchange (see `swap`): the largest (plan.json, the
+//! flows' IR) streamed into it while the rest is rendered (`Staging::stream`), the
+//! rest, rendered in memory, after. Files whose bytes did not change (by the previous manifest's hashes)
 //! are hard-linked from the old tree (or copied with their old mtime), so tools watching
 //! mtimes see only real changes. On any error, or a signal while writing, DIR is left as
 //! it was and the staging folder is removed. DIR must be democ's own output (see
@@ -9,6 +10,7 @@
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod hook;
@@ -136,9 +138,9 @@ fn stage_all(
     dir: &Path,
     staging: &Path,
     files: &[OutFile],
+    streamed: &[Streamed],
     signals: &interrupt::Guard,
 ) -> Result<(), Failed> {
-    fs::create_dir(staging).map_err(|e| io("create", staging, e))?;
     let (manifest, rest): (Vec<&OutFile>, Vec<&OutFile>) =
         files.iter().partition(|f| f.path == "manifest.json");
     let mut folders: Vec<&str> = rest
@@ -180,6 +182,10 @@ fn stage_all(
     let mut all_reused = true;
     for r in staged {
         all_reused &= r?;
+    }
+    for s in streamed {
+        stop_if_signalled(signals, dir)?;
+        all_reused &= relink(prior, dir, staging, s)?;
     }
     for f in manifest {
         stop_if_signalled(signals, dir)?;
@@ -233,29 +239,160 @@ fn stop_if_signalled(signals: &interrupt::Guard, dir: &Path) -> Result<(), Faile
     }
 }
 
-/// Replaces `dir` with exactly `files`.
+/// A file already written into the staging folder: its path, sha256 and length.
+struct Streamed {
+    path: String,
+    sha256: String,
+    bytes: usize,
+}
+
+/// A streamed file the previous build has unchanged: the old one is hard-linked over
+/// it (or, where links fail, the new one gets the old mtime), as `stage` does for
+/// files in memory; returns whether it was.
+fn relink(
+    prior: Option<&owned::Prior>,
+    dir: &Path,
+    staging: &Path,
+    s: &Streamed,
+) -> Result<bool, Failed> {
+    let Some(meta) = prior.and_then(|p| p.unchanged_hash(dir, &s.path, &s.sha256, s.bytes)) else {
+        return Ok(false);
+    };
+    let target = staging.join(&s.path);
+    // Linked under a name no output has, then renamed over the new file: the new file
+    // stays in place if the link cannot be made.
+    let link = staging.join(".democ-relink");
+    if fs::hard_link(dir.join(&s.path), &link).is_ok() {
+        fs::rename(&link, &target).map_err(|e| io("write", &target, e))?;
+    } else if let Ok(mtime) = meta.modified() {
+        let _ = fs::File::options()
+            .write(true)
+            .open(&target)
+            .and_then(|h| h.set_modified(mtime));
+    }
+    Ok(true)
+}
+
+/// A build being written into its staging folder beside the output folder: made before
+/// rendering, so the largest files are written as they are made ([`Staging::stream`]);
+/// [`Staging::finish`] adds the rest and swaps it into place. Dropped unfinished (an
+/// error), the staging folder is removed and the output is as it was. Holds the output
+/// folder's lock and the signal handlers for as long as it lives.
+pub(crate) struct Staging {
+    dir: PathBuf,
+    path: PathBuf,
+    signals: interrupt::Guard,
+    streamed: Mutex<Vec<Streamed>>,
+    // Dropped after the staging folder is removed (`Drop`): the lock is released last.
+    _lock: lock::Lock,
+}
+
+impl Staging {
+    /// Locks `dir`, clears what interrupted builds left beside it, and makes the
+    /// staging folder.
+    pub(crate) fn open(dir: &Path) -> Result<Staging, String> {
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+        }
+        let lock = lock::Lock::take(dir)?;
+        swap::sweep(dir)?;
+        let path = sibling(dir, "new")?;
+        let signals = interrupt::Guard::install();
+        fs::create_dir(&path).map_err(|e| io("create", &path, e))?;
+        Ok(Staging {
+            dir: dir.to_path_buf(),
+            path,
+            signals,
+            streamed: Mutex::new(Vec::new()),
+            _lock: lock,
+        })
+    }
+
+    /// Writes the file at `path` (relative to the output folder) as `write` makes it,
+    /// hashing it on the way; its manifest entry. Safe to call from several threads.
+    pub(crate) fn stream(
+        &self,
+        path: &str,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<crate::manifest::Entry, String> {
+        if escapes(path) {
+            return Err(format!(
+                "refusing to write `{path}` outside the output folder"
+            ));
+        }
+        let target = self.path.join(path);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+        }
+        let file = fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&target)
+            .map_err(|e| io("write", &target, e))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, crate::manifest::Hashing::new(file));
+        write(&mut w as &mut dyn std::io::Write).map_err(|e| io("write", &target, e))?;
+        let (_, sha256, bytes) = w
+            .into_inner()
+            .map_err(|e| io("write", &target, e.into_error()))?
+            .finish();
+        self.streamed
+            .lock()
+            .map_err(|_| "a writer thread failed".to_owned())?
+            .push(Streamed {
+                path: path.to_owned(),
+                sha256: sha256.clone(),
+                bytes,
+            });
+        Ok(crate::manifest::Entry {
+            path: path.to_owned(),
+            sha256,
+            bytes,
+        })
+    }
+
+    /// Adds `files` (the manifest among them) beside the streamed ones and puts the
+    /// staging folder in place of the output folder.
+    pub(crate) fn finish(self, files: &[OutFile]) -> Result<(), Failed> {
+        self.finish_as(files, true).map(|_| ())
+    }
+
+    fn finish_as(self, files: &[OutFile], exchange: bool) -> Result<swap::How, Failed> {
+        if let Some(f) = files.iter().find(|f| escapes(&f.path)) {
+            return Err(format!("refusing to write `{}` outside the output folder", f.path).into());
+        }
+        let new_manifest = files.iter().find(|f| f.path == "manifest.json");
+        let prior = owned::prior(&self.dir, new_manifest.map(|f| f.bytes.as_slice()))?;
+        let mut streamed = std::mem::take(
+            &mut *self
+                .streamed
+                .lock()
+                .map_err(|_| "a writer thread failed".to_owned())?,
+        );
+        // In path order, whichever thread streamed first.
+        streamed.sort_by(|a, b| a.path.cmp(&b.path));
+        let (dir, path) = (&self.dir, &self.path);
+        stage_all(prior.as_ref(), dir, path, files, &streamed, &self.signals)?;
+        Ok(swap::replace(path, dir, exchange)?)
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // After `finish` the staging name is gone (swap::replace removes it); else this
+        // is an error's way out.
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Replaces `dir` with exactly `files` (all in memory).
+#[cfg(test)]
 pub(crate) fn tree(dir: &Path, files: &[OutFile]) -> Result<(), Failed> {
     replace_tree(dir, files, true).map(|_| ())
 }
 
+#[cfg(test)]
 fn replace_tree(dir: &Path, files: &[OutFile], exchange: bool) -> Result<swap::How, Failed> {
-    if let Some(f) = files.iter().find(|f| escapes(&f.path)) {
-        return Err(format!("refusing to write `{}` outside the output folder", f.path).into());
-    }
-    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
-    }
-    let _lock = lock::Lock::take(dir)?;
-    swap::sweep(dir)?;
-    let new_manifest = files.iter().find(|f| f.path == "manifest.json");
-    let prior = owned::prior(dir, new_manifest.map(|f| f.bytes.as_slice()))?;
-    let staging = sibling(dir, "new")?;
-    let signals = interrupt::Guard::install();
-    if let Err(e) = stage_all(prior.as_ref(), dir, &staging, files, &signals) {
-        let _ = fs::remove_dir_all(&staging);
-        return Err(e);
-    }
-    Ok(swap::replace(&staging, dir, exchange)?)
+    Staging::open(dir)?.finish_as(files, exchange)
 }
 
 /// Writes one file atomically (temporary file beside it, then rename); on any error
@@ -398,6 +535,30 @@ mod tests {
         assert_eq!(inodes(&dir), before);
         let after: Vec<_> = before.iter().map(|(p, _)| mtime(&dir.join(p))).collect();
         assert_eq!(after, stamps);
+        assert_eq!(names(tmp.path()), ["out"]);
+    }
+
+    /// A file streamed into the staging folder that the previous build has unchanged
+    /// is the previous build's own (same inode), and so is the manifest then.
+    #[cfg(unix)]
+    #[test]
+    fn an_unchanged_streamed_file_is_the_old_one() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("out");
+        let files = build("1", &[("big/x.json", "xyz"), ("a.cfg", "a")]);
+        tree(&dir, &files).expect("first");
+        let before = inodes(&dir);
+        let st = Staging::open(&dir).expect("staging");
+        let write = |w: &mut dyn std::io::Write| w.write_all(b"xyz");
+        let entry = st.stream("big/x.json", write).expect("streamed");
+        assert_eq!((entry.sha256, entry.bytes), (manifest::sha256(b"xyz"), 3));
+        let rest: Vec<OutFile> = files
+            .iter()
+            .filter(|f| f.path != "big/x.json")
+            .cloned()
+            .collect();
+        st.finish(&rest).expect("second");
+        assert_eq!(inodes(&dir), before);
         assert_eq!(names(tmp.path()), ["out"]);
     }
 

@@ -187,12 +187,17 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         "rendering {}",
         plural(lab.switches.len(), "config")
     ));
+    // The largest files are written into it as they are made (emit::files).
+    let staging = match crate::write::Staging::open(&a.output) {
+        Ok(st) => st,
+        Err(e) => return usage(&e),
+    };
     // Made beside the configs (emit::files).
-    let extra = prediction.as_ref().map(|p| {
-        Box::new(|| crate::write::OutFile {
-            path: "plan.json".into(),
-            bytes: crate::plan::json_bytes(p, &crate::plan::Extras::none()),
-        }) as crate::par::Task<'_, _>
+    let extra = prediction.as_ref().map(|p| emit::Extra {
+        path: "plan.json",
+        write: Box::new(move |w: &mut dyn std::io::Write| {
+            crate::plan::json_to(p, &crate::plan::Extras::none(), w)
+        }),
     });
     let files = match emit::files(
         &lab,
@@ -201,6 +206,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         &emit::main_dir(a.common.spec.as_deref()),
         extra,
         Some((&front, prediction.as_ref())),
+        Some(&staging),
     ) {
         Ok(f) => f,
         Err(e) => return usage(&format!("internal error: {e}")),
@@ -211,7 +217,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         plural(files.len(), "file"),
         a.output.display()
     ));
-    let written = crate::write::tree(&a.output, &files);
+    let written = staging.finish(&files);
     clock.mark("write");
     // The process ends right after: the system takes the memory back at once, where
     // freeing it piece by piece took 80 ms at 1,000 switches.

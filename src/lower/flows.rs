@@ -2,13 +2,46 @@
 //! checks against. Straight from the routes the checks used, so the twin tests the plan
 //! democ predicted, not a second opinion.
 
+use std::sync::Arc;
+
 use crate::compile::Front;
 use crate::derive::paths::{Hop as RouteHop, PairRoute, Via};
 use crate::ir::flow::{Flow, Hop, Pair};
 use crate::resolve::model::{HostId, Model, NodeId};
 
+/// Every switch's and port's name made once, shared by the hops that name it.
+struct Names {
+    switches: Vec<Arc<str>>,
+    /// Per link, the port's name at its `a` end and at its `b` end.
+    ends: Vec<[Arc<str>; 2]>,
+    lags: Vec<Arc<str>>,
+}
+
+impl Names {
+    fn new(m: &Model) -> Names {
+        Names {
+            switches: m
+                .switches
+                .iter()
+                .map(|s| Arc::from(s.name.value.as_str()))
+                .collect(),
+            ends: m
+                .links
+                .iter()
+                .map(|l| [l.a, l.b].map(|end| Arc::from(m.port(end).name.as_str())))
+                .collect(),
+            lags: m
+                .lags
+                .iter()
+                .map(|g| Arc::from(format!("lag{}", g.id)))
+                .collect(),
+        }
+    }
+}
+
 pub(crate) fn lower(front: &Front) -> Vec<Flow> {
     let m = &front.model;
+    let names = Names::new(m);
     let (cookies, mask) = super::rules::flow_cookies(m);
     m.flows
         .iter()
@@ -39,9 +72,9 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
                         .windows(2)
                         .filter_map(|w| match w[0].to {
                             NodeId::Switch(s) => Some(Hop {
-                                switch: m.switches[s].name.value.clone(),
-                                in_port: port(front, pr, &w[0], w[0].to),
-                                out_port: port(front, pr, &w[1], w[1].from),
+                                switch: Arc::clone(&names.switches[s]),
+                                in_port: port(front, &names, pr, &w[0], w[0].to),
+                                out_port: port(front, &names, pr, &w[1], w[1].from),
                             }),
                             NodeId::Host(_) => None,
                         })
@@ -54,7 +87,7 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
 
 /// The port `node` has on `hop`: its canonical name, or `lag<id>`; on a LAG placed by
 /// OpenFlow rules, the member the pair is pinned to.
-fn port(front: &Front, pr: &PairRoute, hop: &RouteHop, node: NodeId) -> String {
+fn port(front: &Front, names: &Names, pr: &PairRoute, hop: &RouteHop, node: NodeId) -> Arc<str> {
     let m = &front.model;
     let via = match hop.via {
         Via::Lag(g) if m.pinned(g) => front
@@ -65,11 +98,10 @@ fn port(front: &Front, pr: &PairRoute, hop: &RouteHop, node: NodeId) -> String {
         v => v,
     };
     match via {
-        Via::Lag(g) => format!("lag{}", m.lags[g].id),
+        Via::Lag(g) => Arc::clone(&names.lags[g]),
         Via::Link(l) => {
-            let l = &m.links[l];
-            let end = if l.a.node == node { l.a } else { l.b };
-            m.port(end).name.clone()
+            let end = usize::from(m.links[l].a.node != node);
+            Arc::clone(&names.ends[l][end])
         }
     }
 }

@@ -42,14 +42,36 @@ impl Prior {
         if *len != bytes.len() {
             return None;
         }
-        let meta = fs::symlink_metadata(dir.join(path)).ok()?;
-        let fresh = meta.modified().is_ok_and(|t| t <= self.written);
-        let same = meta.is_file() && meta.len() == *len as u64 && fresh;
+        let meta = self.kept(dir, path, *len);
         let new_sha = match self.new.get(path) {
             Some(h) => *h == *sha,
             None => *sha == manifest::sha256(bytes),
         };
-        (same && new_sha).then_some(meta)
+        meta.filter(|_| new_sha)
+    }
+
+    /// [`Prior::unchanged`] for a file already written (streamed into the staging
+    /// folder), known by its hash and length.
+    pub(crate) fn unchanged_hash(
+        &self,
+        dir: &Path,
+        path: &str,
+        sha256: &str,
+        len: usize,
+    ) -> Option<fs::Metadata> {
+        let (sha, old_len) = self.files.get(path)?;
+        if *old_len != len || sha != sha256 {
+            return None;
+        }
+        self.kept(dir, path, len)
+    }
+
+    /// The old file at `path` if it is still what the build left: a regular file of
+    /// `len` bytes, not modified since.
+    fn kept(&self, dir: &Path, path: &str, len: usize) -> Option<fs::Metadata> {
+        let meta = fs::symlink_metadata(dir.join(path)).ok()?;
+        let fresh = meta.modified().is_ok_and(|t| t <= self.written);
+        (meta.is_file() && meta.len() == len as u64 && fresh).then_some(meta)
     }
 }
 
