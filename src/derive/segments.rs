@@ -86,12 +86,6 @@ fn sorted(mut v: Vec<u16>) -> Vec<u16> {
     v
 }
 
-/// Switch `s`'s end of a hop (a LAG: its first member's).
-fn end_at(m: &Model, s: SwitchId, via: Via) -> Option<End> {
-    let l = &m.links[*via.links(m).first()?];
-    [l.a, l.b].into_iter().find(|e| e.node == NodeId::Switch(s))
-}
-
 /// A port the switch forwards by its own L2 tables: legacy and not routed.
 fn switched(m: &Model, e: End) -> bool {
     let p = m.port(e);
@@ -101,11 +95,45 @@ fn switched(m: &Model, e: End) -> bool {
             .is_none_or(|l| m.links[l].mode != Some(PortMode::Routed))
 }
 
-/// Whether switch `s` bridges a frame from hop `a` into hop `b`.
-fn bridged(m: &Model, s: SwitchId, a: Via, b: Via) -> bool {
-    match (end_at(m, s, a), end_at(m, s, b)) {
-        (Some(x), Some(y)) => switched(m, x) && switched(m, y),
-        _ => false,
+/// Per link number, what the walk over every hop of every route reads, gathered once:
+/// the links' and ports' own records are large, and reading them at each hop of 100,000
+/// flows' routes missed the cache on most reads.
+struct LinkFacts {
+    /// The VLANs it admits ([`admits`]).
+    admits: Vec<Option<Vec<u16>>>,
+    /// Whether its switch end is an access port toward a DTN ([`toward_host`]).
+    toward: Vec<bool>,
+    /// Its ends (`a`, `b`): the node, and whether a switch's port there is [`switched`].
+    ends: Vec<[(NodeId, bool); 2]>,
+}
+
+impl LinkFacts {
+    fn new(m: &Model) -> LinkFacts {
+        let dtn = m.settings.dtn_vlan;
+        let end = |e: End| {
+            (
+                e.node,
+                matches!(e.node, NodeId::Switch(_)) && switched(m, e),
+            )
+        };
+        LinkFacts {
+            admits: m.links.iter().map(|l| admits(l, dtn)).collect(),
+            toward: (0..m.links.len()).map(|l| toward_host(m, l)).collect(),
+            ends: m.links.iter().map(|l| [end(l.a), end(l.b)]).collect(),
+        }
+    }
+
+    /// Whether switch `s` bridges a frame from hop `a` into hop `b`: both its ends
+    /// (a LAG's first member's) are switched ports.
+    fn bridged(&self, m: &Model, s: SwitchId, a: Via, b: Via) -> bool {
+        let at = |via: Via| {
+            let l = *via.links(m).first()?;
+            self.ends[l]
+                .iter()
+                .find(|e| e.0 == NodeId::Switch(s))
+                .map(|e| e.1)
+        };
+        at(a) == Some(true) && at(b) == Some(true)
     }
 }
 
@@ -128,13 +156,14 @@ pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
         }
     }
     seg.link_vlans = vec![Vec::new(); m.links.len()];
+    let facts = LinkFacts::new(m);
     let mut runs: Vec<Run> = Vec::new();
     for (fi, fr) in routes.flows.iter().enumerate() {
         let mut starts = Vec::with_capacity(fr.pairs.len());
         for (ri, pr) in fr.pairs.iter().enumerate() {
             starts.push(seg.hop_vlan.len() as u32);
             seg.hop_vlan.resize(seg.hop_vlan.len() + pr.hops.len(), dtn);
-            split(m, fi, ri, &pr.hops, &mut runs, &mut seg.mixed);
+            split(m, &facts, fi, ri, &pr.hops, &mut runs, &mut seg.mixed);
         }
         seg.start.push(starts);
     }
@@ -154,7 +183,7 @@ pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
                     if let Err(i) = v.binary_search(&vlan) {
                         v.insert(i, vlan);
                     }
-                    if toward_host(m, l) {
+                    if facts.toward[l] {
                         match access[l] {
                             None => {
                                 access[l] = Some((vlan, r.flow));
@@ -203,13 +232,13 @@ fn choose(m: &Model, r: &Run, hops: &[Hop], access: &[Option<(u16, usize)>], dtn
 /// run's links admit no common VLAN.
 fn split(
     m: &Model,
+    facts: &LinkFacts,
     flow: usize,
     route: usize,
     hops: &[Hop],
     runs: &mut Vec<Run>,
     mixed: &mut Vec<Mixed>,
 ) {
-    let dtn = m.settings.dtn_vlan;
     let mut from = 0;
     let mut admitted: Option<Vec<u16>> = None;
     let mut last: Option<LinkId> = None;
@@ -217,13 +246,13 @@ fn split(
     for (k, h) in hops.iter().enumerate() {
         if k > 0 {
             let joined = match hops[k - 1].to {
-                NodeId::Switch(s) => bridged(m, s, hops[k - 1].via, h.via).then_some(s),
+                NodeId::Switch(s) => facts.bridged(m, s, hops[k - 1].via, h.via).then_some(s),
                 NodeId::Host(_) => None,
             };
             match joined {
                 Some(s) => {
                     let l = h.via.links(m)[0];
-                    if let Some(this) = admits(&m.links[l], dtn) {
+                    if let Some(this) = facts.admits[l].clone() {
                         let common = match &admitted {
                             None => this.clone(),
                             Some(a) => a.iter().copied().filter(|v| this.contains(v)).collect(),
@@ -258,7 +287,7 @@ fn split(
             }
         }
         let l = h.via.links(m)[0];
-        admitted = admits(&m.links[l], dtn);
+        admitted = facts.admits[l].clone();
         last = admitted.is_some().then_some(l);
     }
     runs.push(Run {
