@@ -81,6 +81,11 @@ pub(crate) fn attach(
     let mut tables: Vec<Option<Table>> = (0..m.switches.len())
         .map(|s| table(front, vendors, switches, at[s]?, s, diags))
         .collect();
+    // No switch runs OpenFlow: no pair has a rule to place (the walk below would look
+    // up every pair's ends and hops for nothing).
+    if tables.iter().all(Option::is_none) {
+        return;
+    }
     let ids = flow_ids(m);
     let mut g = Gen {
         m,
