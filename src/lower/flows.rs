@@ -12,8 +12,12 @@ use crate::resolve::model::{HostId, Model, NodeId};
 /// Every switch's and port's name made once, shared by the hops that name it.
 struct Names {
     switches: Vec<Arc<str>>,
-    /// Per link, the port's name at its `a` end and at its `b` end.
-    ends: Vec<[Arc<str>; 2]>,
+    /// Per link, the node and the port's name at its `a` end and at its `b` end.
+    ends: Vec<[(NodeId, Arc<str>); 2]>,
+    /// Per link, the address of a host's port at each end, written out once: each pair
+    /// states two, and reading them from the hosts' port records per pair missed the
+    /// cache at 100,000 flows.
+    addresses: Vec<[Option<String>; 2]>,
     lags: Vec<Arc<str>>,
 }
 
@@ -28,7 +32,22 @@ impl Names {
             ends: m
                 .links
                 .iter()
-                .map(|l| [l.a, l.b].map(|end| Arc::from(m.port(end).name.as_str())))
+                .map(|l| [l.a, l.b].map(|end| (end.node, Arc::from(m.port(end).name.as_str()))))
+                .collect(),
+            addresses: m
+                .links
+                .iter()
+                .map(|l| {
+                    [l.a, l.b].map(|end| match end.node {
+                        // A pair has two; 100,000 flows made `Ipv4Addr`'s padded
+                        // Display count.
+                        NodeId::Host(_) => m
+                            .port(end)
+                            .address
+                            .map(|a| super::rules::dotted::dotted(a.addr)),
+                        _ => None,
+                    })
+                })
                 .collect(),
             lags: m
                 .lags
@@ -62,8 +81,8 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
                 .map(|pr| Pair {
                     src: m.hosts[pr.src].name.value.clone(),
                     dst: m.hosts[pr.dst].name.value.clone(),
-                    src_address: address(m, pr.src, pr.hops.first()),
-                    dst_address: address(m, pr.dst, pr.hops.last()),
+                    src_address: address(m, &names, pr.src, pr.hops.first()),
+                    dst_address: address(m, &names, pr.dst, pr.hops.last()),
                     mtu: m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value),
                     // Microseconds are all a twin or a reader needs (and no float noise).
                     rtt_ms: (pr.rtt_ms() * 1000.0).round() / 1000.0,
@@ -100,23 +119,16 @@ fn port(front: &Front, names: &Names, pr: &PairRoute, hop: &RouteHop, node: Node
     match via {
         Via::Lag(g) => Arc::clone(&names.lags[g]),
         Via::Link(l) => {
-            let end = usize::from(m.links[l].a.node != node);
-            Arc::clone(&names.ends[l][end])
+            let end = usize::from(names.ends[l][0].0 != node);
+            Arc::clone(&names.ends[l][end].1)
         }
     }
 }
 
 /// The address of the host's port on its end hop (a bond's first member).
-fn address(m: &Model, host: HostId, hop: Option<&RouteHop>) -> Option<String> {
+fn address(m: &Model, names: &Names, host: HostId, hop: Option<&RouteHop>) -> Option<String> {
     let link = *hop?.via.links(m).first()?;
-    let l = &m.links[link];
-    let end = if l.a.node == NodeId::Host(host) {
-        l.a
-    } else {
-        l.b
-    };
-    m.hosts[host].ports[end.port]
-        .address
-        // A pair has two; 100,000 flows made `Ipv4Addr`'s padded Display count.
-        .map(|a| super::rules::dotted::dotted(a.addr))
+    let [a, _] = &names.ends[link];
+    let end = usize::from(a.0 != NodeId::Host(host));
+    names.addresses[link][end].clone()
 }
