@@ -133,7 +133,7 @@ impl Renderer {
     pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
         // The ruleset as ovs-ofctl prints it, for scripts that load it themselves
         // (PicOS in OVS mode): the very text of `openflow/<switch>.flows`.
-        let prints = self.prints_rules.iter().any(|t| *t == sw.template);
+        let prints = self.prints_rules.contains(&sw.template);
         let (rules, meter_text) = match &sw.openflow {
             Some(of) if prints => (
                 crate::rulesets::ofctl::flows(&sw.hostname, show, &of.ruleset),
