@@ -1,11 +1,11 @@
 //! Writing a build atomically. The files go into a staging folder beside DIR, which
 //! takes DIR's place in one atomic exchange (see `swap`): the largest (plan.json, the
-//! flows' IR) streamed into it while the rest is rendered (`Staging::stream`), the
-//! rest, rendered in memory, after. Files whose bytes did not change (by the previous manifest's hashes)
-//! are hard-linked from the old tree (or copied with their old mtime), so tools watching
-//! mtimes see only real changes. On any error, or a signal while writing, DIR is left as
-//! it was and the staging folder is removed. DIR must be democ's own output (see
-//! `owned`); one build at a time writes it (see `lock`).
+//! flows' IR) are streamed into it while the rest is rendered (`Staging::stream`), and
+//! the rest, rendered in memory, follow. Files whose bytes did not change (by the
+//! previous manifest's hashes) are hard-linked from the old tree (or copied with their
+//! old mtime), so tools watching mtimes see only real changes. On any error, or a signal
+//! while writing, DIR is left as it was and the staging folder is removed. DIR must be
+//! democ's own output (see `owned`); one build at a time writes it (see `lock`).
 
 use std::fs;
 use std::io::Write as _;
