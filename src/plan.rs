@@ -2,7 +2,7 @@
 //! Markdown or JSON (the same data in each).
 
 mod indented;
-mod sorted;
+pub(crate) mod sorted;
 
 use std::fmt::Write as _;
 

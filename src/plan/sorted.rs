@@ -4,6 +4,7 @@
 //! each of 100,000 flows was most of the time `plan.json` took, and serializing through
 //! serde_json's escaper still was, for keys known here to need no escaping. The keys
 //! must follow the structs' serde names; `tests::same_as_values` holds them to it.
+//! `emit::flows_json` writes the flows' IR with the same pieces.
 
 use std::io::Write as _;
 
@@ -11,7 +12,7 @@ use crate::check::predict::{FlowPrediction, Limit, LinkUse};
 use crate::fxhash::FxMap;
 
 /// An object or array being written: its depth, and whether it has a member yet.
-struct Open {
+pub(crate) struct Open {
     depth: usize,
     first: bool,
 }
@@ -32,7 +33,7 @@ fn indent(out: &mut Vec<u8>, depth: usize) {
 }
 
 impl Open {
-    fn new(out: &mut Vec<u8>, depth: usize, bracket: u8) -> Open {
+    pub(crate) fn new(out: &mut Vec<u8>, depth: usize, bracket: u8) -> Open {
         out.push(bracket);
         Open {
             depth: depth + 1,
@@ -41,7 +42,7 @@ impl Open {
     }
 
     /// The separator and indentation before the next member.
-    fn next(&mut self, out: &mut Vec<u8>) {
+    pub(crate) fn next(&mut self, out: &mut Vec<u8>) {
         match BREAK.get(usize::from(self.first)..2 + 2 * self.depth) {
             Some(b) => out.extend_from_slice(b),
             None => {
@@ -53,14 +54,14 @@ impl Open {
     }
 
     /// A key (plain ASCII, no escapes) and its separator.
-    fn key(&mut self, out: &mut Vec<u8>, k: &str) {
+    pub(crate) fn key(&mut self, out: &mut Vec<u8>, k: &str) {
         self.next(out);
         out.push(b'"');
         out.extend_from_slice(k.as_bytes());
         out.extend_from_slice(b"\": ");
     }
 
-    fn close(self, out: &mut Vec<u8>, bracket: u8) {
+    pub(crate) fn close(self, out: &mut Vec<u8>, bracket: u8) {
         if !self.first {
             out.push(b'\n');
             indent(out, self.depth - 1);
@@ -83,7 +84,7 @@ fn plain(s: &str) -> bool {
 }
 
 /// A JSON string as serde_json escapes it: most need no escape and are copied whole.
-fn string(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     if plain(s) {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
@@ -95,11 +96,11 @@ fn string(out: &mut Vec<u8>, s: &str) {
 }
 
 /// A number as serde_json prints it (`null` when not finite).
-fn number(out: &mut Vec<u8>, v: f64) {
+pub(crate) fn number(out: &mut Vec<u8>, v: f64) {
     let _ = serde_json::to_writer(&mut *out, &v);
 }
 
-fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
+pub(crate) fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
     let _ = write!(out, "{v}");
 }
 
