@@ -141,7 +141,7 @@ mod tests {
             cookie_mask: "0xffffffffff000000".into(),
             pairs,
         };
-        let flows = vec![
+        let flows = [
             flow("f-0", Vec::new()),
             flow(
                 "f-é\t",
