@@ -2,6 +2,8 @@
 //! the build's files (configs, IR, the containerlab topology, manifest): in memory,
 //! but for the largest, streamed into the build's staging folder when given one.
 
+mod flows_json;
+
 use std::path::Path;
 
 use crate::check::predict::Plan;
@@ -192,15 +194,8 @@ fn tasks<'a>(
     tasks.push(Box::new(move || {
         // As `ir::to_json` writes it. In a folder of its own: a switch may be named
         // `flows`.
-        let write: Writer<'a> = Box::new(move |w: &mut dyn std::io::Write| {
-            use std::io::Write as _;
-            // Buffered here, so serde_json's many small writes are not each a call
-            // through `dyn Write`.
-            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
-            serde_json::to_writer_pretty(&mut b, &lab.flows)?;
-            b.write_all(b"\n")?;
-            b.flush()
-        });
+        let write: Writer<'a> =
+            Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w));
         large(sink, "ir/flows/flows.json", write)
     }));
     if let Some((front, plan)) = report {

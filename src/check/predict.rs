@@ -947,9 +947,15 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         numa: &numa,
         streams: &streams,
     };
+    // On one thread the words are made as asked (only for the resources named).
+    let ahead = if threads > 1 && i.detail == Detail::Full {
+        words::ahead(i, threads)
+    } else {
+        Vec::new()
+    };
     let runs = crate::par::runs(&ids, threads, |run| {
         // Words made in one run are shared within it (`Words` is not for threads).
-        let w = words::Words::new(i.loads.space.len());
+        let w = words::Words::new(i.loads.space.len(), &ahead);
         let mut scratch = Scratch::default();
         let mut own = Vec::new();
         run.iter()

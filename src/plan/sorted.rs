@@ -4,13 +4,15 @@
 //! each of 100,000 flows was most of the time `plan.json` took, and serializing through
 //! serde_json's escaper still was, for keys known here to need no escaping. The keys
 //! must follow the structs' serde names; `tests::same_as_values` holds them to it.
+//! `emit::flows_json` writes the flows' IR with the same pieces.
 
 use std::io::Write as _;
 
 use crate::check::predict::{FlowPrediction, Limit, LinkUse};
+use crate::fxhash::FxMap;
 
 /// An object or array being written: its depth, and whether it has a member yet.
-struct Open {
+pub(crate) struct Open {
     depth: usize,
     first: bool,
 }
@@ -31,7 +33,7 @@ fn indent(out: &mut Vec<u8>, depth: usize) {
 }
 
 impl Open {
-    fn new(out: &mut Vec<u8>, depth: usize, bracket: u8) -> Open {
+    pub(crate) fn new(out: &mut Vec<u8>, depth: usize, bracket: u8) -> Open {
         out.push(bracket);
         Open {
             depth: depth + 1,
@@ -40,7 +42,7 @@ impl Open {
     }
 
     /// The separator and indentation before the next member.
-    fn next(&mut self, out: &mut Vec<u8>) {
+    pub(crate) fn next(&mut self, out: &mut Vec<u8>) {
         match BREAK.get(usize::from(self.first)..2 + 2 * self.depth) {
             Some(b) => out.extend_from_slice(b),
             None => {
@@ -52,14 +54,14 @@ impl Open {
     }
 
     /// A key (plain ASCII, no escapes) and its separator.
-    fn key(&mut self, out: &mut Vec<u8>, k: &str) {
+    pub(crate) fn key(&mut self, out: &mut Vec<u8>, k: &str) {
         self.next(out);
         out.push(b'"');
         out.extend_from_slice(k.as_bytes());
         out.extend_from_slice(b"\": ");
     }
 
-    fn close(self, out: &mut Vec<u8>, bracket: u8) {
+    pub(crate) fn close(self, out: &mut Vec<u8>, bracket: u8) {
         if !self.first {
             out.push(b'\n');
             indent(out, self.depth - 1);
@@ -82,7 +84,7 @@ fn plain(s: &str) -> bool {
 }
 
 /// A JSON string as serde_json escapes it: most need no escape and are copied whole.
-fn string(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     if plain(s) {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
@@ -94,11 +96,11 @@ fn string(out: &mut Vec<u8>, s: &str) {
 }
 
 /// A number as serde_json prints it (`null` when not finite).
-fn number(out: &mut Vec<u8>, v: f64) {
+pub(crate) fn number(out: &mut Vec<u8>, v: f64) {
     let _ = serde_json::to_writer(&mut *out, &v);
 }
 
-fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
+pub(crate) fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
     let _ = write!(out, "{v}");
 }
 
@@ -113,6 +115,47 @@ fn strings<'s>(out: &mut Vec<u8>, depth: usize, items: impl Iterator<Item = &'s 
         string(out, s);
     }
     a.close(out, b']');
+}
+
+/// Limits already written, by what they print: at 100,000 flows the limits name the
+/// same few thousand resources in the same words some 800,000 times, and copying the
+/// bytes written first costs less than writing the number and testing the words for
+/// escapes again. One per thread writing flows.
+#[derive(Default)]
+pub(crate) struct Memo {
+    bytes: Vec<u8>,
+    /// By the words' address (shared texts: equal addresses, equal words, the plan
+    /// being alive and unchanged while written), the rate's bits, the kind and the
+    /// depth: the range of `bytes` holding what they print.
+    at: FxMap<[u64; 3], (usize, usize)>,
+}
+
+/// Bytes a memo keeps at most: a plan whose limits are all different is written as
+/// without one, not kept twice.
+const MEMO_BYTES: usize = 16 << 20;
+
+/// A limit, copied from `memo` when one printing the same was written before (no
+/// `fix`: those are few, and their key would need the text).
+fn limit_memo(out: &mut Vec<u8>, depth: usize, l: &Limit, memo: &mut Memo) {
+    if l.fix.is_some() {
+        return limit(out, depth, l);
+    }
+    let key = [
+        std::sync::Arc::as_ptr(&l.why).cast::<u8>() as usize as u64,
+        l.gbps.to_bits(),
+        (l.kind as u64) << 32 | depth as u64,
+    ];
+    if let Some(&(from, to)) = memo.at.get(&key) {
+        out.extend_from_slice(&memo.bytes[from..to]);
+        return;
+    }
+    let from = out.len();
+    limit(out, depth, l);
+    if memo.bytes.len() < MEMO_BYTES {
+        let start = memo.bytes.len();
+        memo.bytes.extend_from_slice(&out[from..]);
+        memo.at.insert(key, (start, memo.bytes.len()));
+    }
 }
 
 fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
@@ -130,12 +173,12 @@ fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
     o.close(out, b'}');
 }
 
-/// A flow's prediction, `depth` levels deep.
-pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction) {
+/// A flow's prediction, `depth` levels deep; limits written before are copied from `memo`.
+pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction, memo: &mut Memo) {
     let mut o = Open::new(out, depth, b'{');
     let inner = depth + 1;
     o.key(out, "bottleneck");
-    limit(out, inner, &f.bottleneck);
+    limit_memo(out, inner, &f.bottleneck, memo);
     o.key(out, "demand_gbps");
     number(out, f.demand_gbps);
     o.key(out, "expect_infeasible");
@@ -146,7 +189,7 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction) {
     let mut a = Open::new(out, inner, b'[');
     for l in &f.limits {
         a.next(out);
-        limit(out, inner + 1, l);
+        limit_memo(out, inner + 1, l, memo);
     }
     a.close(out, b']');
     o.key(out, "name");
@@ -267,8 +310,13 @@ mod tests {
         };
         for _ in 0..2 {
             let want = serde_json::to_value(&f).unwrap();
-            for depth in [0, 2, 20] {
-                assert_eq!(written(|o| flow(o, depth, &f)), pretty(&want, depth));
+            let mut memo = Memo::default();
+            for depth in [0, 2, 20, 2, 0] {
+                // The second time at a depth, the limits come from the memo.
+                assert_eq!(
+                    written(|o| flow(o, depth, &f, &mut memo)),
+                    pretty(&want, depth)
+                );
             }
             f.bottleneck.fix = None;
             f.limits.clear();

@@ -10,7 +10,7 @@ use super::{Inputs, Why, capacity, capacity_why};
 use crate::fxhash::FxMap;
 
 /// Filled as the prediction asks: `check` explains only the flows that fall short.
-pub(super) struct Words {
+pub(super) struct Words<'a> {
     /// Per resource number, its entry in `entries` (`NONE`: not asked for yet).
     slot: RefCell<Vec<u32>>,
     entries: RefCell<Vec<Entry>>,
@@ -19,6 +19,8 @@ pub(super) struct Words {
     said: RefCell<FxMap<[u64; 6], Arc<str>>>,
     /// The text of a flow left unexplained, one allocation for all of them.
     empty: Arc<str>,
+    /// Resources' capacities and words made ahead ([`ahead`]; empty: made as asked).
+    ahead: &'a [Option<(f64, String)>],
 }
 
 const NONE: u32 = u32::MAX;
@@ -35,14 +37,39 @@ struct Entry {
     payload: Option<(u64, u32, Arc<str>)>,
 }
 
-impl Words {
-    /// For resources numbered below `n`.
-    pub(super) fn new(n: usize) -> Words {
+/// A resource's capacity and what it is and carries (`capacity_why`).
+fn base(i: &Inputs, r: usize) -> (f64, String) {
+    let res = i.loads.space.res(r);
+    (
+        capacity(i.cx, i.facts, i.loads, &res).map_or(0.0, |c| c.0),
+        capacity_why(i.cx, i.facts, i.loads, &res),
+    )
+}
+
+/// Every resource's capacity and words that a full plan may name (those with a
+/// capacity), made on `threads` threads: a full plan names nearly every resource in
+/// each run of flows, and each run making its own repeated the formatting per run.
+/// Kept as `String`s, each run making its own `Arc` of them: an `Arc` cloned from every
+/// core moves its count's cache line between them at each clone.
+pub(super) fn ahead(i: &Inputs, threads: usize) -> Vec<Option<(f64, String)>> {
+    let ids: Vec<usize> = (0..i.loads.space.len()).collect();
+    let runs = crate::par::runs(&ids, threads, |run| {
+        run.iter()
+            .map(|&r| i.caps[r].is_some().then(|| base(i, r)))
+            .collect::<Vec<_>>()
+    });
+    runs.concat()
+}
+
+impl<'a> Words<'a> {
+    /// For resources numbered below `n`, with those of `ahead` made already.
+    pub(super) fn new(n: usize, ahead: &'a [Option<(f64, String)>]) -> Words<'a> {
         Words {
             slot: RefCell::new(vec![NONE; n]),
             entries: RefCell::new(Vec::new()),
             said: RefCell::new(FxMap::default()),
             empty: Arc::from(""),
+            ahead,
         }
     }
 
@@ -69,10 +96,16 @@ impl Words {
         let mut entries = self.entries.borrow_mut();
         if slot[r] == NONE {
             slot[r] = entries.len() as u32;
-            let res = i.loads.space.res(r);
+            let (cap, base) = match self.ahead.get(r) {
+                Some(Some((cap, base))) => (*cap, Arc::from(base.as_str())),
+                _ => {
+                    let (cap, base) = base(i, r);
+                    (cap, base.into())
+                }
+            };
             entries.push(Entry {
-                cap: capacity(i.cx, i.facts, i.loads, &res).map_or(0.0, |c| c.0),
-                base: capacity_why(i.cx, i.facts, i.loads, &res).into(),
+                cap,
+                base,
                 oversubscribed: None,
                 payload: None,
             });

@@ -1,0 +1,164 @@
+//! `ir/flows/flows.json` written in place: the bytes `serde_json::to_writer_pretty`
+//! gives for the flows' IR (fields in the structs' order), without serde_json's
+//! per-field calls and its byte-at-a-time test for escapes of every key and name (at
+//! 100,000 flows the file is 67 MB, a third of a build's serializing). The fields must
+//! follow `ir::flow`'s; `tests::same_as_serde` holds them to it.
+
+use crate::ir::flow::{Flow, Hop, Pair};
+use crate::plan::sorted::{Open, integer, number, string};
+
+/// Bytes gathered before they go to the writer (a few in tests, so they hand over
+/// blocks mid-array).
+const BLOCK: usize = if cfg!(test) { 64 } else { 1 << 20 };
+
+/// The flows as pretty JSON and a newline, to `w` a block at a time.
+pub(crate) fn write(flows: &[Flow], w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut out = Vec::with_capacity(2 * BLOCK);
+    let mut a = Open::new(&mut out, 0, b'[');
+    for f in flows {
+        a.next(&mut out);
+        flow(&mut out, 1, f);
+        if out.len() >= BLOCK {
+            w.write_all(&out)?;
+            out.clear();
+        }
+    }
+    a.close(&mut out, b']');
+    out.push(b'\n');
+    w.write_all(&out)
+}
+
+fn flow(out: &mut Vec<u8>, depth: usize, f: &Flow) {
+    let mut o = Open::new(out, depth, b'{');
+    texts(
+        out,
+        &mut o,
+        [
+            ("name", &f.name),
+            ("protocol", &f.protocol),
+            ("cookie", &f.cookie),
+            ("cookie_mask", &f.cookie_mask),
+        ],
+    );
+    o.key(out, "pairs");
+    array(out, depth + 1, &f.pairs, pair);
+    o.close(out, b'}');
+}
+
+/// An array `depth` levels deep, each item written a level deeper by `item`.
+fn array<T>(out: &mut Vec<u8>, depth: usize, items: &[T], item: fn(&mut Vec<u8>, usize, &T)) {
+    let mut a = Open::new(out, depth, b'[');
+    for x in items {
+        a.next(out);
+        item(out, depth + 1, x);
+    }
+    a.close(out, b']');
+}
+
+/// Members whose values are texts, in order.
+fn texts<const N: usize>(out: &mut Vec<u8>, o: &mut Open, members: [(&str, &str); N]) {
+    for (k, v) in members {
+        o.key(out, k);
+        string(out, v);
+    }
+}
+
+fn optional(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn pair(out: &mut Vec<u8>, depth: usize, p: &Pair) {
+    let mut o = Open::new(out, depth, b'{');
+    texts(out, &mut o, [("src", &p.src), ("dst", &p.dst)]);
+    o.key(out, "src_address");
+    optional(out, p.src_address.as_deref());
+    o.key(out, "dst_address");
+    optional(out, p.dst_address.as_deref());
+    o.key(out, "mtu");
+    integer(out, p.mtu);
+    o.key(out, "rtt_ms");
+    number(out, p.rtt_ms);
+    o.key(out, "path");
+    array(out, depth + 1, &p.path, hop);
+    o.close(out, b'}');
+}
+
+fn hop(out: &mut Vec<u8>, depth: usize, h: &Hop) {
+    let mut o = Open::new(out, depth, b'{');
+    texts(
+        out,
+        &mut o,
+        [
+            ("switch", &h.switch),
+            ("in_port", &h.in_port),
+            ("out_port", &h.out_port),
+        ],
+    );
+    o.close(out, b'}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serde(flows: &[Flow]) -> Vec<u8> {
+        let mut want = serde_json::to_vec_pretty(flows).unwrap();
+        want.push(b'\n');
+        want
+    }
+
+    fn written(flows: &[Flow]) -> Vec<u8> {
+        let mut out = Vec::new();
+        write(flows, &mut out).unwrap();
+        out
+    }
+
+    /// Written in place, the flows print as serde_json prints them: empty lists, absent
+    /// addresses, texts needing escapes, odd numbers, and blocks handed over mid-array.
+    #[test]
+    fn same_as_serde() {
+        let hop = |s: &str, i: &str| Hop {
+            switch: s.into(),
+            in_port: i.into(),
+            out_port: "1/26".into(),
+        };
+        let pair = |path: Vec<Hop>, rtt_ms: f64| Pair {
+            src: "dtn-\"1\"".into(),
+            dst: "dtn-2\\\n".into(),
+            src_address: Some("10.0.0.1".into()),
+            dst_address: None,
+            mtu: 9000,
+            rtt_ms,
+            path,
+        };
+        let flow = |name: &str, pairs: Vec<Pair>| Flow {
+            name: name.into(),
+            protocol: "tcp".into(),
+            cookie: "0xdc5a59c644000000".into(),
+            cookie_mask: "0xffffffffff000000".into(),
+            pairs,
+        };
+        let flows = [
+            flow("f-0", Vec::new()),
+            flow(
+                "f-é\t",
+                vec![
+                    pair(vec![hop("sw-1", "1/1"), hop("sw-2", "lag7")], 0.006),
+                    pair(Vec::new(), f64::NAN),
+                    pair(vec![hop("a", "\u{1f}")], 1e21),
+                ],
+            ),
+            flow("f-2", vec![pair(vec![hop("sw-3", "1/3")], 12.5)]),
+        ];
+        assert_eq!(written(&[]), serde(&[]));
+        for n in 0..=flows.len() {
+            assert_eq!(
+                String::from_utf8(written(&flows[..n])).unwrap(),
+                String::from_utf8(serde(&flows[..n])).unwrap()
+            );
+        }
+    }
+}
