@@ -476,25 +476,40 @@ fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
             .max()
             .unwrap_or(0)
     });
-    let mut used = PairUse::default();
-    let (mut nics, mut res) = (Vec::new(), Vec::new());
-    for (fi, f) in m.flows.iter().enumerate() {
-        used.flows.push(used.pairs.len());
-        for pr in &cx.routes.flows[fi].pairs {
-            used.pairs.push(used.items.len());
-            res.clear();
-            resources(
-                m,
-                pr,
-                (f.source, f.sink),
-                (&cx.routes.pins, &switches_of),
-                &cx.host_ends,
-                &mut nics,
-                &mut res,
-            );
-            used.items
-                .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
+    let ids: Vec<usize> = (0..m.flows.len()).collect();
+    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
+    // Each run of flows numbers its pairs and items from 0; shifted when joined.
+    let parts = crate::par::runs(&ids, threads, |run| {
+        let mut used = PairUse::default();
+        let (mut nics, mut res) = (Vec::new(), Vec::new());
+        for &fi in run {
+            let f = &m.flows[fi];
+            used.flows.push(used.pairs.len());
+            for pr in &cx.routes.flows[fi].pairs {
+                used.pairs.push(used.items.len());
+                res.clear();
+                resources(
+                    m,
+                    pr,
+                    (f.source, f.sink),
+                    (&cx.routes.pins, &switches_of),
+                    &cx.host_ends,
+                    &mut nics,
+                    &mut res,
+                );
+                used.items
+                    .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
+            }
         }
+        used
+    });
+    let mut parts = parts.into_iter();
+    let mut used = parts.next().unwrap_or_default();
+    for part in parts {
+        let (pairs, items) = (used.pairs.len(), used.items.len());
+        used.flows.extend(part.flows.iter().map(|&p| p + pairs));
+        used.pairs.extend(part.pairs.iter().map(|&i| i + items));
+        used.items.extend(part.items);
     }
     used.flows.push(used.pairs.len());
     used.pairs.push(used.items.len());
@@ -899,7 +914,7 @@ fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
 
 /// Flows below which the prediction stays on one thread (`par::threads`): the
 /// per-flow passes are cut into runs of flows, each with its own buffers and words.
-const PARALLEL_FROM: usize = 8192;
+pub(crate) const PARALLEL_FROM: usize = 8192;
 
 /// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
 /// among the pairs (`share`), then per flow the sum of its pairs and its worst pair's

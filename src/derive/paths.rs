@@ -364,6 +364,27 @@ impl Router<'_> {
     }
 }
 
+/// Tree roots from which the trees are found on every core (`par::threads`): below,
+/// a thread costs more than the searches it takes over.
+const PARALLEL_FROM: usize = 256;
+
+/// The tree of every root some pair leaves from (`targets`' keys), found before routing:
+/// a tree does not depend on the load, so they are found apart, on every core for many.
+fn trees(
+    t: &Topology,
+    targets: &FxMap<(NodeIndex, Routing), FxSet<NodeIndex>>,
+    hop_us: f64,
+) -> FxMap<(NodeIndex, Routing), Tree> {
+    let roots: Vec<(&(NodeIndex, Routing), &FxSet<NodeIndex>)> = targets.iter().collect();
+    let threads = crate::par::threads(roots.len(), PARALLEL_FROM);
+    let parts = crate::par::runs(&roots, threads, |run| {
+        run.iter()
+            .map(|&(&(root, policy), to)| ((root, policy), tree(t, root, policy, hop_us, Some(to))))
+            .collect::<Vec<_>>()
+    });
+    parts.into_iter().flatten().collect()
+}
+
 /// Routes every flow pair. Unroutable pairs are diagnostics (E0201).
 pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
     let mut r = Router {
@@ -390,6 +411,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
             }
         }
     }
+    r.trees = trees(t, &r.targets, r.hop_us);
     let mut out = Routes::default();
     for f in &m.flows {
         let rate = f.pair_rate().bps();
