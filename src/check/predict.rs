@@ -195,9 +195,24 @@ fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
         .map_or("?", |(k, _)| k.value.as_str())
 }
 
+/// Hosts from which their facts are found on every core (`par::threads`).
+const HOSTS_PARALLEL_FROM: usize = 1024;
+
 pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
+    let threads = crate::par::threads(cx.m.hosts.len(), HOSTS_PARALLEL_FROM);
+    let runs = crate::par::runs(&cx.m.hosts, threads, |hosts| host_facts_of(cx, hosts));
+    let mut runs = runs.into_iter();
+    let mut all = runs.next().unwrap_or_default();
+    for run in runs {
+        all.extend(run);
+    }
+    all
+}
+
+fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFacts> {
+    // What the PCIe links carry, remembered per run of hosts (the same few kinds recur).
     let mut usable = Usable::default();
-    cx.m.hosts
+    hosts
         .iter()
         .map(|h| {
             let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
@@ -527,19 +542,28 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
     let m = cx.m;
     let facts = host_facts(cx);
     // Streams per pair of each flow, found once for the loads and the ceilings.
-    let streams: Vec<u32> = (0..m.flows.len())
-        .map(|fi| stream_count(cx, &facts, fi))
-        .collect();
+    let ids: Vec<usize> = (0..m.flows.len()).collect();
+    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
+    let streams: Vec<u32> = crate::par::runs(&ids, threads, |run| {
+        run.iter()
+            .map(|&fi| stream_count(cx, &facts, fi))
+            .collect::<Vec<_>>()
+    })
+    .concat();
     let (used, loads) = loads(cx, &facts, &streams);
     // Capacity of each resource, found once (None: not a limit).
-    let caps: Vec<Option<(f64, LimitKind)>> = (0..loads.space.len())
-        .map(|i| {
-            loads
-                .is_used(i)
-                .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
-                .flatten()
-        })
-        .collect();
+    let space: Vec<usize> = (0..loads.space.len()).collect();
+    let caps: Vec<Option<(f64, LimitKind)>> = crate::par::runs(&space, threads, |run| {
+        run.iter()
+            .map(|&i| {
+                loads
+                    .is_used(i)
+                    .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
+                    .flatten()
+            })
+            .collect::<Vec<_>>()
+    })
+    .concat();
     let inputs = Inputs {
         cx,
         facts: &facts,
