@@ -226,6 +226,9 @@ fn uplinks(t: &Topology, h: HostId) -> Vec<(EdgeIndex, NodeIndex)> {
     v
 }
 
+/// An adjacency joining a host to a switch, with the switch.
+type Uplink = (EdgeIndex, NodeIndex);
+
 /// A host's adjacencies to switches, with the switch at the other end.
 type Uplinks = std::rc::Rc<[(EdgeIndex, NodeIndex)]>;
 
@@ -338,7 +341,7 @@ impl Router<'_> {
 fn auto_edges(
     t: &Topology,
     trees: &FxMap<(NodeIndex, Routing), Tree>,
-    (ups, downs): (&[(EdgeIndex, NodeIndex)], &[(EdgeIndex, NodeIndex)]),
+    (ups, downs): (&[Uplink], &[Uplink]),
     policy: Routing,
     edges: &mut Vec<EdgeIndex>,
 ) -> bool {
@@ -405,8 +408,7 @@ fn found(r: &Router) -> Vec<Found> {
         return Vec::new();
     }
     // Every host an automatic route starts or ends at has its uplinks by now.
-    let ups: Vec<&[(EdgeIndex, NodeIndex)]> =
-        r.ups.iter().map(|u| u.as_deref().unwrap_or(&[])).collect();
+    let ups: Vec<&[Uplink]> = r.ups.iter().map(|u| u.as_deref().unwrap_or(&[])).collect();
     let (t, trees) = (r.t, &r.trees);
     crate::par::runs(&ids, threads, |run| {
         let mut out = Found::default();
