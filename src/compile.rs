@@ -252,6 +252,9 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
     }
 }
 
+/// Flows from which the spec is freed on a thread of its own (`derived`).
+const FREE_BESIDE_FROM: usize = 8192;
+
 /// Parse + resolve + derive: everything before the checks.
 fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
     let mut clock = Stages::new();
@@ -309,6 +312,11 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else {
         return Ok(None);
     };
+    // Nothing reads the spec again: a large one is freed on another thread while the
+    // model is derived, not on this one when `derived` returns.
+    let freeing = (spec.flows.len() >= FREE_BESIDE_FROM)
+        .then(|| std::thread::Builder::new().spawn(move || drop(spec)).ok())
+        .flatten();
     clock.mark("resolve");
     if s.diags.has_errors() {
         return Ok(None);
@@ -332,6 +340,10 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         return Ok(None);
     }
     let segments = crate::derive::segments::derive(&model, &routes);
+    if let Some(f) = freeing {
+        // Long done by now; a panic there lost only the spec.
+        let _ = f.join();
+    }
     Ok(Some(Front {
         db,
         model,

@@ -13,6 +13,9 @@ pub(crate) fn threads(size: usize, from: usize) -> usize {
 }
 
 /// `run` over `items` cut into at most `threads` runs of consecutive items.
+// Inlined: on one thread (every small show) the call is `run(items)` in place, not one
+// more function's code to page in per caller.
+#[inline(always)]
 pub(crate) fn runs<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
@@ -21,6 +24,12 @@ pub(crate) fn runs<T: Sync, R: Send>(
     if threads < 2 || items.len() < 2 {
         return vec![run(items)];
     }
+    spread(items, threads, run)
+}
+
+/// [`runs`] on more than one thread.
+#[inline(never)]
+fn spread<T: Sync, R: Send>(items: &[T], threads: usize, run: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
     let cut: Vec<&[T]> = items.chunks(items.len().div_ceil(threads)).collect();
     std::thread::scope(|scope| {
         // The main thread's stack size: templates and lowering may nest as deep there

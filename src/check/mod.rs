@@ -78,7 +78,9 @@ impl<'a> Ctx<'a> {
 }
 
 /// Runs every check, predicting at `detail`; the plan when that is `Full` and the show
-/// has physics to predict with.
+/// has physics to predict with. From `predict::PARALLEL_FROM` flows the prediction runs
+/// beside the other checks (it is most of the work and mostly serial); each side keeps
+/// its diagnostics apart, appended afterwards in the order one thread gives.
 pub(crate) fn run(
     front: &Front,
     diags: &mut Diags,
@@ -86,34 +88,80 @@ pub(crate) fn run(
 ) -> Option<predict::Plan> {
     let cx = Ctx::new(front)?;
     let mut clock = crate::compile::Stages::new();
-    pcie::check(&cx, diags);
-    clock.mark("  pcie");
-    optics::check(&cx, diags);
-    otn::check(&cx, diags);
-    cables::check(&cx, diags);
-    clock.mark("  optics");
-    lag_duplicates::check(&cx, diags);
-    pfc_reach::check(&cx, diags);
-    lag_ids::check(&cx, diags);
-    lag_placement::check(&cx, diags);
-    server_ports::check(&cx, diags);
-    mtu::check(&cx, diags);
-    clock.mark("  mtu");
-    bdp::check(&cx, diags);
-    clock.mark("  bdp");
-    openflow::check(&cx, diags);
-    control::check(&cx, diags);
-    routes::check(&cx, diags);
-    segments::check(&cx, diags);
-    services::check(&cx, diags);
-    wan_rtt::check(&cx, diags);
-    middleboxes::check(&cx, diags);
-    boundary::check(&cx, diags);
-    clock.mark("  openflow");
-    let plan = findings::check(&cx, diags, detail);
+    let plan = if crate::par::threads(cx.m.flows.len(), predict::PARALLEL_FROM) < 2 {
+        others(&cx, diags, &mut clock);
+        findings::check(&cx, diags, detail)
+    } else {
+        let (first, then, plan) = std::thread::scope(|scope| {
+            let beside = || {
+                let mut d = Diags::default();
+                others(&cx, &mut d, &mut crate::compile::Stages::new());
+                d
+            };
+            // The main thread's stack size, as for every thread of the pipeline.
+            let h = std::thread::Builder::new()
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, beside);
+            let mut found = Diags::default();
+            let plan = findings::check(&cx, &mut found, detail);
+            let first = match h {
+                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                // No thread to be had: the other checks here, after the prediction.
+                Err(_) => beside(),
+            };
+            (first, found, plan)
+        });
+        diags.append(first);
+        diags.append(then);
+        plan
+    };
     acknowledge(front, diags);
     clock.mark("  predict");
     plan
+}
+
+/// A check that reads only the context.
+type Check = fn(&Ctx, &mut Diags);
+
+/// Every check but the prediction's findings, in the order their diagnostics come out,
+/// in groups named for `DEMOC_TIMINGS`.
+const OTHERS: &[(&[Check], &str)] = &[
+    (&[pcie::check], "  pcie"),
+    (&[optics::check, otn::check, cables::check], "  optics"),
+    (
+        &[
+            lag_duplicates::check,
+            pfc_reach::check,
+            lag_ids::check,
+            lag_placement::check,
+            server_ports::check,
+            mtu::check,
+        ],
+        "  mtu",
+    ),
+    (&[bdp::check], "  bdp"),
+    (
+        &[
+            openflow::check,
+            control::check,
+            routes::check,
+            segments::check,
+            services::check,
+            wan_rtt::check,
+            middleboxes::check,
+            boundary::check,
+        ],
+        "  openflow",
+    ),
+];
+
+fn others(cx: &Ctx, diags: &mut Diags, clock: &mut crate::compile::Stages) {
+    for (checks, stage) in OTHERS {
+        for check in *checks {
+            check(cx, diags);
+        }
+        clock.mark(stage);
+    }
 }
 
 /// `allow:` lists: a warning whose code an entry allows, found within that entry, becomes

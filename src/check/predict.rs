@@ -195,9 +195,24 @@ fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
         .map_or("?", |(k, _)| k.value.as_str())
 }
 
+/// Hosts from which their facts are found on every core (`par::threads`).
+const HOSTS_PARALLEL_FROM: usize = 1024;
+
 pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
+    let threads = crate::par::threads(cx.m.hosts.len(), HOSTS_PARALLEL_FROM);
+    let runs = crate::par::runs(&cx.m.hosts, threads, |hosts| host_facts_of(cx, hosts));
+    let mut runs = runs.into_iter();
+    let mut all = runs.next().unwrap_or_default();
+    for run in runs {
+        all.extend(run);
+    }
+    all
+}
+
+fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFacts> {
+    // What the PCIe links carry, remembered per run of hosts (the same few kinds recur).
     let mut usable = Usable::default();
-    cx.m.hosts
+    hosts
         .iter()
         .map(|h| {
             let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
@@ -476,25 +491,40 @@ fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
             .max()
             .unwrap_or(0)
     });
-    let mut used = PairUse::default();
-    let (mut nics, mut res) = (Vec::new(), Vec::new());
-    for (fi, f) in m.flows.iter().enumerate() {
-        used.flows.push(used.pairs.len());
-        for pr in &cx.routes.flows[fi].pairs {
-            used.pairs.push(used.items.len());
-            res.clear();
-            resources(
-                m,
-                pr,
-                (f.source, f.sink),
-                (&cx.routes.pins, &switches_of),
-                &cx.host_ends,
-                &mut nics,
-                &mut res,
-            );
-            used.items
-                .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
+    let ids: Vec<usize> = (0..m.flows.len()).collect();
+    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
+    // Each run of flows numbers its pairs and items from 0; shifted when joined.
+    let parts = crate::par::runs(&ids, threads, |run| {
+        let mut used = PairUse::default();
+        let (mut nics, mut res) = (Vec::new(), Vec::new());
+        for &fi in run {
+            let f = &m.flows[fi];
+            used.flows.push(used.pairs.len());
+            for pr in &cx.routes.flows[fi].pairs {
+                used.pairs.push(used.items.len());
+                res.clear();
+                resources(
+                    m,
+                    pr,
+                    (f.source, f.sink),
+                    (&cx.routes.pins, &switches_of),
+                    &cx.host_ends,
+                    &mut nics,
+                    &mut res,
+                );
+                used.items
+                    .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
+            }
         }
+        used
+    });
+    let mut parts = parts.into_iter();
+    let mut used = parts.next().unwrap_or_default();
+    for part in parts {
+        let (pairs, items) = (used.pairs.len(), used.items.len());
+        used.flows.extend(part.flows.iter().map(|&p| p + pairs));
+        used.pairs.extend(part.pairs.iter().map(|&i| i + items));
+        used.items.extend(part.items);
     }
     used.flows.push(used.pairs.len());
     used.pairs.push(used.items.len());
@@ -512,19 +542,28 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
     let m = cx.m;
     let facts = host_facts(cx);
     // Streams per pair of each flow, found once for the loads and the ceilings.
-    let streams: Vec<u32> = (0..m.flows.len())
-        .map(|fi| stream_count(cx, &facts, fi))
-        .collect();
+    let ids: Vec<usize> = (0..m.flows.len()).collect();
+    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
+    let streams: Vec<u32> = crate::par::runs(&ids, threads, |run| {
+        run.iter()
+            .map(|&fi| stream_count(cx, &facts, fi))
+            .collect::<Vec<_>>()
+    })
+    .concat();
     let (used, loads) = loads(cx, &facts, &streams);
     // Capacity of each resource, found once (None: not a limit).
-    let caps: Vec<Option<(f64, LimitKind)>> = (0..loads.space.len())
-        .map(|i| {
-            loads
-                .is_used(i)
-                .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
-                .flatten()
-        })
-        .collect();
+    let space: Vec<usize> = (0..loads.space.len()).collect();
+    let caps: Vec<Option<(f64, LimitKind)>> = crate::par::runs(&space, threads, |run| {
+        run.iter()
+            .map(|&i| {
+                loads
+                    .is_used(i)
+                    .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
+                    .flatten()
+            })
+            .collect::<Vec<_>>()
+    })
+    .concat();
     let inputs = Inputs {
         cx,
         facts: &facts,
@@ -899,7 +938,7 @@ fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
 
 /// Flows below which the prediction stays on one thread (`par::threads`): the
 /// per-flow passes are cut into runs of flows, each with its own buffers and words.
-const PARALLEL_FROM: usize = 8192;
+pub(crate) const PARALLEL_FROM: usize = 8192;
 
 /// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
 /// among the pairs (`share`), then per flow the sum of its pairs and its worst pair's

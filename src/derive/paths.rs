@@ -226,6 +226,9 @@ fn uplinks(t: &Topology, h: HostId) -> Vec<(EdgeIndex, NodeIndex)> {
     v
 }
 
+/// An adjacency joining a host to a switch, with the switch.
+type Uplink = (EdgeIndex, NodeIndex);
+
 /// A host's adjacencies to switches, with the switch at the other end.
 type Uplinks = std::rc::Rc<[(EdgeIndex, NodeIndex)]>;
 
@@ -274,8 +277,7 @@ impl Router<'_> {
     /// Automatic route for one pair; None when unreachable.
     fn auto(&mut self, s: HostId, d: HostId, policy: Routing, rate: f64) -> Option<PairRoute> {
         let (ups, downs) = (self.uplinks(s), self.uplinks(d));
-        let mut best: Option<(Cost, EdgeIndex, NodeIndex, EdgeIndex, NodeIndex)> = None;
-        for &(ue, un) in ups.iter() {
+        for &(_, un) in ups.iter() {
             if !self.trees.contains_key(&(un, policy)) {
                 let tr = tree(
                     self.t,
@@ -286,50 +288,25 @@ impl Router<'_> {
                 );
                 self.trees.insert((un, policy), tr);
             }
-            let tr = &self.trees[&(un, policy)];
-            for &(de, dn) in downs.iter() {
-                if let Some(c) = tr.cost.get(&dn) {
-                    if best.as_ref().is_none_or(|b| *c < b.0) {
-                        best = Some((*c, ue, un, de, dn));
-                    }
-                }
-            }
         }
-        let (_, ue, un, de, dn) = best?;
-        let tr = &self.trees[&(un, policy)];
-        // Walked back from the destination's switch into a reused buffer, then turned
-        // around: `edges` ends up [ue, middle.., de].
+        // A reused buffer: the edges before the hops are chosen.
         let mut edges = std::mem::take(&mut self.edges);
         edges.clear();
-        edges.push(de);
-        let mut at = dn;
-        while at != un {
-            // `pred` is a tree (see `tree`); the bound is a second guard against a loop.
-            if edges.len() > self.t.graph.node_count() + 1 {
-                self.edges = edges;
-                return None;
-            }
-            let Some(&e) = tr.pred.get(&at) else {
-                self.edges = edges;
-                return None;
-            };
-            edges.push(e);
-            let Some((a, b)) = self.t.graph.edge_endpoints(e) else {
-                self.edges = edges;
-                return None;
-            };
-            at = if a == at { b } else { a };
-        }
-        edges.push(ue);
-        edges.reverse();
-        let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
+        let found = auto_edges(self.t, &self.trees, (&ups, &downs), policy, &mut edges);
+        let pr = found.then(|| self.along(s, d, &edges, rate));
         self.edges = edges;
-        Some(PairRoute {
+        pr
+    }
+
+    /// The route of pair `s` -> `d` over `edges` (its automatic route's, found apart).
+    fn along(&mut self, s: HostId, d: HostId, edges: &[EdgeIndex], rate: f64) -> PairRoute {
+        let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), edges, rate);
+        PairRoute {
             src: s,
             dst: d,
             hops,
             latency_us,
-        })
+        }
     }
 
     fn edge_between(&self, a: NodeId, b: NodeId) -> Option<EdgeIndex> {
@@ -354,14 +331,124 @@ impl Router<'_> {
                     .ok_or(i.min(path.len().saturating_sub(1)))?,
             );
         }
-        let (hops, latency_us) = self.edges_to_hops(NodeId::Host(s), &edges, rate);
-        Ok(PairRoute {
-            src: s,
-            dst: d,
-            hops,
-            latency_us,
-        })
+        Ok(self.along(s, d, &edges, rate))
     }
+}
+
+/// The edges of a pair's automatic route, `[uplink, middle.., downlink]`, appended to
+/// `edges`: over the trees of the source's switches (`trees` holds them), to the
+/// destination's switch the cheapest reaches. False, with `edges` as it was, when none does.
+fn auto_edges(
+    t: &Topology,
+    trees: &FxMap<(NodeIndex, Routing), Tree>,
+    (ups, downs): (&[Uplink], &[Uplink]),
+    policy: Routing,
+    edges: &mut Vec<EdgeIndex>,
+) -> bool {
+    let mut best: Option<(Cost, EdgeIndex, NodeIndex, EdgeIndex, NodeIndex)> = None;
+    for &(ue, un) in ups {
+        let Some(tr) = trees.get(&(un, policy)) else {
+            continue;
+        };
+        for &(de, dn) in downs {
+            if let Some(c) = tr.cost.get(&dn) {
+                if best.as_ref().is_none_or(|b| *c < b.0) {
+                    best = Some((*c, ue, un, de, dn));
+                }
+            }
+        }
+    }
+    let Some((_, ue, un, de, dn)) = best else {
+        return false;
+    };
+    let Some(tr) = trees.get(&(un, policy)) else {
+        return false;
+    };
+    // Walked back from the destination's switch, then turned around.
+    let start = edges.len();
+    edges.push(de);
+    let mut at = dn;
+    while at != un {
+        // `pred` is a tree (see `tree`); the bound is a second guard against a loop.
+        let walked = (edges.len() - start <= t.graph.node_count() + 1)
+            .then(|| tr.pred.get(&at))
+            .flatten()
+            .and_then(|&e| Some((e, t.graph.edge_endpoints(e)?)));
+        let Some((e, (a, b))) = walked else {
+            edges.truncate(start);
+            return false;
+        };
+        edges.push(e);
+        at = if a == at { b } else { a };
+    }
+    edges.push(ue);
+    edges[start..].reverse();
+    true
+}
+
+/// The automatically routed pairs of a run of flows, in the order `route` visits them:
+/// their edges end to end, and each pair's range of them (None: unreachable).
+#[derive(Default)]
+struct Found {
+    edges: Vec<EdgeIndex>,
+    pairs: Vec<Option<(usize, usize)>>,
+}
+
+/// Flows from which the automatic routes' edges are found on every core before the
+/// loads pick the links (`par::threads`).
+const FLOWS_PARALLEL_FROM: usize = 8192;
+
+/// Every automatically routed pair's edges, when there are flows enough to find them on
+/// every core (else none: `route` finds each as it goes). They do not depend on the load.
+fn found(r: &Router) -> Vec<Found> {
+    let m = r.m;
+    let ids: Vec<usize> = (0..m.flows.len()).collect();
+    let threads = crate::par::threads(ids.len(), FLOWS_PARALLEL_FROM);
+    if threads < 2 {
+        return Vec::new();
+    }
+    // Every host an automatic route starts or ends at has its uplinks by now.
+    let ups: Vec<&[Uplink]> = r.ups.iter().map(|u| u.as_deref().unwrap_or(&[])).collect();
+    let (t, trees) = (r.t, &r.trees);
+    crate::par::runs(&ids, threads, |run| {
+        let mut out = Found::default();
+        for f in run
+            .iter()
+            .map(|&fi| &m.flows[fi])
+            .filter(|f| f.path.is_none())
+        {
+            let back = f
+                .bidirectional
+                .then(|| f.pairs.iter().map(|&(a, b)| (b, a)));
+            for (s, d) in f.pairs.iter().copied().chain(back.into_iter().flatten()) {
+                let start = out.edges.len();
+                let ok = auto_edges(t, trees, (ups[s], ups[d]), f.routing, &mut out.edges);
+                out.pairs.push(ok.then_some((start, out.edges.len())));
+            }
+        }
+        out
+    })
+}
+
+/// Tree roots from which the trees are found on every core (`par::threads`): below,
+/// a thread costs more than the searches it takes over.
+const PARALLEL_FROM: usize = 256;
+
+/// The tree of every root some pair leaves from (`targets`' keys), found before routing:
+/// a tree does not depend on the load, so they are found apart, on every core for many.
+fn trees(
+    t: &Topology,
+    targets: &FxMap<(NodeIndex, Routing), FxSet<NodeIndex>>,
+    hop_us: f64,
+) -> FxMap<(NodeIndex, Routing), Tree> {
+    let roots: Vec<(&(NodeIndex, Routing), &FxSet<NodeIndex>)> = targets.iter().collect();
+    let threads = crate::par::threads(roots.len(), PARALLEL_FROM);
+    let parts = crate::par::runs(&roots, threads, |run| {
+        run.iter()
+            .map(|&(&(root, policy), to)| ((root, policy), tree(t, root, policy, hop_us, Some(to))))
+            .collect::<Vec<_>>()
+    });
+    parts.into_iter().flatten().collect()
 }
 
 /// Routes every flow pair. Unroutable pairs are diagnostics (E0201).
@@ -390,6 +477,11 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
             }
         }
     }
+    r.trees = trees(t, &r.targets, r.hop_us);
+    let found = found(&r);
+    let mut found = found
+        .iter()
+        .flat_map(|run| run.pairs.iter().map(|p| p.map(|(a, b)| &run.edges[a..b])));
     let mut out = Routes::default();
     for f in &m.flows {
         let rate = f.pair_rate().bps();
@@ -407,7 +499,11 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
                     let ids: Vec<usize> = p.iter().map(|x| x.value).collect();
                     r.explicit(s, d, &ids, rate).map_err(Some)
                 }
-                None => r.auto(s, d, f.routing, rate).ok_or(None),
+                None => match found.next() {
+                    Some(edges) => edges.map(|e| r.along(s, d, e, rate)),
+                    None => r.auto(s, d, f.routing, rate),
+                }
+                .ok_or(None),
             };
             match routed {
                 Ok(pr) => fr.pairs.push(pr),

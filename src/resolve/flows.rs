@@ -7,6 +7,7 @@ use crate::source::Span;
 use crate::spec::Spec;
 use crate::spec::flow::Store;
 use crate::spec::name::Pattern;
+use crate::spec::show::Routing;
 use crate::yaml::decode::Sp;
 
 fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
@@ -50,17 +51,26 @@ fn host_named(rx: &mut Rx, p: &Sp<Pattern>, name: &str) -> Option<HostId> {
     }
 }
 
-fn pairs(
-    rx: &mut Rx,
-    f: &crate::spec::flow::Flow,
-    from: Vec<HostId>,
-    to: Vec<HostId>,
-) -> Option<Vec<(HostId, HostId)>> {
-    let out: Vec<(HostId, HostId)> = match (from.len(), to.len()) {
+/// Sources and sinks paired up: one with many, or one to one; Err: how many of each
+/// when they cannot be.
+fn pair_up(from: Vec<HostId>, to: Vec<HostId>) -> Result<Vec<(HostId, HostId)>, (usize, usize)> {
+    Ok(match (from.len(), to.len()) {
         (1, _) => to.iter().map(|&t| (from[0], t)).collect(),
         (_, 1) => from.iter().map(|&s| (s, to[0])).collect(),
         (a, b) if a == b => from.into_iter().zip(to).collect(),
-        (a, b) => {
+        (a, b) => return Err((a, b)),
+    })
+}
+
+fn pairs(
+    rx: &mut Rx,
+    f: &Sp<crate::spec::flow::Flow>,
+    from: Vec<HostId>,
+    to: Vec<HostId>,
+) -> Option<Vec<(HostId, HostId)>> {
+    let out = match pair_up(from, to) {
+        Ok(out) => out,
+        Err((a, b)) => {
             rx.diags.push(
                 Diagnostic::new(codes::INVALID_VALUE, f.to.span, format!("`from` names {a} hosts and `to` names {b}"))
                     .label("cannot pair these up")
@@ -109,13 +119,109 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
     Some(Some(out))
 }
 
+/// The model's flow from the spec's, its ends and path resolved.
+fn flow(
+    f: &Sp<crate::spec::flow::Flow>,
+    pairs: Vec<(HostId, HostId)>,
+    path: Option<Vec<Sp<usize>>>,
+    routing: Routing,
+) -> Flow {
+    Flow {
+        name: f.name.clone(),
+        pairs,
+        rate: f.rate.clone(),
+        protocol: f.protocol.clone(),
+        streams: f.streams.clone(),
+        source: f.source.as_ref().map_or(Store::Memory, |s| s.value),
+        sink: f.sink.as_ref().map_or(Store::Memory, |s| s.value),
+        path,
+        routing: f.routing.as_ref().map_or(routing, |r| r.value),
+        bidirectional: f.bidirectional.as_ref().is_some_and(|b| b.value),
+        cap: f.cap.clone(),
+        expect_infeasible: f.expect.is_some(),
+        bbr: f
+            .congestion_control
+            .as_ref()
+            .is_some_and(|c| c.value == crate::spec::flow::CongestionControl::Bbr),
+        span: f.span,
+        from_span: f.from.span,
+        to_span: f.to.span,
+    }
+}
+
+/// A flow resolved without reading or reporting anything but the nodes: None when it
+/// would report something (a bad name, an unknown host or switch, zero streams, ends that
+/// do not pair up), left to the loop in `resolve`, which reports it in order.
+fn clean(
+    nodes: &crate::fxhash::FxMap<String, (NodeId, Span)>,
+    routing: Routing,
+    f: &Sp<crate::spec::flow::Flow>,
+) -> Option<Flow> {
+    if crate::spec::name::name_problem(&f.name, false).is_some()
+        || f.streams.as_ref().is_some_and(|s| s.value == 0)
+    {
+        return None;
+    }
+    let host = |name: &str| match nodes.get(name) {
+        Some(&(NodeId::Host(h), _)) => Some(h),
+        _ => None,
+    };
+    let ends = |p: &Sp<Pattern>| match p.range {
+        None => Some(vec![host(&p.prefix)?]),
+        Some(_) => p.expand().iter().map(|n| host(n)).collect(),
+    };
+    let (from, to) = (ends(&f.from)?, ends(&f.to)?);
+    let path = match &f.path {
+        None => None,
+        Some(p) => Some(
+            p.iter()
+                .map(|hop| match nodes.get(hop.as_str()) {
+                    Some(&(NodeId::Switch(s), _)) => Some(Sp::new(s, hop.span)),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?,
+        ),
+    };
+    let pairs = pair_up(from, to).ok()?;
+    if pairs.iter().any(|(s, t)| s == t) {
+        return None;
+    }
+    Some(flow(f, pairs, path, routing))
+}
+
+/// Flows from which the clean ones are resolved on every core (`par::threads`) before
+/// the loop that reports in order.
+const PARALLEL_FROM: usize = 8192;
+
 pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     let mut seen: crate::fxhash::FxMap<&str, Span> = crate::fxhash::FxMap::default();
     seen.reserve(spec.flows.len());
     // Grown one flow at a time, the list was copied at each of its 17 doublings on the
     // largest synth show (a fifth of resolving its flows).
     m.flows.reserve(spec.flows.len());
+    let threads = crate::par::threads(spec.flows.len(), PARALLEL_FROM);
+    let (nodes, routing) = (&rx.nodes, m.settings.routing);
+    let mut ready = if threads < 2 {
+        Vec::new()
+    } else {
+        crate::par::runs(&spec.flows, threads, |run| {
+            run.iter()
+                .map(|f| clean(nodes, routing, f))
+                .collect::<Vec<_>>()
+        })
+    }
+    .into_iter()
+    .flatten();
     for f in &spec.flows {
+        if let Some(clean) = ready.next().flatten() {
+            // Nothing to report but a second use of its name, checked here in order.
+            if let Some(&first) = seen.get(f.name.as_str()) {
+                rx.duplicate(f.name.span, first, "flow", &f.name);
+            }
+            seen.insert(&f.name.value, f.name.span);
+            m.flows.push(clean);
+            continue;
+        }
         let valid = {
             let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
             crate::spec::name::check_name(&mut cx, &f.name)
@@ -146,27 +252,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let Some(pairs) = pairs(rx, f, from, to) else {
             continue;
         };
-        m.flows.push(Flow {
-            name: f.name.clone(),
-            pairs,
-            rate: f.rate.clone(),
-            protocol: f.protocol.clone(),
-            streams: f.streams.clone(),
-            source: f.source.as_ref().map_or(Store::Memory, |s| s.value),
-            sink: f.sink.as_ref().map_or(Store::Memory, |s| s.value),
-            path,
-            routing: f.routing.as_ref().map_or(m.settings.routing, |r| r.value),
-            bidirectional: f.bidirectional.as_ref().is_some_and(|b| b.value),
-            cap: f.cap.clone(),
-            expect_infeasible: f.expect.is_some(),
-            bbr: f
-                .congestion_control
-                .as_ref()
-                .is_some_and(|c| c.value == crate::spec::flow::CongestionControl::Bbr),
-            span: f.span,
-            from_span: f.from.span,
-            to_span: f.to.span,
-        });
+        m.flows.push(flow(f, pairs, path, m.settings.routing));
     }
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {
