@@ -146,7 +146,7 @@ pub(crate) fn lowered(
     let lower = || {
         let mut diags = Diags::default();
         let lab = if opts.checks_only {
-            crate::lower::switches(&front, &mut diags).map(|_| None)
+            crate::lower::checks(&front, &mut diags).map(|()| None)
         } else {
             crate::lower::lower(&front, &mut diags).map(Some)
         };
