@@ -105,7 +105,7 @@ fn open_body(out: &mut Vec<u8>) -> usize {
 }
 
 #[cfg_attr(not(test), allow(dead_code))]
-fn close_body(out: &mut Vec<u8>, start: usize) {
+fn close_body(out: &mut [u8], start: usize) {
     let len = u32::try_from(out.len() - start).expect("embedded data under 4 GiB");
     out[start - 4..start].copy_from_slice(&len.to_le_bytes());
 }
