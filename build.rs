@@ -110,22 +110,94 @@ fn data(out: &Path) {
     let mut code = String::from("[\n");
     for (i, f) in catalog.iter().chain(&templates).enumerate() {
         let text = std::fs::read_to_string(f).unwrap_or_default();
-        let packed = match fast::parse(&text, source::FileId(0), 64, usize::MAX) {
+        let tree = fast::parse(&text, source::FileId(0), 64, usize::MAX);
+        let packed = match &tree {
             Some(tree) => {
                 let bin = packed_dir.join(format!("{i}.bin"));
-                std::fs::write(&bin, packed::encode(&tree)).expect("OUT_DIR is writable");
+                std::fs::write(&bin, packed::encode(tree)).expect("OUT_DIR is writable");
                 format!("Some(include_bytes!({:?}))", bin.to_string_lossy())
+            }
+            None => "None".to_owned(),
+        };
+        // The typed data (templates/ only; the catalog is read as trees) also as JSON,
+        // which serde_json reads straight into its type.
+        let json = match tree.filter(|_| f.starts_with("templates/")) {
+            Some(tree) => {
+                let mut j = String::new();
+                if json(&tree, &mut j).is_some() {
+                    let file = packed_dir.join(format!("{i}.json"));
+                    std::fs::write(&file, j).expect("OUT_DIR is writable");
+                    format!("Some(include_str!({:?}))", file.to_string_lossy())
+                } else {
+                    "None".to_owned()
+                }
             }
             None => "None".to_owned(),
         };
         let _ = writeln!(
             code,
-            "    File {{ path: {f:?}, text: {}, packed: {packed} }},",
+            "    File {{ path: {f:?}, text: {}, packed: {packed}, json: {json} }},",
             include(f)
         );
     }
     code.push(']');
     std::fs::write(out.join("embedded_data.rs"), code).expect("OUT_DIR is writable");
+}
+
+/// `n` as JSON, as yaml::embedded's `value` would convert it (None where that gives up:
+/// a float JSON cannot write). Floats print as Rust's shortest round-trip form.
+fn json(n: &node::Node, out: &mut String) -> Option<()> {
+    use node::Kind;
+    match &n.kind {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Kind::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Kind::Float(f) if f.is_finite() => {
+            let _ = write!(out, "{f:?}");
+        }
+        Kind::Float(_) => return None,
+        Kind::Str(s) => json_str(s, out),
+        Kind::Seq(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json(item, out)?;
+            }
+            out.push(']');
+        }
+        Kind::Map(entries) => {
+            out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_str(&k.name, out);
+                out.push(':');
+                json(v, out)?;
+            }
+            out.push('}');
+        }
+    }
+    Some(())
+}
+
+fn json_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// `[("dell/os10.j2", include_str!(...)), ...]`: every vendor.yaml and template, by path

@@ -321,16 +321,14 @@ fn explain(code: Option<&str>) -> i32 {
 
 fn catalog(name: Option<&str>, dir: Option<PathBuf>) -> i32 {
     let mut s = Session::default();
-    let cats = match crate::catalog::load(&mut s.sources, &mut s.diags, dir.as_deref(), None) {
-        Ok(c) => c,
+    let db = match crate::catalog::load(&mut s.sources, &mut s.diags, dir.as_deref(), None) {
+        Ok(db) => db,
         Err(e) => return usage(&e),
     };
     if s.diags.has_errors() {
         eprint!("{}", render::to_text(&s.sources, s.diags.items(), false));
         return 1;
     }
-    let mut db = crate::catalog::Db::default();
-    cats.into_iter().for_each(|c| db.absorb(c));
     let Some(name) = name else {
         crate::cli::stdout::put(&crate::escape::lines(&crate::catalog::listing(&db)));
         return 0;

@@ -146,7 +146,7 @@ pub(crate) fn lowered(
     let lower = || {
         let mut diags = Diags::default();
         let lab = if opts.checks_only {
-            crate::lower::switches(&front, &mut diags).map(|_| None)
+            crate::lower::checks(&front, &mut diags).map(|()| None)
         } else {
             crate::lower::lower(&front, &mut diags).map(Some)
         };
@@ -305,8 +305,8 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     if s.diags.has_errors() {
         return Ok(None);
     }
-    let mut db = Db::default();
-    for c in base.into_iter().chain(std::mem::take(&mut spec.catalogs)) {
+    let mut db = base;
+    for c in std::mem::take(&mut spec.catalogs) {
         db.absorb(c);
     }
     let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else {

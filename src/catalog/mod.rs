@@ -2,6 +2,7 @@
 //! `--catalog DIR`. Later entries override earlier ones by name.
 
 pub(crate) mod entry;
+mod lazy;
 pub(crate) mod types;
 
 use std::path::Path;
@@ -10,10 +11,12 @@ use types::*;
 
 use crate::diag::Diags;
 use crate::fxhash::FxMap;
-use crate::source::{Sources, Span};
+use crate::source::{FileId, Sources, Span};
 use crate::spec::Spec;
 use crate::spec::load::{Limits, Loader};
-use crate::yaml::decode::Named;
+use crate::yaml::decode::{Decode, Named};
+use crate::yaml::packed;
+use lazy::Lazy;
 
 /// The catalog files compiled into the binary, by display name: every catalog/*.yaml,
 /// sorted (build.rs lists them, so a new file needs no code).
@@ -27,7 +30,15 @@ pub(crate) const EMBEDDED: &[(&str, &str)] =
 // Iteration order is never relied on (`sorted` sorts; suggestions sort their own).
 #[derive(Debug)]
 pub struct Table<T> {
-    by_name: FxMap<String, (Span, T)>,
+    by_name: FxMap<String, (Span, Slot<T>)>,
+}
+
+/// An entry's value: decoded (the spec's and `--catalog` files), or the embedded
+/// catalog's, decoded when first looked up.
+#[derive(Debug)]
+enum Slot<T> {
+    Ready(T),
+    Lazy(Lazy<T>),
 }
 
 impl<T> Default for Table<T> {
@@ -43,12 +54,8 @@ impl<T> Table<T> {
         let entries = named.map(|n| n.entries).unwrap_or_default();
         self.by_name.reserve(entries.len());
         for (k, v) in entries {
-            self.by_name.insert(k.value, (k.span, v));
+            self.by_name.insert(k.value, (k.span, Slot::Ready(v)));
         }
-    }
-
-    pub(crate) fn get(&self, name: &str) -> Option<&T> {
-        self.by_name.get(name).map(|(_, v)| v)
     }
 
     /// Where the entry's name is written.
@@ -59,16 +66,45 @@ impl<T> Table<T> {
     pub(crate) fn names(&self) -> impl Iterator<Item = &str> + Clone {
         self.by_name.keys().map(String::as_str)
     }
+}
+
+impl<T: Decode> Table<T> {
+    /// The embedded mapping `bytes` (a section of an embedded catalog file), its values
+    /// left packed; false if `bytes` is no mapping.
+    fn absorb_packed(&mut self, bytes: &'static [u8], file: FileId) -> bool {
+        let Some(entries) = packed::entries(bytes, file) else {
+            return false;
+        };
+        self.by_name.reserve(entries.len());
+        for e in entries {
+            let lazy = Slot::Lazy(Lazy::new(e.value, file));
+            self.by_name.insert(e.name.to_owned(), (e.span, lazy));
+        }
+        true
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&T> {
+        self.by_name.get(name).and_then(|(_, v)| v.get())
+    }
 
     /// Entries sorted by name, for deterministic listings.
     pub(crate) fn sorted(&self) -> Vec<(&str, &T)> {
         let mut v: Vec<(&str, &T)> = self
             .by_name
             .iter()
-            .map(|(k, (_, t))| (k.as_str(), t))
+            .filter_map(|(k, (_, t))| Some((k.as_str(), t.get()?)))
             .collect();
         v.sort_by(|a, b| a.0.cmp(b.0));
         v
+    }
+}
+
+impl<T: Decode> Slot<T> {
+    fn get(&self) -> Option<&T> {
+        match self {
+            Slot::Ready(t) => Some(t),
+            Slot::Lazy(l) => l.get(),
+        }
     }
 }
 
@@ -108,34 +144,78 @@ impl Db {
             self.pcie_dma = c.pcie_dma;
         }
     }
+
+    /// The embedded catalog with its entries left packed (file `i` of [`EMBEDDED`] as
+    /// `FileId(i)`, as [`register_embedded`] numbers them); None when a file has no
+    /// packed tree or a section this reader does not know (then the files are read in
+    /// full, which reports what is wrong).
+    fn embedded_lazy() -> Option<Db> {
+        let mut db = Db::default();
+        for (i, (name, _)) in EMBEDDED.iter().enumerate() {
+            let file = FileId(u32::try_from(i).ok()?);
+            let bytes = crate::yaml::embedded::file(name)?.packed?;
+            for section in packed::entries(bytes, file)? {
+                if !db.absorb_section(section, file) {
+                    return None;
+                }
+            }
+        }
+        Some(db)
+    }
+
+    fn absorb_section(&mut self, section: packed::Entry<'static>, file: FileId) -> bool {
+        let v = section.value;
+        match section.name {
+            "switches" => self.switches.absorb_packed(v, file),
+            "nics" => self.nics.absorb_packed(v, file),
+            "cpus" => self.cpus.absorb_packed(v, file),
+            "chassis" => self.chassis.absorb_packed(v, file),
+            "drives" => self.drives.absorb_packed(v, file),
+            "optics" => self.optics.absorb_packed(v, file),
+            "cables" => self.cables.absorb_packed(v, file),
+            "pcie" => self.pcie.absorb_packed(v, file),
+            "pcie_switches" => self.pcie_switches.absorb_packed(v, file),
+            "otn" => self.otn.absorb_packed(v, file),
+            // Every check reads these two: decoded now.
+            "physics" => {
+                self.physics = lazy::decode(v, file);
+                self.physics.is_some()
+            }
+            "pcie_dma" => {
+                self.pcie_dma = lazy::decode(v, file);
+                self.pcie_dma.is_some()
+            }
+            _ => false,
+        }
+    }
 }
 
-/// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into `spec.catalogs`
-/// ahead of the spec's own `catalog:` sections (which therefore win).
+/// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into a [`Db`] that
+/// the spec's own `catalog:` sections are absorbed into next (and therefore win).
 /// `early`: [`register_embedded`] gave the embedded files their ids already, and this
 /// is [`owned`]'s catalog (None: it has errors).
 pub(crate) fn load(
     sources: &mut Sources,
     diags: &mut Diags,
     extra_dir: Option<&Path>,
-    early: Option<Option<Vec<Catalog>>>,
-) -> Result<Vec<Catalog>, String> {
+    early: Option<Option<Db>>,
+) -> Result<Db, String> {
     let mut base = Spec::default();
     let registered = early.is_some();
     let decoded = match early {
-        Some(cats) => cats,
+        Some(db) => db,
         None if sources.len() == 0 => owned(),
         None => None,
     };
-    match decoded {
+    let mut db = match decoded {
         // The embedded files parse clean (a test says so): they are decoded from their
         // embedded trees, and each session gives them the same file ids, so spans stay
         // valid.
-        Some(cats) => {
+        Some(db) => {
             if !registered {
                 register_embedded(sources);
             }
-            base.catalogs = cats;
+            db
         }
         None => {
             let mut loader = Loader::new(sources, diags, Limits::default());
@@ -144,8 +224,9 @@ pub(crate) fn load(
                     loader.load_catalog(name, text.as_bytes(), &mut base);
                 }
             }
+            Db::default()
         }
-    }
+    };
     let mut loader = Loader::new(sources, diags, Limits::default());
     if let Some(dir) = extra_dir {
         let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -164,7 +245,10 @@ pub(crate) fn load(
             loader.load_catalog(&f.to_string_lossy(), &bytes, &mut base);
         }
     }
-    Ok(base.catalogs)
+    for c in base.catalogs {
+        db.absorb(c);
+    }
+    Ok(db)
 }
 
 /// Gives the embedded catalog's files a fresh session's first ids (0..N, which the
@@ -187,17 +271,16 @@ pub(crate) fn embedded() -> Option<&'static [Catalog]> {
     CACHE.get_or_init(decode_embedded).as_deref()
 }
 
-/// The embedded catalog for one session to own (None if it has errors). The process's
-/// first session takes a decoding of its own, later ones a copy of [`embedded`]: a
-/// `democ` run has one session, which copied the cached catalog it would never use
-/// again (0.13 M instructions of `democ check` on sc16, and a second copy in memory).
-pub(crate) fn owned() -> Option<Vec<Catalog>> {
-    static FIRST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-    if FIRST.swap(false, std::sync::atomic::Ordering::Relaxed) {
-        decode_embedded()
-    } else {
-        embedded().map(<[Catalog]>::to_vec)
-    }
+/// The embedded catalog for one session to own (None if it has errors): its entries
+/// stay packed until looked up, so a session decodes only the models its show names.
+pub(crate) fn owned() -> Option<Db> {
+    Db::embedded_lazy().or_else(|| {
+        let mut db = Db::default();
+        for c in decode_embedded()? {
+            db.absorb(c);
+        }
+        Some(db)
+    })
 }
 
 fn decode_embedded() -> Option<Vec<Catalog>> {
@@ -222,7 +305,10 @@ pub(crate) fn embedded_db() -> Db {
 }
 
 /// Each model's name and title, sorted by name.
-pub(crate) fn titles<T>(table: &Table<T>, title: impl Fn(&T) -> &str) -> Vec<(String, String)> {
+pub(crate) fn titles<T: Decode>(
+    table: &Table<T>,
+    title: impl Fn(&T) -> &str,
+) -> Vec<(String, String)> {
     table
         .sorted()
         .into_iter()

@@ -36,10 +36,10 @@ fn blame(lx: &Lx, p: &Port) -> Span {
 }
 
 fn name(lx: &mut Lx, p: &Port) -> String {
-    let speed = p.speed.to_string();
     if let Some(n) = naming::os_interface(lx.f, p) {
         return n;
     }
+    let speed = p.speed.to_string();
     let (os, sw) = (lx.os(), lx.name());
     let span = blame(lx, p);
     lx.unsupported("name", span, format!("`{os}` has no interface name for `{sw}:{}` at {speed}", p.name), "catalog port names must be `unit/port` (`1/17`); the OS's naming rules are in templates/<vendor>/vendor.yaml");
@@ -123,6 +123,9 @@ fn fec(lx: &mut Lx, p: &Port) -> (Option<String>, Option<String>) {
 
 /// Description: the port override's, the link's, the WAN connection's, else the peer.
 pub(crate) fn description(lx: &Lx, p: &Port, peer: Option<End>) -> Option<String> {
+    if !lx.text {
+        return None;
+    }
     let link = p.link.map(|l| &lx.m.links[l]);
     let wan = link.and_then(|l| match l.kind {
         LinkKind::Wan(w) => Some(&lx.m.wans[w]),
