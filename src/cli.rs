@@ -236,7 +236,7 @@ fn check(c: &Common) -> i32 {
         Ok(lowered) => {
             let code = report(&mut s, c, true);
             if code == 0 && c.format == Format::Text {
-                if let Some(l) = lowered {
+                if let Some(l) = &lowered {
                     let m = &l.front.model;
                     eprintln!(
                         "ok: {} ({}, {}, {}, {})",
@@ -248,6 +248,10 @@ fn check(c: &Common) -> i32 {
                     );
                 }
             }
+            // The process ends right after: the system takes the memory back at once,
+            // where freeing the model, routes and segments piece by piece was 3.0 M of
+            // the 100-switch show's 290 M instructions (`build` leaves its own too).
+            std::mem::forget(lowered);
             code
         }
     }
