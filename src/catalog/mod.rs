@@ -264,13 +264,6 @@ pub(crate) fn register_embedded(sources: &mut Sources) -> bool {
     true
 }
 
-/// The embedded catalog, parsed once; None if it has errors (then every session parses
-/// it itself and reports them).
-pub(crate) fn embedded() -> Option<&'static [Catalog]> {
-    static CACHE: std::sync::OnceLock<Option<Vec<Catalog>>> = std::sync::OnceLock::new();
-    CACHE.get_or_init(decode_embedded).as_deref()
-}
-
 /// The embedded catalog for one session to own (None if it has errors): its entries
 /// stay packed until looked up, so a session decodes only the models its show names.
 pub(crate) fn owned() -> Option<Db> {
@@ -297,11 +290,7 @@ fn decode_embedded() -> Option<Vec<Catalog>> {
 
 /// The embedded catalog alone (the editor schema's completions); empty if it has errors.
 pub(crate) fn embedded_db() -> Db {
-    let mut db = Db::default();
-    for c in embedded().into_iter().flatten() {
-        db.absorb(c.clone());
-    }
-    db
+    owned().unwrap_or_default()
 }
 
 /// Each model's name and title, sorted by name.

@@ -159,17 +159,11 @@ const CASES: &[Case] = &[
 
 /// The model for a case, GB/s, from the embedded catalog.
 fn model(c: &Case) -> f64 {
-    let cats = crate::catalog::embedded().expect("the embedded catalog parses");
-    let m = cats
-        .iter()
-        .find_map(|c| c.pcie_dma.as_ref())
-        .expect("catalog has pcie_dma");
-    let g = cats
-        .iter()
-        .filter_map(|c| c.pcie.as_ref())
-        .flat_map(|p| p.iter())
-        .find(|(k, _)| k.value == c.generation.to_string())
-        .map(|(_, g)| g)
+    let db = crate::catalog::owned().expect("the embedded catalog parses");
+    let m = db.pcie_dma.as_ref().expect("catalog has pcie_dma");
+    let g = db
+        .pcie
+        .get(&c.generation.to_string())
         .expect("catalog has the generation");
     let lanes = Lanes {
         generation: c.generation,

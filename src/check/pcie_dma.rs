@@ -181,16 +181,12 @@ mod tests {
     use super::*;
 
     fn catalog() -> (&'static PcieDma, impl Fn(u8) -> &'static PcieGen) {
-        let cats = crate::catalog::embedded().expect("the embedded catalog parses");
-        let m = cats.iter().find_map(|c| c.pcie_dma.as_ref()).unwrap();
-        let generation = move |g: u8| {
-            cats.iter()
-                .filter_map(|c| c.pcie.as_ref())
-                .flat_map(|p| p.iter())
-                .find(|(k, _)| k.value == g.to_string())
-                .map(|(_, v)| v)
-                .unwrap()
-        };
+        // Leaked: the tests hold its entries for their whole run.
+        let db: &'static crate::catalog::Db = Box::leak(Box::new(
+            crate::catalog::owned().expect("the embedded catalog parses"),
+        ));
+        let m = db.pcie_dma.as_ref().unwrap();
+        let generation = move |g: u8| db.pcie.get(&g.to_string()).unwrap();
         (m, generation)
     }
 

@@ -5,7 +5,7 @@
 //! follow `ir::flow`'s; `tests::same_as_serde` holds them to it.
 
 use crate::ir::flow::{Flow, Hop, Pair};
-use crate::plan::sorted::{Open, integer, number, string};
+use crate::plan::sorted::{Open, integer, number, optional, string};
 
 /// Bytes gathered before they go to the writer (a few in tests, so they hand over
 /// blocks mid-array).
@@ -60,13 +60,6 @@ fn texts<const N: usize>(out: &mut Vec<u8>, o: &mut Open, members: [(&str, &str)
     for (k, v) in members {
         o.key(out, k);
         string(out, v);
-    }
-}
-
-fn optional(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => string(out, s),
-        None => out.extend_from_slice(b"null"),
     }
 }
 

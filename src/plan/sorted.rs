@@ -104,6 +104,14 @@ pub(crate) fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
     let _ = write!(out, "{v}");
 }
 
+/// A text, or `null`.
+pub(crate) fn optional(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
 fn boolean(out: &mut Vec<u8>, v: bool) {
     out.extend_from_slice(if v { b"true" } else { b"false" });
 }
@@ -197,10 +205,7 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction, memo: &m
     o.key(out, "needs_rules");
     strings(out, inner, f.needs_rules.iter().map(String::as_str));
     o.key(out, "numa_remote");
-    match f.numa_remote {
-        Some(s) => string(out, s),
-        None => out.extend_from_slice(b"null"),
-    }
+    optional(out, f.numa_remote);
     o.key(out, "pairs");
     integer(out, f.pairs);
     o.key(out, "path");

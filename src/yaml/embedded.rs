@@ -38,16 +38,13 @@ pub(crate) fn tree(path: &str, id: FileId) -> Option<Node> {
     super::packed::decode(file(path)?.packed?, id)
 }
 
-/// The embedded file at `path` as a `T`. An error names the file and comes from
+/// The embedded file at `path` as a `T`: from the JSON build.rs wrote of it, else through
+/// the fast reader (a file with no JSON). An error names the file and comes from
 /// serde-saphyr, which reads all of YAML, so a mistake in the data is reported as the
 /// general parser says.
 pub(crate) fn data<T: DeserializeOwned>(path: &str) -> Result<T, String> {
     let f = file(path).ok_or_else(|| format!("{path} is missing"))?;
     if let Some(t) = f.json.and_then(|j| serde_json::from_str(j).ok()) {
-        return Ok(t);
-    }
-    let tree = f.packed.and_then(|b| super::packed::decode(b, FileId(0)));
-    if let Some(t) = tree.and_then(typed) {
         return Ok(t);
     }
     if let Some(t) = quick(f.text) {
