@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use super::usage;
 
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 pub(super) enum TwinCmd {
     /// Build the show from BUILD_DIR's IR in network namespaces (root; Linux).
     Up {
