@@ -315,7 +315,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     // Nothing reads the spec again: a large one is freed on another thread while the
     // model is derived, not on this one when `derived` returns.
     let freeing = (spec.flows.len() >= FREE_BESIDE_FROM)
-        .then(|| std::thread::Builder::new().spawn(move || drop(spec)).ok())
+        .then(|| crate::par::free_beside(spec))
         .flatten();
     clock.mark("resolve");
     if s.diags.has_errors() {
