@@ -12,14 +12,22 @@ pub(crate) fn leave_to_exit() {
     LEFT_TO_EXIT.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// `value`, no longer needed, freed beside the caller: left to the system when the
-/// process ends with the command (None), else dropped on a thread of its own, whose
-/// handle is returned (dropped here, with the closure, when no thread can be had).
-/// Freeing the largest synth show's tree and spec took 270 M instructions, on a second
-/// core the checks and the parallel parts of the front end wanted too.
-pub(crate) fn free_beside<T: Send + 'static>(value: T) -> Option<std::thread::JoinHandle<()>> {
+/// `value`, no longer needed, freed without the caller waiting on it: left to the
+/// system when the process ends with the command (None), whatever its size; else, when
+/// `large`, dropped on a thread of its own, whose handle is returned (dropped here, with
+/// the closure, when no thread can be had), and dropped here when small. Freeing the
+/// largest synth show's tree and spec took 270 M instructions, on a second core the
+/// checks and the parallel parts of the front end wanted too; sc16's, 0.06 M.
+pub(crate) fn free_beside<T: Send + 'static>(
+    value: T,
+    large: bool,
+) -> Option<std::thread::JoinHandle<()>> {
     if LEFT_TO_EXIT.load(std::sync::atomic::Ordering::Relaxed) {
         std::mem::forget(value);
+        return None;
+    }
+    if !large {
+        drop(value);
         return None;
     }
     std::thread::Builder::new().spawn(move || drop(value)).ok()

@@ -189,10 +189,8 @@ const DROP_ASIDE_BYTES: usize = 256 * 1024;
 /// exit): freeing the million values of the largest synth show took a tenth of reading
 /// it, on the path everything after waits on.
 fn drop_aside(node: Node, bytes: usize) {
-    if bytes >= DROP_ASIDE_BYTES {
-        // Detached: nothing waits for it.
-        let _ = crate::par::free_beside(node);
-    }
+    // Detached: nothing waits for it.
+    let _ = crate::par::free_beside(node, bytes >= DROP_ASIDE_BYTES);
 }
 
 /// Turns a YAML-level error into a located diagnostic.
