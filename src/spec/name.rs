@@ -61,11 +61,15 @@ pub(crate) fn name_problem(name: &str, port: bool) -> Option<String> {
 /// (`p-0` -> `IF_p_0`). Readable but not injective (`p-0` and `p.0` meet), so resolve
 /// refuses two ports of one host with the same variable.
 pub(crate) fn port_shell_var(port: &str) -> String {
-    let tail: String = port
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    format!("IF_{tail}")
+    // Written straight into one string of the right size: every host port of a show
+    // has one (ten thousand on the largest synth show).
+    let mut var = String::with_capacity(3 + port.len());
+    var.push_str("IF_");
+    var.extend(
+        port.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }),
+    );
+    var
 }
 
 fn bad_name(cx: &mut Cx, span: Span, problem: String, port: bool) {
@@ -395,6 +399,13 @@ mod tests {
                 assert_eq!(numbered("a-", i, width, "/x"), format!("a-{i:0width$}/x"));
             }
         }
+    }
+
+    #[test]
+    fn port_shell_vars_keep_letters_and_digits() {
+        assert_eq!(port_shell_var("p-0"), "IF_p_0");
+        assert_eq!(port_shell_var("Eth1/2.3:x"), "IF_Eth1_2_3_x");
+        assert_eq!(port_shell_var("\u{e9}1"), "IF__1");
     }
 
     #[test]
