@@ -313,10 +313,9 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         return Ok(None);
     };
     // Nothing reads the spec again: a large one is freed on another thread while the
-    // model is derived, not on this one when `derived` returns.
-    let freeing = (spec.flows.len() >= FREE_BESIDE_FROM)
-        .then(|| std::thread::Builder::new().spawn(move || drop(spec)).ok())
-        .flatten();
+    // model is derived, not on this one (and on the command line none is freed).
+    let large = spec.flows.len() >= FREE_BESIDE_FROM;
+    let freeing = crate::par::free_beside(spec, large);
     clock.mark("resolve");
     if s.diags.has_errors() {
         return Ok(None);
