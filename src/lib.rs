@@ -11,6 +11,7 @@ pub(crate) mod check;
 pub mod cli;
 pub(crate) mod compile;
 pub(crate) mod csv;
+pub(crate) mod decimal;
 pub(crate) mod derive;
 pub mod diag;
 pub(crate) mod emit;

@@ -121,24 +121,10 @@ impl Pattern {
 /// size: ranges expand to every switch port and host of a show (tens of thousands of
 /// names on a large one), where the formatting machinery cost three times this.
 fn numbered(prefix: &str, i: u64, width: usize, suffix: &str) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = i;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let digits = &digits[at..];
-    let zeros = width.saturating_sub(digits.len());
-    let mut s = String::with_capacity(prefix.len() + zeros + digits.len() + suffix.len());
+    let digits = width.max(crate::decimal::digits(i));
+    let mut s = String::with_capacity(prefix.len() + digits + suffix.len());
     s.push_str(prefix);
-    s.extend(std::iter::repeat_n('0', zeros));
-    // ASCII digits only.
-    s.extend(digits.iter().map(|&d| char::from(d)));
+    crate::decimal::push(&mut s, i, width);
     s.push_str(suffix);
     s
 }
