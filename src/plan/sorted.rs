@@ -209,7 +209,7 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction, memo: &m
     o.key(out, "pairs");
     integer(out, f.pairs);
     o.key(out, "path");
-    strings(out, inner, f.path.iter().map(String::as_str));
+    strings(out, inner, f.path.iter().map(|s| &**s));
     o.key(out, "predicted_gbps");
     number(out, f.predicted_gbps);
     o.key(out, "protocol");
