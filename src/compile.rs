@@ -34,7 +34,9 @@ pub struct Options {
     pub checks_only: bool,
     /// `build`: the checks predict every flow in full (its route and every limit) and
     /// keep the plan, which plan.json and the report show ([`Lowered::prediction`]);
-    /// otherwise they explain only the flows that fall short, the cheaper pass.
+    /// otherwise they explain only the flows that fall short, the cheaper pass. The
+    /// lab is then lowered without the flows' IR, which the build writes from the
+    /// routes (`emit::files`).
     pub full_prediction: bool,
 }
 
@@ -147,6 +149,8 @@ pub(crate) fn lowered(
         let mut diags = Diags::default();
         let lab = if opts.checks_only {
             crate::lower::checks(&front, &mut diags).map(|()| None)
+        } else if opts.full_prediction {
+            crate::lower::lower_but_flows(&front, &mut diags).map(Some)
         } else {
             crate::lower::lower(&front, &mut diags).map(Some)
         };

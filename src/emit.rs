@@ -2,7 +2,7 @@
 //! the build's files (configs, IR, the containerlab topology, manifest): in memory,
 //! but for the largest, streamed into the build's staging folder when given one.
 
-mod flows_json;
+pub(crate) mod flows_json;
 
 use std::path::Path;
 
@@ -52,7 +52,8 @@ pub(crate) fn files(
 ) -> Result<Vec<OutFile>, String> {
     // Below a few hundred devices (or thousands of flows) a thread costs more than it
     // saves.
-    let size = lab.switches.len() + lab.hosts.len() + lab.flows.len() / 16;
+    let flows = front.map_or(lab.flows.len(), |(f, _)| f.model.flows.len());
+    let size = lab.switches.len() + lab.hosts.len() + flows / 16;
     let threads = crate::par::threads(size, 256);
     assemble(lab, r, s, main_dir, extra, front, sink, threads)
 }
@@ -70,7 +71,10 @@ fn assemble(
     threads: usize,
 ) -> Result<Vec<OutFile>, String> {
     let report = front.and_then(|(front, plan)| Some((front, plan?)));
-    let work = tasks(lab, r, s, main_dir, extra, report, sink, threads);
+    // A lab lowered without the flows' IR (`lower::lower_but_flows`, a build's): its
+    // flows.json is written from the routes, the bytes lowering them would give.
+    let flows = front.map(|(f, _)| f).filter(|_| lab.flows.is_empty());
+    let work = tasks(lab, r, s, main_dir, extra, (report, flows), sink, threads);
     let made = crate::par::tasks(work, threads);
     let mut streamed = Vec::new();
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 16);
@@ -179,7 +183,7 @@ fn tasks<'a>(
     s: &'a Session,
     main_dir: &'a str,
     extra: Option<Extra<'a>>,
-    report: Option<(&'a Front, &'a Plan)>,
+    (report, flows): (Option<(&'a Front, &'a Plan)>, Option<&'a Front>),
     sink: Option<&'a Staging>,
     threads: usize,
 ) -> Vec<Task<'a, Result<Made, String>>> {
@@ -192,10 +196,14 @@ fn tasks<'a>(
         tasks.push(Box::new(move || large(sink, x.path, x.write)));
     }
     tasks.push(Box::new(move || {
-        // As `ir::to_json` writes it. In a folder of its own: a switch may be named
-        // `flows`.
-        let write: Writer<'a> =
-            Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w));
+        // As `ir::to_json` writes it, from the routes when the lab was lowered without
+        // the flows' IR. In a folder of its own: a switch may be named `flows`.
+        let write: Writer<'a> = match flows {
+            Some(front) => {
+                Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
+            }
+            None => Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w)),
+        };
         large(sink, "ir/flows/flows.json", write)
     }));
     if let Some((front, plan)) = report {

@@ -434,12 +434,8 @@ fn json_into(
         out.extend_from_slice(if i == 0 { b"\n  \"" } else { b",\n  \"" });
         out.extend_from_slice(key.as_bytes());
         out.extend_from_slice(b"\": ");
-        let flow = |out: &mut Vec<u8>, memo: &mut sorted::Memo, f: &FlowPrediction| {
-            sorted::flow(out, 2, f, memo);
-        };
-        let link = |out: &mut Vec<u8>, _: &mut sorted::Memo, l: &(_, LinkUse)| {
-            sorted::link(out, 2, &l.1, names);
-        };
+        let flow = |out: &mut Vec<u8>, f: &FlowPrediction| sorted::flow(out, 2, f);
+        let link = |out: &mut Vec<u8>, l: &(_, LinkUse)| sorted::link(out, 2, &l.1, names);
         match (field, sink.as_deref_mut()) {
             (Field::One(v), _) => pretty_at(out, &v, 1),
             (Field::Flows, None) => elements(out, &plan.flows, flow),
@@ -460,17 +456,16 @@ fn streamed<T>(
     out: &mut Vec<u8>,
     items: &[T],
     w: &mut dyn std::io::Write,
-    write: impl Fn(&mut Vec<u8>, &mut sorted::Memo, &T),
+    write: impl Fn(&mut Vec<u8>, &T),
 ) -> std::io::Result<()> {
     if items.is_empty() {
         out.extend_from_slice(b"[]");
         return Ok(());
     }
     out.push(b'[');
-    let mut memo = sorted::Memo::default();
     for (k, v) in items.iter().enumerate() {
         out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
-        write(out, &mut memo, v);
+        write(out, v);
         if out.len() >= BLOCK {
             w.write_all(out)?;
             out.clear();
@@ -490,15 +485,11 @@ enum Field {
 /// Elements below which an array is written on one thread (`par::threads`).
 const PARALLEL_FROM: usize = 4096;
 
-/// An array one level deep, each element written in place (two levels deep) by `write`
-/// with the memo of its run (`sorted::Memo`). A long one is written in runs of elements on every core: the first run goes on in
+/// An array one level deep, each element written in place (two levels deep) by `write`.
+/// A long one is written in runs of elements on every core: the first run goes on in
 /// `out` itself, so only the others' bytes are copied (at 100,000 flows plan.json is
 /// 196 MB, and writing it was half of a build's plan stage).
-fn elements<T: Sync>(
-    out: &mut Vec<u8>,
-    items: &[T],
-    write: impl Fn(&mut Vec<u8>, &mut sorted::Memo, &T) + Sync,
-) {
+fn elements<T: Sync>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T) + Sync) {
     if items.is_empty() {
         out.extend_from_slice(b"[]");
         return;
@@ -513,14 +504,13 @@ fn elements<T: Sync>(
             .then(|| first.lock().ok().and_then(|mut b| b.take()))
             .flatten()
             .unwrap_or_else(|| Vec::with_capacity(run.len() * size));
-        let mut memo = sorted::Memo::default();
         for (k, v) in run.iter().enumerate() {
             buf.extend_from_slice(if starts && k == 0 {
                 b"\n    "
             } else {
                 b",\n    "
             });
-            write(&mut buf, &mut memo, v);
+            write(&mut buf, v);
         }
         buf
     });

@@ -71,42 +71,140 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
             protocol: f.protocol.value.as_str().to_owned(),
             cookie,
             cookie_mask: mask.clone(),
-            pairs: front
-                .routes
-                .flows
-                .get(fi)
-                .map(|r| r.pairs.as_slice())
-                .unwrap_or_default()
+            pairs: routed(front, fi)
                 .iter()
-                .map(|pr| Pair {
-                    src: m.hosts[pr.src].name.value.clone(),
-                    dst: m.hosts[pr.dst].name.value.clone(),
-                    src_address: address(m, &names, pr.src, pr.hops.first()),
-                    dst_address: address(m, &names, pr.dst, pr.hops.last()),
-                    mtu: m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value),
-                    // Microseconds are all a twin or a reader needs (and no float noise).
-                    rtt_ms: (pr.rtt_ms() * 1000.0).round() / 1000.0,
-                    path: pr
-                        .hops
-                        .windows(2)
-                        .filter_map(|w| match w[0].to {
-                            NodeId::Switch(s) => Some(Hop {
-                                switch: Arc::clone(&names.switches[s]),
-                                in_port: port(front, &names, pr, &w[0], w[0].to),
-                                out_port: port(front, &names, pr, &w[1], w[1].from),
-                            }),
-                            NodeId::Host(_) => None,
-                        })
-                        .collect(),
+                .map(|pr| {
+                    let (src_address, dst_address) = addresses(m, &names, pr);
+                    Pair {
+                        src: m.hosts[pr.src].name.value.clone(),
+                        dst: m.hosts[pr.dst].name.value.clone(),
+                        src_address: src_address.map(str::to_owned),
+                        dst_address: dst_address.map(str::to_owned),
+                        mtu: mtu(m, pr),
+                        rtt_ms: rtt_ms(pr),
+                        path: hops(front, &names, pr)
+                            .map(|[switch, in_port, out_port]| Hop {
+                                switch: Arc::clone(switch),
+                                in_port: Arc::clone(in_port),
+                                out_port: Arc::clone(out_port),
+                            })
+                            .collect(),
+                    }
                 })
                 .collect(),
         })
         .collect()
 }
 
+/// `ir/flows/flows.json` as the flows [`lower`] makes print it (`emit::flows_json`),
+/// written straight from the model and routes: a build holds no flows' IR (at
+/// 100,000 flows, a million small allocations made while the checks ran, read back
+/// from cold memory here).
+pub(crate) fn write(front: &Front, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use crate::emit::flows_json::{FlowView, HopView, PairView};
+    let m = &front.model;
+    let names = Names::new(m);
+    let (cookies, mask) = super::rules::flow_cookies(m);
+    // Reused from flow to flow: every pair's hops, then the pairs over them.
+    let mut path: Vec<HopView> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
+    let n = m.flows.len().min(cookies.len());
+    crate::emit::flows_json::write_each(n, w, |fi, out| {
+        let f = &m.flows[fi];
+        let routed = routed(front, fi);
+        path.clear();
+        ends.clear();
+        for pr in routed {
+            path.extend(hops(front, &names, pr).map(|h| h.map(|n| &**n)));
+            ends.push(path.len());
+        }
+        let mut start = 0;
+        let pairs: Vec<PairView> = routed
+            .iter()
+            .zip(&ends)
+            .map(|(pr, &end)| {
+                let (src_address, dst_address) = addresses(m, &names, pr);
+                let p = PairView {
+                    src: &m.hosts[pr.src].name.value,
+                    dst: &m.hosts[pr.dst].name.value,
+                    src_address,
+                    dst_address,
+                    mtu: mtu(m, pr),
+                    rtt_ms: rtt_ms(pr),
+                    path: &path[start..end],
+                };
+                start = end;
+                p
+            })
+            .collect();
+        let view = FlowView {
+            name: &f.name.value,
+            protocol: f.protocol.value.as_str(),
+            cookie: &cookies[fi],
+            cookie_mask: &mask,
+            pairs: &pairs,
+        };
+        crate::emit::flows_json::flow(out, 1, &view);
+    })
+}
+
+/// Flow `fi`'s routed pairs.
+fn routed(front: &Front, fi: usize) -> &[PairRoute] {
+    front
+        .routes
+        .flows
+        .get(fi)
+        .map(|r| r.pairs.as_slice())
+        .unwrap_or_default()
+}
+
+/// The smaller of the two hosts' MTUs.
+fn mtu(m: &Model, pr: &PairRoute) -> u32 {
+    m.hosts[pr.src].mtu.value.min(m.hosts[pr.dst].mtu.value)
+}
+
+/// Microseconds are all a twin or a reader needs (and no float noise).
+fn rtt_ms(pr: &PairRoute) -> f64 {
+    (pr.rtt_ms() * 1000.0).round() / 1000.0
+}
+
+/// The addresses of the pair's source and destination ports.
+fn addresses<'n>(
+    m: &Model,
+    names: &'n Names,
+    pr: &PairRoute,
+) -> (Option<&'n str>, Option<&'n str>) {
+    (
+        address(m, names, pr.src, pr.hops.first()),
+        address(m, names, pr.dst, pr.hops.last()),
+    )
+}
+
+/// The switches a pair crosses in order, each with the ports it enters and leaves by.
+fn hops<'n>(
+    front: &'n Front,
+    names: &'n Names,
+    pr: &'n PairRoute,
+) -> impl Iterator<Item = [&'n Arc<str>; 3]> + 'n {
+    pr.hops.windows(2).filter_map(move |w| match w[0].to {
+        NodeId::Switch(s) => Some([
+            &names.switches[s],
+            port(front, names, pr, &w[0], w[0].to),
+            port(front, names, pr, &w[1], w[1].from),
+        ]),
+        NodeId::Host(_) => None,
+    })
+}
+
 /// The port `node` has on `hop`: its canonical name, or `lag<id>`; on a LAG placed by
 /// OpenFlow rules, the member the pair is pinned to.
-fn port(front: &Front, names: &Names, pr: &PairRoute, hop: &RouteHop, node: NodeId) -> Arc<str> {
+fn port<'n>(
+    front: &Front,
+    names: &'n Names,
+    pr: &PairRoute,
+    hop: &RouteHop,
+    node: NodeId,
+) -> &'n Arc<str> {
     let m = &front.model;
     let via = match hop.via {
         Via::Lag(g) if m.pinned(g) => front
@@ -117,18 +215,39 @@ fn port(front: &Front, names: &Names, pr: &PairRoute, hop: &RouteHop, node: Node
         v => v,
     };
     match via {
-        Via::Lag(g) => Arc::clone(&names.lags[g]),
+        Via::Lag(g) => &names.lags[g],
         Via::Link(l) => {
             let end = usize::from(names.ends[l][0].0 != node);
-            Arc::clone(&names.ends[l][end].1)
+            &names.ends[l][end].1
         }
     }
 }
 
 /// The address of the host's port on its end hop (a bond's first member).
-fn address(m: &Model, names: &Names, host: HostId, hop: Option<&RouteHop>) -> Option<String> {
+fn address<'n>(
+    m: &Model,
+    names: &'n Names,
+    host: HostId,
+    hop: Option<&RouteHop>,
+) -> Option<&'n str> {
     let link = *hop?.via.links(m).first()?;
     let [a, _] = &names.ends[link];
     let end = usize::from(a.0 != NodeId::Host(host));
-    names.addresses[link][end].clone()
+    names.addresses[link][end].as_deref()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Written from the routes, flows.json is the bytes the lowered flows print.
+    #[test]
+    fn written_from_the_routes_as_lowered() {
+        let (front, _) = crate::testkit::render_fixture();
+        let lowered = super::lower(&front);
+        assert!(lowered.iter().any(|f| !f.pairs.is_empty()));
+        let mut want = Vec::new();
+        crate::emit::flows_json::write(&lowered, &mut want).expect("into memory");
+        let mut got = Vec::new();
+        super::write(&front, &mut got).expect("into memory");
+        assert_eq!(String::from_utf8(got), String::from_utf8(want));
+    }
 }

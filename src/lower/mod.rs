@@ -9,7 +9,7 @@ mod containerlab;
 pub(crate) use containerlab::bind_host_scripts;
 mod dpid;
 pub(crate) mod fabrics;
-mod flows;
+pub(crate) mod flows;
 pub(crate) mod hosts;
 mod interfaces;
 mod l2;
@@ -135,6 +135,14 @@ pub(crate) use openflow::under_openflow;
 
 /// Lowers every switch. `Err` is a bug in the embedded vendor data.
 pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+    let mut lab = lower_but_flows(front, diags)?;
+    lab.flows = flows::lower(front);
+    Ok(lab)
+}
+
+/// [`lower`] but the flows' IR, which a build writes straight from the routes
+/// (`flows::write`).
+pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
     let switches = switches(front, diags)?;
     let vendors = vendor::vendors()?;
     let m = &front.model;
@@ -161,7 +169,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
         // diagnostics, so `check` need not pay for them.
         hosts: Vec::new(),
         fabrics: Vec::new(),
-        flows: flows::lower(front),
+        flows: Vec::new(),
         cabling,
         containerlab,
     })

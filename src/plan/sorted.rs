@@ -9,7 +9,6 @@
 use std::io::Write as _;
 
 use crate::check::predict::{FlowPrediction, Limit, LinkUse};
-use crate::fxhash::FxMap;
 
 /// An object or array being written: its depth, and whether it has a member yet.
 pub(crate) struct Open {
@@ -125,47 +124,10 @@ fn strings<'s>(out: &mut Vec<u8>, depth: usize, items: impl Iterator<Item = &'s 
     a.close(out, b']');
 }
 
-/// Limits already written, by what they print: at 100,000 flows the limits name the
-/// same few thousand resources in the same words some 800,000 times, and copying the
-/// bytes written first costs less than writing the number and testing the words for
-/// escapes again. One per thread writing flows.
-#[derive(Default)]
-pub(crate) struct Memo {
-    bytes: Vec<u8>,
-    /// By the words' address (shared texts: equal addresses, equal words, the plan
-    /// being alive and unchanged while written), the rate's bits, the kind and the
-    /// depth: the range of `bytes` holding what they print.
-    at: FxMap<[u64; 3], (usize, usize)>,
-}
-
-/// Bytes a memo keeps at most: a plan whose limits are all different is written as
-/// without one, not kept twice.
-const MEMO_BYTES: usize = 16 << 20;
-
-/// A limit, copied from `memo` when one printing the same was written before (no
-/// `fix`: those are few, and their key would need the text).
-fn limit_memo(out: &mut Vec<u8>, depth: usize, l: &Limit, memo: &mut Memo) {
-    if l.fix.is_some() {
-        return limit(out, depth, l);
-    }
-    let key = [
-        std::sync::Arc::as_ptr(&l.why).cast::<u8>() as usize as u64,
-        l.gbps.to_bits(),
-        (l.kind as u64) << 32 | depth as u64,
-    ];
-    if let Some(&(from, to)) = memo.at.get(&key) {
-        out.extend_from_slice(&memo.bytes[from..to]);
-        return;
-    }
-    let from = out.len();
-    limit(out, depth, l);
-    if memo.bytes.len() < MEMO_BYTES {
-        let start = memo.bytes.len();
-        memo.bytes.extend_from_slice(&out[from..]);
-        memo.at.insert(key, (start, memo.bytes.len()));
-    }
-}
-
+// Each limit written afresh: a memo of the bytes of limits written before (by their
+// words' address, rate, kind and depth) missed the cache twice per limit at 100,000
+// flows (its table, then its bytes), where writing reads the words once; plan.json
+// took about a sixth less CPU without it (perf samples, largest build).
 fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
     let mut o = Open::new(out, depth, b'{');
     if let Some(fix) = &l.fix {
@@ -181,12 +143,12 @@ fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
     o.close(out, b'}');
 }
 
-/// A flow's prediction, `depth` levels deep; limits written before are copied from `memo`.
-pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction, memo: &mut Memo) {
+/// A flow's prediction, `depth` levels deep.
+pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction) {
     let mut o = Open::new(out, depth, b'{');
     let inner = depth + 1;
     o.key(out, "bottleneck");
-    limit_memo(out, inner, &f.bottleneck, memo);
+    limit(out, inner, &f.bottleneck);
     o.key(out, "demand_gbps");
     number(out, f.demand_gbps);
     o.key(out, "expect_infeasible");
@@ -197,7 +159,7 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction, memo: &m
     let mut a = Open::new(out, inner, b'[');
     for l in &f.limits {
         a.next(out);
-        limit_memo(out, inner + 1, l, memo);
+        limit(out, inner + 1, l);
     }
     a.close(out, b']');
     o.key(out, "name");
@@ -209,7 +171,7 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction, memo: &m
     o.key(out, "pairs");
     integer(out, f.pairs);
     o.key(out, "path");
-    strings(out, inner, f.path.iter().map(String::as_str));
+    strings(out, inner, f.path.iter().map(|s| &**s));
     o.key(out, "predicted_gbps");
     number(out, f.predicted_gbps);
     o.key(out, "protocol");
@@ -315,13 +277,8 @@ mod tests {
         };
         for _ in 0..2 {
             let want = serde_json::to_value(&f).unwrap();
-            let mut memo = Memo::default();
-            for depth in [0, 2, 20, 2, 0] {
-                // The second time at a depth, the limits come from the memo.
-                assert_eq!(
-                    written(|o| flow(o, depth, &f, &mut memo)),
-                    pretty(&want, depth)
-                );
+            for depth in [0, 2, 20] {
+                assert_eq!(written(|o| flow(o, depth, &f)), pretty(&want, depth));
             }
             f.bottleneck.fix = None;
             f.limits.clear();

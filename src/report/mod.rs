@@ -186,7 +186,7 @@ fn flows(out: &mut String, front: &Front, plan: &Plan) {
         let mut hops = Vec::new();
         if let Some(&(a, b)) = m.flows.get(i).and_then(|mf| mf.pairs.first()) {
             hops.push(m.hosts[a].name.value.clone());
-            hops.extend(f.path.iter().cloned());
+            hops.extend(f.path.iter().map(|s| s.to_string()));
             hops.push(m.hosts[b].name.value.clone());
         }
         let _ = write!(

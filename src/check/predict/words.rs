@@ -21,6 +21,8 @@ pub(super) struct Words<'a> {
     empty: Arc<str>,
     /// Resources' capacities and words made ahead ([`ahead`]; empty: made as asked).
     ahead: &'a [Option<(f64, String)>],
+    /// Switch names as full plans list them on a flow's path, by switch number.
+    switches: RefCell<Vec<Option<Arc<str>>>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -70,7 +72,19 @@ impl<'a> Words<'a> {
             said: RefCell::new(FxMap::default()),
             empty: Arc::from(""),
             ahead,
+            switches: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Switch `s`'s name, one allocation per switch and run.
+    pub(super) fn switch(&self, m: &crate::resolve::model::Model, s: usize) -> Arc<str> {
+        let mut names = self.switches.borrow_mut();
+        if names.len() <= s {
+            names.resize(m.switches.len().max(s + 1), None);
+        }
+        names[s]
+            .get_or_insert_with(|| Arc::from(m.switches[s].name.value.as_str()))
+            .clone()
     }
 
     pub(super) fn empty(&self) -> Arc<str> {
