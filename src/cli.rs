@@ -370,8 +370,6 @@ fn refuse_format(command: &str, c: &Common, takes: &[Format], why: &str) -> Opti
 
 /// Runs democ with the given arguments and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
-    // main exits with the command's code: large values need not be freed one by one.
-    crate::par::leave_to_exit();
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {

@@ -317,7 +317,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         return Ok(None);
     };
     // Nothing reads the spec again: a large one is freed on another thread while the
-    // model is derived, not on this one (and on the command line none is freed).
+    // model is derived, not on this one.
     let large = spec.flows.len() >= FREE_BESIDE_FROM;
     let freeing = crate::par::free_beside(spec, large);
     clock.mark("resolve");

@@ -185,9 +185,9 @@ fn long_key(text: &str, at: usize) -> Option<usize> {
 /// Files at least this large have their tree dropped on another thread.
 const DROP_ASIDE_BYTES: usize = 256 * 1024;
 
-/// A large file's tree, once decoded, freed on another thread (or left to the system at
-/// exit): freeing the million values of the largest synth show took a tenth of reading
-/// it, on the path everything after waits on.
+/// A large file's tree, once decoded, freed on another thread: freeing the million
+/// values of the largest synth show took a tenth of reading it, on the path everything
+/// after waits on.
 fn drop_aside(node: Node, bytes: usize) {
     // Detached: nothing waits for it.
     let _ = crate::par::free_beside(node, bytes >= DROP_ASIDE_BYTES);
