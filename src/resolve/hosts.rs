@@ -69,9 +69,11 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 .help(format!("name at most {nports} port(s) on this card")),
             );
         }
-        let speeds: Vec<crate::spec::units::Rate> = model
+        let speeds: std::sync::Arc<[crate::spec::units::Rate]> = model
             .map(|m| m.speeds.iter().map(|s| s.value).collect())
             .unwrap_or_default();
+        // One cage name for every host port, as the switch groups share theirs.
+        let nic_form: std::sync::Arc<str> = "nic".into();
         let mut idx = Vec::new();
         for p in nic.ports.iter().take(nports) {
             let valid = {
@@ -119,9 +121,9 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
             host.ports.push(Port {
                 name: p.value.clone(),
                 speed: speeds.first().copied().unwrap_or_default(),
-                speeds: speeds.clone(),
+                speeds: std::sync::Arc::clone(&speeds),
                 parent: None,
-                form: "nic".into(),
+                form: std::sync::Arc::clone(&nic_form),
                 fec: None,
                 mtu: None,
                 description: None,

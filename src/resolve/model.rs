@@ -3,6 +3,7 @@
 
 use crate::fxhash::FxMap as HashMap;
 use std::net::Ipv4Addr;
+use std::sync::Arc;
 
 use crate::source::Span;
 use crate::spec::addr::{Controller, Prefix};
@@ -134,10 +135,13 @@ pub(crate) struct Port {
     /// Configured speed.
     pub(crate) speed: Rate,
     /// Speeds the hardware can run.
-    pub(crate) speeds: Vec<Rate>,
+    // Shared by every port of a group (and copied with a port's breakout subports):
+    // one list per group, not one per port (a 64-port switch made 64).
+    pub(crate) speeds: Arc<[Rate]>,
     /// Breakout parent (`1/17` for `1/17:2`).
     pub(crate) parent: Option<String>,
-    pub(crate) form: String,
+    // The cage's name, shared by the ports of a group as the speeds are.
+    pub(crate) form: Arc<str>,
     pub(crate) fec: Option<Fec>,
     pub(crate) mtu: Option<u32>,
     pub(crate) description: Option<String>,

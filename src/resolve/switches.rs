@@ -1,6 +1,7 @@
 //! Switches: catalog model, OS, ports (with breakout) and OpenFlow settings.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::Rx;
 use super::model::{Model, NodeId, OpenflowCfg, Port, Switch};
@@ -64,7 +65,8 @@ pub(crate) fn parse_breakout(text: &str) -> Option<(u32, Rate)> {
 fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
     let mut out = Vec::new();
     for g in &model.ports {
-        let speeds: Vec<Rate> = g.speeds.iter().map(|s| s.value).collect();
+        let speeds: Arc<[Rate]> = g.speeds.iter().map(|s| s.value).collect();
+        let form: Arc<str> = g.form.as_str().into();
         let names = g.names.expand();
         // Canonical numbers are `1/N`; the group's first N anchors its OS numbering.
         let number = |name: &str| {
@@ -82,9 +84,9 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
             let port = Port {
                 name,
                 speed: speeds.first().copied().unwrap_or_default(),
-                speeds: speeds.clone(),
+                speeds: Arc::clone(&speeds),
                 parent: None,
-                form: g.form.clone(),
+                form: Arc::clone(&form),
                 fec: None,
                 mtu: None,
                 description: None,
@@ -193,7 +195,7 @@ fn apply(
         .map(|i| Port {
             name: format!("{}:{i}", port.name),
             speed,
-            speeds: vec![speed],
+            speeds: Arc::from([speed]),
             parent: Some(port.name.clone()),
             ..port.clone()
         })
