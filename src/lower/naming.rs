@@ -296,7 +296,7 @@ mod tests {
         Port {
             name: name.into(),
             speed,
-            speeds: vec![speed],
+            speeds: std::sync::Arc::from([speed]),
             parent: name.split_once(':').map(|(p, _)| p.to_owned()),
             form: form.into(),
             fec: None,
