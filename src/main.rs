@@ -74,6 +74,27 @@ mod mi {
         p.addr() & (align - 1) == 0
     }
 
+    /// A new block by `plain` when the layout needs no more than a word's alignment and
+    /// the block it gives meets it, else by `aligned`.
+    #[inline(always)]
+    unsafe fn word_first(
+        layout: Layout,
+        plain: unsafe extern "C" fn(usize) -> *mut c_void,
+        aligned_by: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+    ) -> *mut u8 {
+        let (size, align) = (layout.size(), layout.align());
+        unsafe {
+            if align <= WORD {
+                let p = plain(size);
+                if aligned(p, align) {
+                    return p.cast();
+                }
+                mi_free(p);
+            }
+            aligned_by(size, align).cast()
+        }
+    }
+
     pub(crate) struct Mi;
 
     // SAFETY: every block comes from mimalloc and goes back to it (`mi_free` takes
@@ -82,32 +103,12 @@ mod mi {
     unsafe impl GlobalAlloc for Mi {
         #[inline]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            let (size, align) = (layout.size(), layout.align());
-            unsafe {
-                if align <= WORD {
-                    let p = mi_malloc(size);
-                    if aligned(p, align) {
-                        return p.cast();
-                    }
-                    mi_free(p);
-                }
-                mi_malloc_aligned(size, align).cast()
-            }
+            unsafe { word_first(layout, mi_malloc, mi_malloc_aligned) }
         }
 
         #[inline]
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            let (size, align) = (layout.size(), layout.align());
-            unsafe {
-                if align <= WORD {
-                    let p = mi_zalloc(size);
-                    if aligned(p, align) {
-                        return p.cast();
-                    }
-                    mi_free(p);
-                }
-                mi_zalloc_aligned(size, align).cast()
-            }
+            unsafe { word_first(layout, mi_zalloc, mi_zalloc_aligned) }
         }
 
         #[inline]
@@ -127,15 +128,21 @@ mod mi {
                     return p.cast();
                 }
                 // Moved to a block not aligned enough: into one that is, with the
-                // contents (the old block's, up to the smaller size).
+                // contents (the old block's, up to the smaller size). The old block is
+                // gone, so a null here could not mean "left as it was", as realloc's
+                // null must: out of memory then ends the process, as std would. The
+                // layout is valid: GlobalAlloc's caller promises it of `new_size`.
                 let q = mi_malloc_aligned(new_size, align);
-                if !q.is_null() {
-                    std::ptr::copy_nonoverlapping(
-                        p.cast::<u8>(),
-                        q.cast::<u8>(),
-                        new_size.min(layout.size()),
-                    );
+                if q.is_null() {
+                    std::alloc::handle_alloc_error(Layout::from_size_align_unchecked(
+                        new_size, align,
+                    ));
                 }
+                std::ptr::copy_nonoverlapping(
+                    p.cast::<u8>(),
+                    q.cast::<u8>(),
+                    new_size.min(layout.size()),
+                );
                 mi_free(p);
                 q.cast()
             }

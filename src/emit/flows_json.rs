@@ -6,7 +6,7 @@
 //! from views of the model (`lower::flows::write`), never holding the flows' IR.
 
 use crate::ir::flow::Flow;
-use crate::plan::sorted::{Open, integer, number, optional, string};
+use crate::plan::sorted::{Open, array, integer, number, optional, string};
 
 /// Bytes gathered before they go to the writer (a few in tests, so they hand over
 /// blocks mid-array).
@@ -113,16 +113,6 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowView) {
     o.key(out, "pairs");
     array(out, depth + 1, f.pairs, pair);
     o.close(out, b'}');
-}
-
-/// An array `depth` levels deep, each item written a level deeper by `item`.
-fn array<T>(out: &mut Vec<u8>, depth: usize, items: &[T], item: fn(&mut Vec<u8>, usize, &T)) {
-    let mut a = Open::new(out, depth, b'[');
-    for x in items {
-        a.next(out);
-        item(out, depth + 1, x);
-    }
-    a.close(out, b']');
 }
 
 /// Members whose values are texts, in order.

@@ -128,6 +128,21 @@ fn strings<'s>(out: &mut Vec<u8>, depth: usize, items: impl Iterator<Item = &'s 
 // words' address, rate, kind and depth) missed the cache twice per limit at 100,000
 // flows (its table, then its bytes), where writing reads the words once; plan.json
 // took about a sixth less CPU without it (perf samples, largest build).
+/// An array `depth` levels deep, each item written a level deeper by `item`.
+pub(crate) fn array<T>(
+    out: &mut Vec<u8>,
+    depth: usize,
+    items: &[T],
+    item: fn(&mut Vec<u8>, usize, &T),
+) {
+    let mut a = Open::new(out, depth, b'[');
+    for x in items {
+        a.next(out);
+        item(out, depth + 1, x);
+    }
+    a.close(out, b']');
+}
+
 fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
     let mut o = Open::new(out, depth, b'{');
     if let Some(fix) = &l.fix {
@@ -156,12 +171,7 @@ pub(crate) fn flow(out: &mut Vec<u8>, depth: usize, f: &FlowPrediction) {
     o.key(out, "feasible");
     boolean(out, f.feasible);
     o.key(out, "limits");
-    let mut a = Open::new(out, inner, b'[');
-    for l in &f.limits {
-        a.next(out);
-        limit(out, inner + 1, l);
-    }
-    a.close(out, b']');
+    array(out, inner, &f.limits, limit);
     o.key(out, "name");
     string(out, &f.name);
     o.key(out, "needs_rules");
