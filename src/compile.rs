@@ -145,14 +145,16 @@ pub(crate) fn lowered(
         return Ok(None);
     };
     let mut clock = Stages::new();
+    // Lowering posts its switches here; the checks' thread takes some once done.
+    let share = crate::lower::Share::default();
     let lower = || {
         let mut diags = Diags::default();
         let lab = if opts.checks_only {
-            crate::lower::checks(&front, &mut diags).map(|()| None)
+            crate::lower::checks(&front, &mut diags, &share).map(|()| None)
         } else if opts.full_prediction {
-            crate::lower::lower_but_flows(&front, &mut diags).map(Some)
+            crate::lower::lower_but_flows(&front, &mut diags, &share).map(Some)
         } else {
-            crate::lower::lower(&front, &mut diags).map(Some)
+            crate::lower::lower(&front, &mut diags, &share).map(Some)
         };
         (lab, diags)
     };
@@ -168,6 +170,7 @@ pub(crate) fn lowered(
             .spawn_scoped(scope, lower);
         let prediction = crate::check::run(&front, &mut s.diags, detail);
         clock.mark("check");
+        share.help();
         let lowered = match lowering {
             Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             // No thread to be had: lower here, after the checks.

@@ -30,7 +30,7 @@ pub(crate) fn lab(
     s: &mut Session,
     deny_warnings: bool,
 ) -> Result<Option<Lab>, String> {
-    let lab = crate::lower::lower(front, &mut s.diags)?;
+    let lab = crate::lower::lower(front, &mut s.diags, &crate::lower::Share::default())?;
     if deny_warnings {
         s.diags.deny_warnings();
     }

@@ -1,7 +1,11 @@
 //! Work on every core, results back in order, so the output is what one thread would
 //! make: `runs` cuts items into one run of consecutive items per thread (the first on
 //! the caller's); `tasks` hands unequal pieces of work to whichever thread is free.
-//! A thread that cannot be had leaves its work to the caller's.
+//! A thread that cannot be had leaves its work to the caller's. [`Queue`] is work
+//! other threads join as they come free.
+
+mod queue;
+pub(crate) use queue::Queue;
 
 /// `value`, no longer needed, freed without the caller waiting on it: when `large`,
 /// dropped on a thread of its own, whose handle is returned (dropped here, with the

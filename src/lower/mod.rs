@@ -22,6 +22,8 @@ pub(crate) mod qos;
 mod routing;
 mod rules;
 mod services;
+mod shared;
+pub(crate) use shared::Share;
 pub(crate) mod text;
 pub(crate) mod vendor;
 
@@ -133,17 +135,26 @@ impl<'a> Lx<'a> {
 pub(crate) use hosts::lower as hosts;
 pub(crate) use openflow::under_openflow;
 
-/// Lowers every switch. `Err` is a bug in the embedded vendor data.
-pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
-    let mut lab = lower_but_flows(front, diags)?;
+/// Lowers every switch. `Err` is a bug in the embedded vendor data. `share` lets
+/// another thread join the switches' lowering (`Share::default()` for none).
+pub(crate) fn lower<'a>(
+    front: &'a Front,
+    diags: &mut Diags,
+    share: &Share<'a>,
+) -> Result<Lab, String> {
+    let mut lab = lower_but_flows(front, diags, share)?;
     lab.flows = flows::lower(front);
     Ok(lab)
 }
 
 /// [`lower`] but the flows' IR, which a build writes straight from the routes
 /// (`flows::write`).
-pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
-    let switches = switches(front, diags)?;
+pub(crate) fn lower_but_flows<'a>(
+    front: &'a Front,
+    diags: &mut Diags,
+    share: &Share<'a>,
+) -> Result<Lab, String> {
+    let switches = switches(front, diags, share)?;
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let show = text::name_like(&m.settings.name);
@@ -175,110 +186,101 @@ pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, S
     })
 }
 
-/// Switches from which lowering takes a second thread beside the checks (sc16 has 19).
+/// Switches from which lowering takes a thread of its own beside the checks' and its
+/// own (sc16 has 19).
 const SPLIT_FROM: usize = 64;
 
 /// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
 /// finds what a vendor cannot do. `check` stops here; the lab, the cabling and the
 /// flows' IR report nothing (they were two thirds of `check` on sc16).
-pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, String> {
-    lower_switches(front, diags, true)
+pub(crate) fn switches<'a>(
+    front: &'a Front,
+    diags: &mut Diags,
+    share: &Share<'a>,
+) -> Result<Vec<Switch>, String> {
+    lower_switches(front, diags, true, share)
 }
 
-/// What lowering the switches reports, for `check`: the IR is dropped, so its free
-/// text is not written (nothing in it can change a diagnostic).
-pub(crate) fn checks(front: &Front, diags: &mut Diags) -> Result<(), String> {
-    lower_switches(front, diags, false).map(drop)
+/// What lowering the switches reports, for `check`: each switch's IR is dropped once
+/// its OpenFlow ports are known, so the next switch reuses its memory, and its free
+/// text is not written (nothing in either can change a diagnostic).
+pub(crate) fn checks<'a>(
+    front: &'a Front,
+    diags: &mut Diags,
+    share: &Share<'a>,
+) -> Result<(), String> {
+    lower_switches(front, diags, false, share).map(drop)
 }
 
-fn lower_switches(front: &Front, diags: &mut Diags, text: bool) -> Result<Vec<Switch>, String> {
+/// Lowers the switches as a queue of jobs, one per switch in hostname order: this
+/// thread works through it, a thread of its own joins from [`SPLIT_FROM`] switches, and
+/// the checks' thread joins when the checks are done (`share`). Findings come out in
+/// the jobs' order whichever thread ran them, as one pass would give them.
+fn lower_switches<'a>(
+    front: &'a Front,
+    diags: &mut Diags,
+    keep: bool,
+    share: &Share<'a>,
+) -> Result<Vec<Switch>, String> {
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();
     order.sort_by(|a, b| m.switches[*a].name.value.cmp(&m.switches[*b].name.value));
-    let dpids = dpid::assign(m, vendors);
     let mut rdma_all = qos::rdma_by_switch(m, &front.routes);
-    let plan = crate::derive::bgp::plan(m, &front.routes);
-    let jobs: Vec<(SwitchId, qos::Rdma)> = order
+    let items: Vec<(SwitchId, qos::Rdma)> = order
         .into_iter()
         .map(|sw| (sw, std::mem::take(&mut rdma_all[sw])))
         .collect();
-    let run = |jobs: Vec<(SwitchId, qos::Rdma)>, diags: &mut Diags| {
-        let mut out = Vec::with_capacity(jobs.len());
-        for (sw, rdma) in jobs {
-            let s = &m.switches[sw];
-            let Some((folder, f)) = vendors.flavour(&s.vendor, s.os.as_str()) else {
-                diags.push(no_vendor_data(vendors, s));
-                continue;
-            };
-            let ovs = s
-                .openflow
-                .as_ref()
-                .filter(|o| o.mode == OfMode::Ovs)
-                .and(f.openflow.as_ref())
-                .and_then(|c| c.ovs.as_ref());
-            // A platform's own speed arguments (EOS PAM4 cages) override the flavour's.
-            let platform = s.platform.as_deref().and_then(|p| f.platforms.get(p));
-            let merged: BTreeMap<String, String>;
-            let speeds = match (ovs, platform) {
-                (Some(o), _) => &o.speeds,
-                (None, Some(p)) if !p.speeds.is_empty() => {
-                    merged = f
-                        .speeds
-                        .clone()
-                        .into_iter()
-                        .chain(p.speeds.clone())
-                        .collect();
-                    &merged
-                }
-                _ => &f.speeds,
-            };
-            let mut lx = Lx {
-                m,
-                diags,
-                sw,
-                f,
-                speeds,
-                plan: &plan,
-                segs: &front.segments,
-                us_per_km: front.db.physics.as_ref().map(|p| p.fiber_us_per_km),
-                reported: HashSet::new(),
-                text,
-            };
-            out.push((sw, switch(&mut lx, folder, dpids[sw], rdma)));
+    let threads = crate::par::threads(items.len(), SPLIT_FROM);
+    let fresh = shared::Jobs {
+        front,
+        vendors,
+        dpids: dpid::assign(m, vendors),
+        plan: crate::derive::bgp::plan(m, &front.routes),
+        keep,
+        queue: crate::par::Queue::new(items),
+    };
+    let held;
+    let jobs = match share.publish(fresh) {
+        Ok(jobs) => jobs,
+        Err(fresh) => {
+            held = fresh;
+            &held
         }
-        out
     };
-    // Switches lower independently: the second half beside the first (`check` waits for
-    // lowering, which is longer than the checks beside it), its findings after the
-    // first half's, as one pass would have them. A small show's switches stay on this
-    // thread: the checks already run beside it on a second core, and a third thread's
-    // start, heap and stack cost more than its half of the work saves.
-    let threads = crate::par::threads(jobs.len(), SPLIT_FROM);
-    let mut first = jobs;
-    let second = if threads > 1 {
-        first.split_off(first.len() / 2)
-    } else {
-        Vec::new()
-    };
-    let half = |jobs| -> crate::par::Task<'_, _> {
-        Box::new(move || {
-            let mut found = Diags::default();
-            (run(jobs, &mut found), found)
-        })
-    };
-    let mut lowered = Vec::with_capacity(m.switches.len());
-    for (part, found) in crate::par::tasks(vec![half(first), half(second)], threads) {
-        lowered.extend(part);
+    let done = std::thread::scope(|scope| {
+        if threads > 1 {
+            // The main thread's stack size: lowering may nest as deep there as here.
+            // No thread to be had: the others take its share.
+            let _ = std::thread::Builder::new()
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, || jobs.work());
+        }
+        jobs.work();
+        jobs.queue.results()
+    });
+    let mut switches = Vec::with_capacity(if keep { done.len() } else { 0 });
+    let mut at = vec![None; m.switches.len()];
+    let mut tables: Vec<Option<rules::Table>> = (0..m.switches.len()).map(|_| None).collect();
+    let mut table_diags: Vec<Diags> = (0..m.switches.len()).map(|_| Diags::default()).collect();
+    for d in done {
+        diags.append(d.diags);
+        let Some((ir, table, found)) = d.lowered else {
+            continue;
+        };
+        if let Some(ir) = ir {
+            at[d.sw] = Some(switches.len());
+            switches.push(ir);
+        }
+        tables[d.sw] = table;
+        table_diags[d.sw] = found;
+    }
+    // The port maps' findings in the model's switch order, after every switch's own.
+    for found in table_diags {
         diags.append(found);
     }
-    let mut at = vec![None; m.switches.len()];
-    let mut switches = Vec::with_capacity(lowered.len());
-    for (sw, ir) in lowered {
-        at[sw] = Some(switches.len());
-        switches.push(ir);
-    }
-    rules::attach(front, vendors, &mut switches, &at, diags);
+    let built = keep.then_some((&mut switches[..], &at[..]));
+    rules::attach(front, tables, built, diags);
     Ok(switches)
 }
 

@@ -33,8 +33,8 @@ use ports::PortMap;
 type Number = Option<u32>;
 
 /// One OpenFlow switch while its rules are made.
-struct Table {
-    /// Index in the lab's switches.
+pub(crate) struct Table {
+    /// Switch `s`'s index in the lab's switches (set by [`attach`] when the IR is kept).
     pos: usize,
     /// Port index -> number, for ports under the controller that are not LAG members.
     ports: FxMap<usize, Number>,
@@ -68,19 +68,24 @@ struct Leg<'a> {
     dst: (usize, Ipv4Addr),
 }
 
-/// Adds every OpenFlow switch's port numbers and ruleset. `at[s]` is switch s's index
-/// in `switches` (None if it was not lowered).
+/// Adds every OpenFlow switch's port numbers and ruleset. `tables[s]` is switch s's
+/// [`table`] (None if it runs no OpenFlow or was not lowered). `built` is the lab's
+/// switches with `at[s]`, switch s's index among them, when the IR is kept; without
+/// it (`check`) the rules are made for their diagnostics alone.
 pub(crate) fn attach(
     front: &Front,
-    vendors: &Vendors,
-    switches: &mut [Switch],
-    at: &[Option<usize>],
+    mut tables: Vec<Option<Table>>,
+    mut built: Option<(&mut [Switch], &[Option<usize>])>,
     diags: &mut Diags,
 ) {
     let m = &front.model;
-    let mut tables: Vec<Option<Table>> = (0..m.switches.len())
-        .map(|s| table(front, vendors, switches, at[s]?, s, diags))
-        .collect();
+    if let Some((_, at)) = &built {
+        for (s, t) in tables.iter_mut().enumerate() {
+            if let (Some(t), Some(pos)) = (t, at[s]) {
+                t.pos = pos;
+            }
+        }
+    }
     // No switch runs OpenFlow: no pair has a rule to place (the walk below would look
     // up every pair's ends and hops for nothing).
     if tables.iter().all(Option::is_none) {
@@ -142,7 +147,8 @@ pub(crate) fn attach(
         .collect();
     for (s, t) in tables.into_iter().enumerate() {
         if let Some(t) = t {
-            finish(front, s, t, &metered, switches, diags);
+            let sw = built.as_mut().map(|(switches, _)| &mut switches[t.pos]);
+            finish(front, s, t, &metered, sw, diags);
         }
     }
 }
@@ -165,17 +171,17 @@ pub(crate) fn flow_cookies(m: &Model) -> (Vec<String>, String) {
     (cookies, cookie::hex(cookie::FLOW_MASK))
 }
 
-/// The switch's port map applied to its ports and port-channels under the controller.
-fn table(
+/// The switch's port map applied to its ports and port-channels under the controller,
+/// from its IR `sw` (taken right after the switch is lowered, so `check` need not keep
+/// the IR); None when it runs no OpenFlow.
+pub(crate) fn table(
     front: &Front,
     vendors: &Vendors,
-    switches: &[Switch],
-    pos: usize,
+    sw: &Switch,
     s: SwitchId,
     diags: &mut Diags,
 ) -> Option<Table> {
     let m = &front.model;
-    let sw = &switches[pos];
     let of = sw.openflow.as_ref()?;
     let ms = &m.switches[s];
     let map = PortMap::of(front.db.switches.get(&ms.model.value));
@@ -184,7 +190,7 @@ fn table(
         .and_then(|(_, f)| f.openflow.as_ref());
     let normal = of.mode == Mode::Hybrid && caps.is_some_and(|c| c.normal);
     let mut t = Table {
-        pos,
+        pos: 0,
         ports: FxMap::default(),
         lags: FxMap::default(),
         normal,
@@ -476,7 +482,7 @@ fn finish(
     s: SwitchId,
     mut t: Table,
     metered: &[u32],
-    switches: &mut [Switch],
+    sw: Option<&mut Switch>,
     diags: &mut Diags,
 ) {
     let m = &front.model;
@@ -524,12 +530,15 @@ fn finish(
             b.matches.in_port,
         ))
     });
+    // Without the IR (`check`), the rules were made for the diagnostics above.
+    let Some(sw) = sw else {
+        return;
+    };
     let isolated_ports = if t.normal {
-        isolated(m, s, &switches[t.pos], &t)
+        isolated(m, s, sw, &t)
     } else {
         Vec::new()
     };
-    let sw = &mut switches[t.pos];
     let Some(of) = sw.openflow.as_mut() else {
         return;
     };
