@@ -57,6 +57,7 @@ fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo::rustc-link-arg-bins=-no-pie");
     }
+    static_where_linked_by_us();
     hot_functions_first();
     println!("cargo::rerun-if-changed=examples/sc16");
     let mut files = Vec::new();
@@ -245,6 +246,24 @@ fn hot_functions_first() {
     }
     println!("cargo::rustc-link-arg-bins=-Wl,--symbol-ordering-file={dir}/{list}");
     println!("cargo::rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+}
+
+/// The binary marked for a static link when the linker is democ's own link/cc (set for
+/// x86_64 Linux in .cargo/config.toml), which links it statically where it can and
+/// drops the mark; any other linker would refuse the mark, so it gets none.
+fn static_where_linked_by_us() {
+    println!("cargo::rerun-if-env-changed=RUSTC_LINKER");
+    let ours = std::env::var("RUSTC_LINKER").is_ok_and(|l| {
+        Path::new(&l).ends_with("link/cc")
+            && Path::new(&l)
+                .canonicalize()
+                .ok()
+                .zip(Path::new("link/cc").canonicalize().ok())
+                .is_some_and(|(a, b)| a == b)
+    });
+    if ours {
+        println!("cargo::rustc-link-arg-bins=--democ-static");
+    }
 }
 
 /// Whether the compiler building democ is at least `major.minor` (`rustc --version`).
