@@ -3,7 +3,7 @@
 //! in both directions (Floodlight's circuitpusher installs these four per hop,
 //! domain-facts §6.3), plus one table-miss entry per switch.
 
-use std::collections::{HashMap, HashSet};
+use crate::fxhash::{FxMap, FxSet};
 
 use super::Ctx;
 use crate::derive::paths::{PairRoute, Via};
@@ -45,8 +45,8 @@ pub(crate) struct Table {
 
 /// The table of every OpenFlow switch (None for the others), indexed by switch.
 pub(crate) fn tables(m: &Model, routes: &crate::derive::paths::Routes) -> Vec<Option<Table>> {
-    let mut seen: HashSet<(SwitchId, Circuit)> = HashSet::new();
-    let mut per_flow: HashMap<(SwitchId, usize), u32> = HashMap::new();
+    let mut seen: FxSet<(SwitchId, Circuit)> = FxSet::default();
+    let mut per_flow: FxMap<(SwitchId, usize), u32> = FxMap::default();
     let mut out: Vec<Option<Table>> = m
         .switches
         .iter()

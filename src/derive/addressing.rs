@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
+use crate::fxhash::FxMap;
+
 use super::keep::{self, Kept};
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::lock::AddressLock;
@@ -53,7 +55,7 @@ impl Pool {
     }
 
     /// The next address not in `used`.
-    pub(crate) fn take(&mut self, used: &HashMap<Ipv4Addr, Span>) -> Option<Ipv4Addr> {
+    pub(crate) fn take(&mut self, used: &FxMap<Ipv4Addr, Span>) -> Option<Ipv4Addr> {
         while self.next <= self.last {
             let a = Ipv4Addr::from(self.next as u32);
             self.next += 1;
@@ -67,7 +69,7 @@ impl Pool {
     /// The next aligned /31 whose two addresses are free.
     pub(crate) fn take_pair(
         &mut self,
-        used: &HashMap<Ipv4Addr, Span>,
+        used: &FxMap<Ipv4Addr, Span>,
     ) -> Option<(Ipv4Addr, Ipv4Addr)> {
         let mut n = u64::from(self.prefix.network()).max(self.next);
         if n % 2 == 1 {
@@ -89,7 +91,7 @@ impl Pool {
 
 struct Ax<'a> {
     diags: &'a mut Diags,
-    used: HashMap<Ipv4Addr, Span>,
+    used: FxMap<Ipv4Addr, Span>,
 }
 
 impl Ax<'_> {
@@ -286,7 +288,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
         (pools.dtn.clone(), pools.mgmt.clone(), pools.p2p.clone());
     let mut ax = Ax {
         diags,
-        used: HashMap::new(),
+        used: FxMap::default(),
     };
     // Static addresses first, so allocation skips them; the management gateway too.
     if let Some(g) = &m.settings.management.gateway {
@@ -509,7 +511,7 @@ mod tests {
     }
 
     /// Addresses already taken: some inside the pool (offsets from its network), some anywhere.
-    fn used(p: Prefix, inside: &[u32], anywhere: &[u32]) -> HashMap<Ipv4Addr, Span> {
+    fn used(p: Prefix, inside: &[u32], anywhere: &[u32]) -> FxMap<Ipv4Addr, Span> {
         let size = p.size();
         let at = |o: u32| Ipv4Addr::from((u64::from(p.network()) + u64::from(o) % size) as u32);
         inside
@@ -596,7 +598,7 @@ mod tests {
 
     #[test]
     fn edge_pools() {
-        let none = HashMap::new();
+        let none = FxMap::default();
         let p = |a: [u8; 4], len| Prefix {
             addr: Ipv4Addr::from(a),
             len,

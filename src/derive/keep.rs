@@ -25,7 +25,7 @@ pub(crate) struct Kept {
 }
 
 struct Kx<'a> {
-    used: &'a mut HashMap<Ipv4Addr, Span>,
+    used: &'a mut crate::fxhash::FxMap<Ipv4Addr, Span>,
     diags: &'a mut Diags,
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn keep(
     m: &mut Model,
     wants: &Wants,
     lock: &AddressLock,
-    used: &mut HashMap<Ipv4Addr, Span>,
+    used: &mut crate::fxhash::FxMap<Ipv4Addr, Span>,
     diags: &mut Diags,
 ) -> Kept {
     let mut kx = Kx { used, diags };

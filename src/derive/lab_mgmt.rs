@@ -67,7 +67,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&Entries>, diags: &mut Diags) -
         .filter(|&h| inside(&m.hosts[h].mgmt).is_none())
         .collect();
     wants.sort_by(|a, b| m.hosts[*a].name.value.cmp(&m.hosts[*b].name.value));
-    let by_name: HashMap<&str, usize> = wants
+    let by_name: crate::fxhash::FxMap<&str, usize> = wants
         .iter()
         .map(|&h| (m.hosts[h].name.value.as_str(), h))
         .collect();

@@ -112,16 +112,23 @@ impl Diags {
     /// Stable order for output: by file, position, then code; the same finding at the
     /// same place (hosts declared as one range share their spans) is reported once.
     pub(crate) fn sort(&mut self) {
-        let mut seen = std::collections::HashSet::new();
-        self.items.retain(|d| {
-            let key = (
-                d.code.id,
-                d.primary.span,
-                d.secondary.iter().map(|l| l.span).collect::<Vec<_>>(),
-                d.primary.message.clone(),
-            );
-            seen.insert(key)
-        });
+        // Which to keep, found with borrowed keys (no message copied), then kept.
+        let keep: Vec<bool> = {
+            let mut seen = crate::fxhash::FxSet::default();
+            self.items
+                .iter()
+                .map(|d| {
+                    seen.insert((
+                        d.code.id,
+                        d.primary.span,
+                        d.secondary.iter().map(|l| l.span).collect::<Vec<_>>(),
+                        d.primary.message.as_str(),
+                    ))
+                })
+                .collect()
+        };
+        let mut keep = keep.into_iter();
+        self.items.retain(|_| keep.next().unwrap_or(true));
         self.items.sort_by(|a, b| {
             (
                 a.primary.span.file,

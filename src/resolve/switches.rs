@@ -1,6 +1,6 @@
 //! Switches: catalog model, OS, ports (with breakout) and OpenFlow settings.
 
-use std::collections::HashMap;
+use crate::fxhash::FxSet;
 use std::sync::Arc;
 
 use super::Rx;
@@ -210,14 +210,11 @@ fn ports(
 ) -> Vec<Port> {
     let base = base_ports(model);
     let overrides = spec.ports.as_ref();
-    let known: HashMap<&str, usize> = base
-        .iter()
-        .enumerate()
-        .map(|(i, (p, _))| (p.name.as_str(), i))
-        .collect();
+    // Only a switch with port overrides needs its ports by name (most have none).
     if let Some(ov) = overrides {
+        let known: FxSet<&str> = base.iter().map(|(p, _)| p.name.as_str()).collect();
         for (name, o) in ov {
-            if !known.contains_key(name.as_str()) {
+            if !known.contains(name.as_str()) {
                 rx.diags.push(
                     Diagnostic::new(
                         codes::UNKNOWN_PORT,
