@@ -186,8 +186,8 @@ pub(crate) fn lower_but_flows<'a>(
     })
 }
 
-/// Switches from which lowering takes a thread of its own beside the checks' and its
-/// own (sc16 has 19).
+/// Switches from which lowering starts one more thread on its queue, beside its own
+/// and the checks' once they are done (sc16 has 19).
 const SPLIT_FROM: usize = 64;
 
 /// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
