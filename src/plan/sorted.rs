@@ -124,10 +124,6 @@ fn strings<'s>(out: &mut Vec<u8>, depth: usize, items: impl Iterator<Item = &'s 
     a.close(out, b']');
 }
 
-// Each limit written afresh: a memo of the bytes of limits written before (by their
-// words' address, rate, kind and depth) missed the cache twice per limit at 100,000
-// flows (its table, then its bytes), where writing reads the words once; plan.json
-// took about a sixth less CPU without it (perf samples, largest build).
 /// An array `depth` levels deep, each item written a level deeper by `item`.
 pub(crate) fn array<T>(
     out: &mut Vec<u8>,
@@ -143,6 +139,10 @@ pub(crate) fn array<T>(
     a.close(out, b']');
 }
 
+// Each limit written afresh: a memo of the bytes of limits written before (by their
+// words' address, rate, kind and depth) missed the cache twice per limit at 100,000
+// flows (its table, then its bytes), where writing reads the words once; plan.json
+// took about a sixth less CPU without it (perf samples, largest build).
 fn limit(out: &mut Vec<u8>, depth: usize, l: &Limit) {
     let mut o = Open::new(out, depth, b'{');
     if let Some(fix) = &l.fix {
