@@ -54,11 +54,38 @@ impl Hasher for FxHasher {
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
+    /// The product's high bits are its well-mixed ones: a multiply carries each input
+    /// bit only upwards, so keys that differ only in their high bytes (an `Ipv4Addr`,
+    /// hashed as its octets in memory order, with the last octet on top) had the same low
+    /// bits, which the map takes for the bucket. Rotated down, as rustc-hash 2 does: the
+    /// 11,000 address claims of the largest synth show probed 7,000 instructions each.
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        self.hash.rotate_left(26)
     }
 }
 
 pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 pub(crate) type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    /// Consecutive addresses (a pool handed out in order) spread over the buckets that
+    /// the low bits choose.
+    #[test]
+    fn consecutive_addresses_differ_in_the_low_bits() {
+        let b = BuildHasherDefault::<FxHasher>::default();
+        for base in [0x0a00_0000_u32, 0x0a80_0000, 0xc0a8_0100] {
+            let low: FxSet<u64> = (0..256)
+                .map(|i| b.hash_one(std::net::Ipv4Addr::from(base + i)) & 0xfff)
+                .collect();
+            assert!(low.len() > 200, "{base:x}: {} of 256 distinct", low.len());
+        }
+        // Small integers (ids) too.
+        let low: FxSet<u64> = (0..256_u32).map(|i| b.hash_one(i) & 0xfff).collect();
+        assert!(low.len() > 200, "ids: {} of 256 distinct", low.len());
+    }
+}
