@@ -29,6 +29,9 @@ mod scalar;
 #[allow(dead_code)]
 #[path = "src/source.rs"]
 mod source;
+#[allow(dead_code)]
+#[path = "src/yaml/text.rs"]
+mod text;
 
 fn collect(dir: &Path, out: &mut Vec<String>) {
     collect_ext(dir, out, &["yaml", "yml"]);

@@ -138,22 +138,22 @@ fn text_of(
             "version" => version = check_version(value, diags),
             "hosts" => each(value, "hosts", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {
-                    lock.hosts.insert(k.name.clone(), Sp::new(a, k.span));
+                    lock.hosts.insert(k.name.to_string(), Sp::new(a, k.span));
                 }
             }),
             "links" => each(value, "links", diags, |k, v, d| {
                 if let Some(pair) = pair(v, d) {
-                    lock.links.insert(k.name.clone(), Sp::new(pair, k.span));
+                    lock.links.insert(k.name.to_string(), Sp::new(pair, k.span));
                 }
             }),
             "switches" => each(value, "switches", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {
-                    lock.switches.insert(k.name.clone(), Sp::new(a, k.span));
+                    lock.switches.insert(k.name.to_string(), Sp::new(a, k.span));
                 }
             }),
             "lab" => each(value, "lab", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {
-                    lock.lab.insert(k.name.clone(), Sp::new(a, k.span));
+                    lock.lab.insert(k.name.to_string(), Sp::new(a, k.span));
                 }
             }),
             other => diags.push(invalid(

@@ -437,7 +437,7 @@ impl<T: Decode> Decode for Named<T> {
                 let mut ok = true;
                 for (k, v) in entries {
                     match T::decode(v, cx) {
-                        Some(t) => out.push((Sp::new(k.name.clone(), k.span), t)),
+                        Some(t) => out.push((Sp::new(k.name.to_string(), k.span), t)),
                         None => ok = false,
                     }
                 }

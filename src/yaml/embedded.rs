@@ -68,12 +68,12 @@ fn value(n: Node) -> Option<Value> {
         Kind::Bool(b) => Value::Bool(b),
         Kind::Int(i) => Value::Number(i.into()),
         Kind::Float(f) => Value::Number(Number::from_f64(f)?),
-        Kind::Str(s) => Value::String(s),
+        Kind::Str(s) => Value::String(s.to_string()),
         Kind::Seq(items) => Value::Array(items.into_iter().map(value).collect::<Option<_>>()?),
         Kind::Map(entries) => {
             let mut m = Map::with_capacity(entries.len());
             for (k, v) in entries {
-                m.insert(k.name, value(v)?);
+                m.insert(k.name.to_string(), value(v)?);
             }
             Value::Object(m)
         }

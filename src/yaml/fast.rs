@@ -13,6 +13,7 @@
 
 use super::node::{Key, Kind, Node};
 use super::scalar::{plain, reading};
+use super::text::Text;
 use crate::fxhash::FxSet;
 use crate::source::{FileId, Span};
 
@@ -444,7 +445,7 @@ impl<'a> Reader<'a> {
         }
         self.count()?;
         let node = Node {
-            kind: Kind::Str(value),
+            kind: Kind::Str(value.into()),
             span: self.span(first, stop),
             lexeme: None,
         };
@@ -549,7 +550,7 @@ impl<'a> Reader<'a> {
                 return None;
             }
             return Some(Key {
-                name: String::new(),
+                name: Text::default(),
                 span: node.span,
             });
         }
@@ -557,8 +558,8 @@ impl<'a> Reader<'a> {
             // `<<` merges another mapping in (YAML 1.1 merge keys, which serde-saphyr reads).
             Kind::Str(s) if s == "<<" => return None,
             Kind::Str(s) => s,
-            Kind::Int(_) | Kind::Float(_) => node.lexeme.as_deref()?.to_owned(),
-            Kind::Bool(b) => b.to_string(),
+            Kind::Int(_) | Kind::Float(_) => node.lexeme.as_deref()?.into(),
+            Kind::Bool(b) => b.to_string().into(),
             _ => return None,
         };
         Some(Key {
@@ -596,7 +597,7 @@ impl<'a> Reader<'a> {
             return Some(self.stand_in(start, self.pos));
         }
         Some(Node {
-            kind: Kind::Str(text.to_owned()),
+            kind: Kind::Str(text.into()),
             span: self.span(start, self.pos),
             lexeme: None,
         })

@@ -8,4 +8,5 @@ pub(crate) mod halves;
 pub(crate) mod node;
 pub(crate) mod packed;
 pub(crate) mod scalar;
+pub(crate) mod text;
 pub(crate) mod tree;

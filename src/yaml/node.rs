@@ -4,6 +4,7 @@
 //! which serde's stop-at-first-error model cannot do. Only std here: build.rs reads
 //! democ's own YAML data with the same reader at compile time (yaml::packed).
 
+use super::text::Text;
 use crate::source::Span;
 
 /// A YAML value with the span of its text.
@@ -23,7 +24,7 @@ pub(crate) enum Kind {
     Bool(bool),
     Int(i64),
     Float(f64),
-    Str(String),
+    Str(Text),
     Seq(Vec<Node>),
     Map(Vec<(Key, Node)>),
 }
@@ -31,7 +32,7 @@ pub(crate) enum Kind {
 /// A mapping key (always a scalar; non-string scalars keep their text).
 #[derive(Debug, Clone)]
 pub(crate) struct Key {
-    pub(crate) name: String,
+    pub(crate) name: Text,
     pub(crate) span: Span,
 }
 

@@ -239,7 +239,7 @@ impl<'a> Cursor<'a> {
             TRUE => Kind::Bool(true),
             INT => Kind::Int(i64::from_le_bytes(self.take::<8>()?)),
             FLOAT => Kind::Float(f64::from_bits(u64::from_le_bytes(self.take::<8>()?))),
-            STR => Kind::Str(self.str()?.to_owned()),
+            STR => Kind::Str(self.str()?.into()),
             SEQ => {
                 let count = self.u32()?;
                 let end = self.body_end()?;
@@ -255,7 +255,7 @@ impl<'a> Cursor<'a> {
                 let end = self.body_end()?;
                 let mut entries = Vec::with_capacity(count.min(self.bytes.len() / 22));
                 for _ in 0..count {
-                    let name = self.str()?.to_owned();
+                    let name = self.str()?.into();
                     let span = self.span()?;
                     entries.push((Key { name, span }, self.node(depth + 1)?));
                 }

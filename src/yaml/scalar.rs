@@ -8,7 +8,7 @@ use super::node::Kind;
 /// The reading of a plain scalar, or None when it is not obvious.
 pub(crate) fn plain(text: &str) -> Option<Kind> {
     match reading(text)? {
-        Reading::Text => Some(Kind::Str(text.to_owned())),
+        Reading::Text => Some(Kind::Str(text.into())),
         Reading::Value(kind) => Some(kind),
     }
 }

@@ -147,7 +147,7 @@ fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
         Raw::Bool(b) => Kind::Bool(b),
         Raw::Int(i) => Kind::Int(i),
         Raw::Float(f) => Kind::Float(f),
-        Raw::Str(s) => Kind::Str(s),
+        Raw::Str(s) => Kind::Str(s.into()),
         Raw::Seq(items) => Kind::Seq(items.into_iter().map(|n| convert(n, file, text)).collect()),
         Raw::Map(entries) => Kind::Map(
             entries
@@ -155,7 +155,7 @@ fn convert(raw: Spanned<Raw>, file: FileId, text: &str) -> Node {
                 .map(|(k, v)| {
                     let numeric = k.value.1.then(|| key_text(&k.defined, file, text));
                     let key = Key {
-                        name: numeric.flatten().map_or(k.value.0, String::from),
+                        name: numeric.flatten().map_or(k.value.0, String::from).into(),
                         span: span_of(&k.referenced, file, text),
                     };
                     (key, convert(v, file, text))
