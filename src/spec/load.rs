@@ -384,8 +384,11 @@ impl<'a> Loader<'a> {
         // The fast path takes plain documents; anything it is unsure of (and every
         // error) goes through serde-saphyr, which reports it.
         let parsed = match halves::parse_or_limit(text, id, self.limits.max_depth, left) {
-            Ok(Some(n)) => Ok(n),
-            Ok(None) => parse_tree(text, id, yaml_options(&self.limits, left)),
+            Ok(Some(read)) => Ok(read),
+            Ok(None) => parse_tree(text, id, yaml_options(&self.limits, left)).map(|n| {
+                let values = n.count();
+                (n, values)
+            }),
             Err(at) => {
                 let breach = BudgetBreach::Nodes { nodes: left + 1 };
                 let (message, help) = budget_message(&breach, &self.limits);
@@ -396,12 +399,12 @@ impl<'a> Loader<'a> {
                 return None;
             }
         };
-        if let Ok(n) = &parsed {
-            self.nodes_read = self.nodes_read.saturating_add(n.count());
+        if let Ok((_, values)) = &parsed {
+            self.nodes_read = self.nodes_read.saturating_add(*values);
         }
         match parsed {
-            Ok(n) if matches!(n.kind, crate::yaml::node::Kind::Null) => None,
-            Ok(n) => Some(n),
+            Ok((n, _)) if matches!(n.kind, crate::yaml::node::Kind::Null) => None,
+            Ok((n, _)) => Some(n),
             Err(e) => {
                 let d = yaml_error(self.sources, id, &e, &self.limits);
                 self.diags.push(d);

@@ -19,7 +19,7 @@ fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// The fast path builds exactly the tree the serde-saphyr path builds, for every
 /// YAML file in the repository it accepts, address locks included (and it must accept
-/// the examples and their locks, which every run reads).
+/// the examples and their locks, which every run reads), and counts its values.
 #[test]
 fn fast_and_full_paths_agree() {
     let mut files = Vec::new();
@@ -40,9 +40,10 @@ fn fast_and_full_paths_agree() {
             continue;
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        let Some(fast) = parse(text, FileId(0), 64, usize::MAX) else {
+        let Ok(Some((fast, values))) = parse_or_limit(text, FileId(0), 64, usize::MAX) else {
             continue;
         };
+        assert_eq!(values, fast.count(), "{}", f.display());
         let full =
             parse_tree(text, FileId(0), serde_saphyr::Options::default()).unwrap_or_else(|e| {
                 panic!(
@@ -410,17 +411,19 @@ fn document(g: &mut Gen) -> String {
 }
 
 /// Whatever the fast path accepts, the full path reads to the same tree: checked on
-/// generated documents mixing the subset with what lies just outside it.
+/// generated documents mixing the subset with what lies just outside it. The values
+/// counted while reading are the tree's.
 #[test]
 fn generated_documents_read_alike() {
     let (mut accepted, mut refused) = (0, 0);
     for seed in 1..=100_000u64 {
         let mut g = Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let text = document(&mut g);
-        let Some(fast) = parse(&text, FileId(0), 64, usize::MAX) else {
+        let Ok(Some((fast, values))) = parse_or_limit(&text, FileId(0), 64, usize::MAX) else {
             refused += 1;
             continue;
         };
+        assert_eq!(values, fast.count(), "seed {seed}:\n{text}");
         accepted += 1;
         let full =
             parse_tree(&text, FileId(0), serde_saphyr::Options::default()).unwrap_or_else(|e| {
@@ -533,7 +536,8 @@ fn the_limit_against_what_else_sends_a_file_to_the_full_path() {
         Ok(false)
     );
     let text = "a: {x: 1, \"y\": b}\n";
-    let tree = limit(text, 8).expect("within").expect("taken");
+    let (tree, values) = limit(text, 8).expect("within").expect("taken");
+    assert_eq!(values, tree.count());
     let full = parse(text, FileId(0), 64, usize::MAX).expect("taken");
     assert!(same(&tree, &full, "").is_ok());
     let Kind::Map(top) = &tree.kind else {

@@ -25,10 +25,10 @@ pub(crate) fn parse_or_limit(
     file: FileId,
     max_depth: usize,
     max_nodes: usize,
-) -> Result<Option<Node>, usize> {
+) -> Result<Option<(Node, usize)>, usize> {
     let threads = crate::par::threads(text.len(), MIN_BYTES);
     match read(text, file, max_depth, max_nodes, threads) {
-        Some(tree) => Ok(Some(tree)),
+        Some(read) => Ok(Some(read)),
         None => fast::parse_or_limit(text, file, max_depth, max_nodes),
     }
 }
@@ -95,15 +95,15 @@ impl Part {
     }
 }
 
-/// The tree, read on `threads` threads when the text can be cut; None when it was not
-/// read so (the caller then reads it on one).
+/// The tree and its values, read on `threads` threads when the text can be cut; None
+/// when it was not read so (the caller then reads it on one).
 fn read(
     text: &str,
     file: FileId,
     max_depth: usize,
     max_nodes: usize,
     threads: usize,
-) -> Option<Node> {
+) -> Option<(Node, usize)> {
     let b = text.as_bytes();
     if threads < 2 || !fast::subset_bytes(b) {
         return None;
@@ -185,7 +185,7 @@ fn read(
         }
         Line::At(_) => return None,
     }
-    (nodes <= max_nodes).then_some(tree)
+    (nodes <= max_nodes).then_some((tree, nodes))
 }
 
 #[cfg(test)]

@@ -66,12 +66,14 @@ fn documents_cut_read_as_one_reading_does() {
         one.document();
         let total = one.nodes;
         for limit in [usize::MAX, total, total.saturating_sub(1)] {
-            let Some(two) = read(&text, FileId(0), 64, limit, 2) else {
+            let Some((two, values)) = read(&text, FileId(0), 64, limit, 2) else {
                 continue;
             };
             cut_read += 1;
+            // The values counted while reading are the tree's.
+            assert_eq!(values, two.count(), "seed {seed}, limit {limit}\n{text}");
             match fast::parse_or_limit(&text, FileId(0), 64, limit) {
-                Ok(Some(whole)) => {
+                Ok(Some((whole, _))) => {
                     if let Err(e) = same(&two, &whole, "") {
                         panic!("seed {seed}, limit {limit}: {e}\n{text}");
                     }
@@ -98,7 +100,8 @@ fn a_synthetic_show_is_cut() {
         seed: 3,
         eos_only: false,
     });
-    let two = read(&text, FileId(0), 64, usize::MAX, 2).expect("read in two");
+    let (two, values) = read(&text, FileId(0), 64, usize::MAX, 2).expect("read in two");
+    assert_eq!(values, two.count());
     let whole = fast::parse(&text, FileId(0), 64, usize::MAX).expect("read in one");
     same(&two, &whole, "").expect("the same tree");
     let mut one = Reader::new(&text, FileId(0), 64, usize::MAX);
