@@ -41,11 +41,14 @@ pub(crate) struct Problem<'a> {
 /// listed: the two are the sharing's only work that is not one event after another.
 const TWO_THREADS_FROM: usize = 16_384;
 
+/// The pairs' ceilings, and (`fills::key` of the ceiling, pair) in order.
+type Sorted = (Vec<f64>, Vec<(u64, u32)>);
+
 /// The pairs' ceilings (never below zero) and the pairs sorted once by (level, pair),
 /// the order the events of the first implementation came in (`reference`). Sorted as
 /// plain integers: `fills::key` orders as `total_cmp` does, and comparing (key, pair)
 /// tuples costs less than looking both ceilings up in every comparison.
-fn sorted_ceilings(p: &Problem) -> (Vec<f64>, Vec<(u64, u32)>) {
+fn sorted_ceilings(p: &Problem) -> Sorted {
     let ceiling: Vec<f64> = p.ceilings.iter().map(|c| c.max(0.0)).collect();
     let mut order: Vec<(u64, u32)> = ceiling
         .iter()
@@ -58,7 +61,7 @@ fn sorted_ceilings(p: &Problem) -> (Vec<f64>, Vec<(u64, u32)>) {
 
 /// Which pairs use each resource, and the ceilings sorted: side by side on a large
 /// problem (at 100,000 flows each was 20-28 M instructions, with the other core idle).
-fn users_and_ceilings(p: &Problem) -> (Users, (Vec<f64>, Vec<(u64, u32)>)) {
+fn users_and_ceilings(p: &Problem) -> (Users, Sorted) {
     if crate::par::threads(p.ceilings.len(), TWO_THREADS_FROM) < 2 {
         return (Users::new(p), sorted_ceilings(p));
     }
