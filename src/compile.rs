@@ -316,7 +316,26 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     for c in std::mem::take(&mut spec.catalogs) {
         db.absorb(c);
     }
-    let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else {
+    // A large show's address lock is read and decoded beside the resolving, under the
+    // id its source takes next (`lock::read::finish` reads it again if another took it).
+    let lock_id = crate::source::FileId(u32::try_from(s.sources.len()).unwrap_or(u32::MAX));
+    let beside = lock_path
+        .as_deref()
+        .filter(|_| spec.flows.len() >= FREE_BESIDE_FROM);
+    let limits = opts.limits;
+    let (resolved, prepared) = std::thread::scope(|scope| {
+        let reading = beside.and_then(|path| {
+            std::thread::Builder::new()
+                .spawn_scoped(scope, move || {
+                    crate::lock::read::prepare(path, &limits, lock_id)
+                })
+                .ok()
+        });
+        let model = crate::resolve::resolve(&spec, &db, &mut s.diags);
+        // A panic there lost only the head start: the lock is read below as before.
+        (model, reading.and_then(|r| r.join().ok()).flatten())
+    });
+    let Some(mut model) = resolved else {
         return Ok(None);
     };
     // Nothing reads the spec again: a large one is freed on another thread while the
@@ -332,7 +351,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
             "the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into(),
         );
     };
-    if !addresses(&mut model, lock_path, opts, s) {
+    if !addresses(&mut model, lock_path, prepared, opts, s) {
         return Ok(None);
     }
     crate::derive::roles::assign(&mut model, &mut s.diags);
@@ -358,11 +377,13 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     }))
 }
 
-/// Allocates addresses, keeping the lock at `lock_path` (when given) and recording what
-/// it would hold now in the session; false when the lock cannot be read (E0130).
+/// Allocates addresses, keeping the lock at `lock_path` (when given; `prepared` when it
+/// was read already) and recording what it would hold now in the session; false when
+/// the lock cannot be read (E0130).
 fn addresses(
     model: &mut Model,
     lock_path: Option<PathBuf>,
+    prepared: Option<crate::lock::read::Prepared>,
     opts: &Options,
     s: &mut Session,
 ) -> bool {
@@ -370,8 +391,11 @@ fn addresses(
         crate::derive::addressing::assign(model, None, &mut s.diags);
         return true;
     };
-    let Ok(read) = crate::lock::read::file(&path, &opts.limits, &mut s.sources, &mut s.diags)
-    else {
+    let read = match prepared {
+        Some(p) => crate::lock::read::finish(p, &path, &opts.limits, &mut s.sources, &mut s.diags),
+        None => crate::lock::read::file(&path, &opts.limits, &mut s.sources, &mut s.diags),
+    };
+    let Ok(read) = read else {
         return false;
     };
     let next =

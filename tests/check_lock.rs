@@ -384,3 +384,53 @@ fn the_repository_locks_are_up_to_date() {
         assert_eq!(o.status.code(), Some(0), "{spec}: {}", stderr(&o));
     }
 }
+
+/// A large show's lock is read beside the resolving (from 8,192 flows): kept as read,
+/// and a damaged one refused with its place in the lock, as on a small show.
+#[test]
+fn a_large_shows_lock_is_read_beside_the_resolving() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let synth = Command::new(env!("CARGO_BIN_EXE_democ"))
+        .args([
+            "synth",
+            "--shape",
+            "booths",
+            "--switches",
+            "100",
+            "--hosts-per-switch",
+            "10",
+            "--flows",
+            "9000",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .expect("democ runs");
+    ok(&synth);
+    std::fs::write(dir.join("big.yaml"), &synth.stdout).unwrap();
+    ok(&democ(dir, &["build", "big.yaml", "-o", "out"]));
+    let lock = dir.join("big.democ.lock");
+    assert!(lock.exists(), "the build wrote the lock");
+    ok(&democ(dir, &["check", "big.yaml", "--locked"]));
+    let text = std::fs::read_to_string(&lock).unwrap();
+    let (line, entry) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("\"dtn-0-1:p0\":"))
+        .expect("a host's entry");
+    let address = entry.rsplit(' ').next().unwrap();
+    edit(
+        &lock,
+        &format!("{entry}\n"),
+        &format!("{}\n", entry.replace(address, "10.0.0.300")),
+    );
+    let o = democ(dir, &["check", "big.yaml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(reports(&err, "E0130"), "{err}");
+    assert!(
+        err.contains(&format!("big.democ.lock:{}:", line + 1)),
+        "{err}"
+    );
+}
