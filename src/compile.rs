@@ -259,8 +259,10 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
     }
 }
 
-/// Flows from which the spec is freed on a thread of its own (`derived`).
-const FREE_BESIDE_FROM: usize = 8192;
+/// Flows from which a show is large enough for `derived` to take a second thread for
+/// work off its path: the address lock read while the spec is resolved, the spec freed
+/// while the model is derived. (Below it a thread costs more than it saves.)
+const LARGE_FROM: usize = 8192;
 
 /// Parse + resolve + derive: everything before the checks.
 fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
@@ -318,10 +320,9 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     }
     // A large show's address lock is read and decoded beside the resolving, under the
     // id its source takes next (`lock::read::finish` reads it again if another took it).
+    let large = spec.flows.len() >= LARGE_FROM;
     let lock_id = crate::source::FileId(u32::try_from(s.sources.len()).unwrap_or(u32::MAX));
-    let beside = lock_path
-        .as_deref()
-        .filter(|_| spec.flows.len() >= FREE_BESIDE_FROM);
+    let beside = lock_path.as_deref().filter(|_| large);
     let limits = opts.limits;
     let (resolved, prepared) = std::thread::scope(|scope| {
         let reading = beside.and_then(|path| {
@@ -340,7 +341,6 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     };
     // Nothing reads the spec again: a large one is freed on another thread while the
     // model is derived, not on this one.
-    let large = spec.flows.len() >= FREE_BESIDE_FROM;
     let freeing = crate::par::free_beside(spec, large);
     clock.mark("resolve");
     if s.diags.has_errors() {

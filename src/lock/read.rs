@@ -33,6 +33,47 @@ fn invalid(span: Span, message: impl Into<String>, label: &str) -> Diagnostic {
         .help(HELP)
 }
 
+/// Why a lock's file holds no text to read.
+enum Unusable {
+    Unreadable(ReadError),
+    TooLarge,
+    NotUtf8(std::string::FromUtf8Error),
+}
+
+/// The text of the lock at `path`, bounded as a spec's files are: Ok(None) when there
+/// is none.
+fn text_in(path: &Path, limits: &Limits) -> Result<Option<String>, Unusable> {
+    let bytes = match crate::read::bounded(path, limits.max_file_bytes) {
+        Ok(b) => b,
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Unusable::Unreadable(e)),
+    };
+    if bytes.len() > limits.max_file_bytes {
+        return Err(Unusable::TooLarge);
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(Unusable::NotUtf8)
+}
+
+/// The lock decoded from source `id` (`text`), when nothing was reported since
+/// `errors` errors; Err(()) otherwise.
+fn kept(
+    lock: Option<AddressLock>,
+    (id, text): (FileId, String),
+    errors: usize,
+    diags: &Diags,
+) -> Result<Option<Read>, ()> {
+    match lock {
+        Some(lock) if diags.count(crate::diag::Severity::Error) == errors => Ok(Some(Read {
+            lock,
+            file: id,
+            text,
+        })),
+        _ => Err(()),
+    }
+}
+
 /// Reads the lock at `path`: Ok(None) when there is none; Err(()) when it is unusable
 /// (the reasons are in `diags`).
 pub(crate) fn file(
@@ -42,10 +83,10 @@ pub(crate) fn file(
     diags: &mut Diags,
 ) -> Result<Option<Read>, ()> {
     let name = super::display(path);
-    let bytes = match crate::read::bounded(path, limits.max_file_bytes) {
-        Ok(b) => b,
-        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
+    let text = match text_in(path, limits) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(None),
+        Err(Unusable::Unreadable(e)) => {
             let id = sources.add(name.as_str(), String::new());
             diags.push(invalid(
                 Span::new(id, 0, 0),
@@ -54,22 +95,19 @@ pub(crate) fn file(
             ));
             return Err(());
         }
-    };
-    if bytes.len() > limits.max_file_bytes {
-        let id = sources.add(name.as_str(), String::new());
-        diags.push(invalid(
-            Span::new(id, 0, 0),
-            format!(
-                "the address lock `{name}` is larger than the limit of {} bytes",
-                limits.max_file_bytes
-            ),
-            "too large",
-        ));
-        return Err(());
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
+        Err(Unusable::TooLarge) => {
+            let id = sources.add(name.as_str(), String::new());
+            diags.push(invalid(
+                Span::new(id, 0, 0),
+                format!(
+                    "the address lock `{name}` is larger than the limit of {} bytes",
+                    limits.max_file_bytes
+                ),
+                "too large",
+            ));
+            return Err(());
+        }
+        Err(Unusable::NotUtf8(e)) => {
             let at = e.utf8_error().valid_up_to();
             let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let id = sources.add(name.as_str(), lossy);
@@ -85,14 +123,7 @@ pub(crate) fn file(
     let id = sources.add(name.as_str(), text.clone());
     let errors = diags.count(crate::diag::Severity::Error);
     let lock = text_of(sources, id, limits, diags);
-    match lock {
-        Some(lock) if diags.count(crate::diag::Severity::Error) == errors => Ok(Some(Read {
-            lock,
-            file: id,
-            text,
-        })),
-        _ => Err(()),
-    }
+    kept(lock, (id, text), errors, diags)
 }
 
 /// A lock read and decoded away from the session (on another thread, while the spec is
@@ -115,17 +146,9 @@ pub(crate) enum Prepared {
 /// or one outside the fast reader's subset, whose errors are located through the
 /// sources): [`file`] then reads it.
 pub(crate) fn prepare(path: &Path, limits: &Limits, id: FileId) -> Option<Prepared> {
-    let bytes = match crate::read::bounded(path, limits.max_file_bytes) {
-        Ok(b) => b,
-        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Some(Prepared::Absent);
-        }
-        Err(_) => return None,
+    let Some(text) = text_in(path, limits).ok()? else {
+        return Some(Prepared::Absent);
     };
-    if bytes.len() > limits.max_file_bytes {
-        return None;
-    }
-    let text = String::from_utf8(bytes).ok()?;
     let root = crate::yaml::fast::parse(&text, id, limits.max_depth, limits.max_nodes)?;
     let mut found = Diags::default();
     let lock = decode(&root, &mut found);
@@ -158,20 +181,10 @@ pub(crate) fn finish(
             diags: found,
             ..
         } => {
-            let name = super::display(path);
-            let id = sources.add(name.as_str(), text.clone());
+            let id = sources.add(super::display(path).as_str(), text.clone());
             let errors = diags.count(crate::diag::Severity::Error);
             diags.append(found);
-            match lock {
-                Some(lock) if diags.count(crate::diag::Severity::Error) == errors => {
-                    Ok(Some(Read {
-                        lock,
-                        file: id,
-                        text,
-                    }))
-                }
-                _ => Err(()),
-            }
+            kept(lock, (id, text), errors, diags)
         }
     }
 }
