@@ -2,6 +2,7 @@
 //! callers render the session's diagnostics.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::catalog::{self, Db};
 use crate::check::predict::Detail;
@@ -276,6 +277,8 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     // process: on a second thread while the spec is read, when the catalog's files can
     // take their ids first (no `--catalog` folder, whose files come before the spec's).
     let early = opts.catalog_dir.is_none() && catalog::register_embedded(&mut s.sources);
+    // Set once the spec is read: the catalog's thread stops decoding models ahead.
+    let read_done = AtomicBool::new(false);
     let parsed = std::thread::scope(|scope| {
         // No thread to be had: the catalog is decoded below, when it is first needed.
         let warm = early
@@ -284,7 +287,11 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
                     .spawn_scoped(scope, || {
                         // Lowering's first need; an error is reported there.
                         let _ = crate::lower::vendor::vendors();
-                        catalog::owned()
+                        let db = catalog::owned();
+                        if let Some(db) = &db {
+                            db.decode_ahead(&read_done);
+                        }
+                        db
                     })
                     .ok()
             })
@@ -300,6 +307,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
             ))
         };
         let read = parse(input, opts, s, &mut spec);
+        read_done.store(true, Ordering::Relaxed);
         let decoded = warm.and_then(|w| w.join().ok());
         read.map(|()| (base, decoded))
     })?;
