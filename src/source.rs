@@ -62,7 +62,7 @@ fn char_starts(bytes: &[u8]) -> usize {
 impl Index {
     fn new(text: &str) -> Index {
         let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
             .collect();
         let chars_before_block = if text.is_ascii() {
             Vec::new()
