@@ -134,9 +134,9 @@ pub(crate) struct Lowered {
     pub(crate) prediction: Option<crate::check::predict::Plan>,
 }
 
-/// [`front`] and lowering. Lowering only reads the derived model, so it runs on a
-/// second thread beside the checks; its result and diagnostics count only when the
-/// checks pass, exactly as if it had run after them.
+/// [`front`] and lowering. Lowering only reads the derived model, so a large show's
+/// runs on a second thread beside the checks ([`LOWER_BESIDE_FROM`]); its result and
+/// diagnostics count only when the checks pass, exactly as if it had run after them.
 pub(crate) fn lowered(
     input: Input,
     opts: &Options,
@@ -164,18 +164,26 @@ pub(crate) fn lowered(
     } else {
         Detail::Shortfalls
     };
+    let beside = front.model.links.len() >= LOWER_BESIDE_FROM;
     let (prediction, (lab, lower_diags)) = std::thread::scope(|scope| {
         // Lowering recurses no deeper than the checks, but give it the main thread's stack.
-        let lowering = std::thread::Builder::new()
-            .stack_size(8 << 20)
-            .spawn_scoped(scope, lower);
+        let lowering = beside
+            .then(|| {
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, lower)
+                    .ok()
+            })
+            .flatten();
         let prediction = crate::check::run(&front, &mut s.diags, detail);
         clock.mark("check");
-        share.help();
         let lowered = match lowering {
-            Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            // No thread to be had: lower here, after the checks.
-            Err(_) => lower(),
+            Some(t) => {
+                share.help();
+                t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+            }
+            // A small show, or no thread to be had: lowered here, after the checks.
+            None => lower(),
         };
         (prediction, lowered)
     });
@@ -260,6 +268,29 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
     }
 }
 
+/// Main spec files (bytes) from which the embedded catalog and the vendor files are
+/// unpacked on a second thread while the spec is read. Below it the thread cost more
+/// than it hid on this VM: sc16 (a 6.5 KB main file) took 0.5 ms longer to `plan` with
+/// it, and the models a show names are unpacked in microseconds where first looked up.
+const WARM_FROM: u64 = 64 << 10;
+
+/// The size of the main spec file, as far as known before it is read (0 when not).
+fn spec_bytes(input: &Input) -> u64 {
+    match input {
+        Input::Path(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+        Input::Bytes { bytes, .. } => bytes.len() as u64,
+        Input::Embedded => 0,
+    }
+}
+
+/// Links from which lowering runs on a second thread beside the checks. Below it the
+/// thread (its start, its own fresh heap pages, waking it and waiting for it) cost more
+/// than the lowering it took off the checks' path: `check` of sc16 (102 links) and of
+/// 32- and 64-switch synth shows (128 and 256 links) was 3-10 % faster on one thread,
+/// of the 256-switch ring (768 links) and the 100-switch booths show (1,100) 4-5 %
+/// slower (paired, BENCHMARKS.md).
+const LOWER_BESIDE_FROM: usize = 512;
+
 /// Flows from which a show is large enough for `derived` to take a second thread for
 /// work off its path: the address lock read while the spec is resolved, the spec freed
 /// while the model is derived. (Below it a thread costs more than it saves.)
@@ -274,9 +305,12 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     };
     let mut spec = Spec::default();
     // democ's own data (the embedded catalog, the vendor files) is decoded once per
-    // process: on a second thread while the spec is read, when the catalog's files can
-    // take their ids first (no `--catalog` folder, whose files come before the spec's).
-    let early = opts.catalog_dir.is_none() && catalog::register_embedded(&mut s.sources);
+    // process: for a large spec on a second thread while the spec is read, when the
+    // catalog's files can take their ids first (no `--catalog` folder, whose files come
+    // before the spec's).
+    let early = spec_bytes(&input) >= WARM_FROM
+        && opts.catalog_dir.is_none()
+        && catalog::register_embedded(&mut s.sources);
     // Set once the spec is read: the catalog's thread stops decoding models ahead.
     let read_done = AtomicBool::new(false);
     let parsed = std::thread::scope(|scope| {

@@ -178,8 +178,9 @@ impl Db {
     }
 
     /// Decodes the embedded entries ahead of their first lookup, until `stop` is set:
-    /// what a thread does with the time it has while another reads the spec (sc16's
-    /// lookups decoded 33 models, 0.58 M instructions, on the thread that checks).
+    /// what the catalog's thread does with the time it has while a large spec is read,
+    /// so that the lookups do not decode on the thread that resolves and checks (sc16's
+    /// 33 models were 0.58 M instructions there).
     /// Tables go in the order shows use them most; a lookup of an entry being decoded
     /// here waits for it, one never reached decodes it as before.
     pub(crate) fn decode_ahead(&self, stop: &AtomicBool) {
