@@ -309,6 +309,8 @@ pub struct Loader<'a> {
     roots_shown: Vec<String>,
     /// `--allow-include-outside` folders: canonical, and as written.
     extra_roots: Vec<(PathBuf, String)>,
+    /// The spec's folders resolved so far (symlinks followed).
+    folders: super::folders::Folders,
 }
 
 impl<'a> Loader<'a> {
@@ -330,6 +332,7 @@ impl<'a> Loader<'a> {
             roots: Vec::new(),
             roots_shown: Vec::new(),
             extra_roots: Vec::new(),
+            folders: super::folders::Folders::default(),
         }
     }
 
@@ -547,7 +550,7 @@ impl<'a> Loader<'a> {
         let canonical = if self.embedded.is_some() {
             path.clone()
         } else {
-            match path.canonicalize() {
+            match self.folders.file(&path) {
                 Ok(c) => c,
                 Err(e) => return self.unreadable(inc, &ReadError::Io(e)),
             }
@@ -644,7 +647,7 @@ impl<'a> Loader<'a> {
         } else {
             dir
         };
-        self.roots = here.canonicalize().into_iter().collect();
+        self.roots = self.folders.folder(here).into_iter().collect();
         self.roots_shown = vec![shown];
         for (c, d) in &self.extra_roots {
             self.roots.push(c.clone());
@@ -664,7 +667,9 @@ impl<'a> Loader<'a> {
         let canonical = if self.embedded.is_some() {
             path.to_path_buf()
         } else {
-            path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+            self.folders
+                .file(path)
+                .unwrap_or_else(|_| path.to_path_buf())
         };
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.confine_to(&dir);

@@ -5,6 +5,7 @@ pub(crate) mod bounds;
 pub(crate) mod editor;
 pub(crate) mod fabric;
 pub(crate) mod flow;
+pub(crate) mod folders;
 pub(crate) mod host;
 pub(crate) mod link;
 pub(crate) mod load;
