@@ -66,17 +66,19 @@ mod tests {
         for f in ["show/a.yaml", "show/sub/b.yaml", "out/o.yaml"] {
             std::fs::write(t.join(f), "x: 1\n").expect("write");
         }
-        let link = |target: &str, at: &str| {
+        let absolute = t.join("show/a.yaml");
+        for (target, at) in [
+            (Path::new("../out/o.yaml"), "show/escape.yaml"),
+            (Path::new("../out"), "show/escdir"),
+            (Path::new("sub"), "show/inward"),
+            (Path::new("escape.yaml"), "show/chain.yaml"),
+            (Path::new("loop2.yaml"), "show/loop1.yaml"),
+            (Path::new("loop1.yaml"), "show/loop2.yaml"),
+            (absolute.as_path(), "show/abs.yaml"),
+            (Path::new("missing.yaml"), "show/dangling.yaml"),
+        ] {
             std::os::unix::fs::symlink(target, t.join(at)).expect("symlink");
-        };
-        link("../out/o.yaml", "show/escape.yaml");
-        link("../out", "show/escdir");
-        link("sub", "show/inward");
-        link("escape.yaml", "show/chain.yaml");
-        link("loop2.yaml", "show/loop1.yaml");
-        link("loop1.yaml", "show/loop2.yaml");
-        link(&t.join("show/a.yaml").to_string_lossy(), "show/abs.yaml");
-        link("missing.yaml", "show/dangling.yaml");
+        }
         let names = [
             "show/a.yaml",
             "show/sub/b.yaml",
