@@ -483,6 +483,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
         .iter()
         .flat_map(|run| run.pairs.iter().map(|p| p.map(|(a, b)| &run.edges[a..b])));
     let mut out = Routes::default();
+    out.flows.reserve_exact(m.flows.len());
     for f in &m.flows {
         let rate = f.pair_rate().bps();
         // The pairs, then their reverses when bidirectional, without copying them.
