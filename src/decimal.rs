@@ -19,9 +19,15 @@ pub(crate) fn push(out: &mut String, v: u64, width: usize) {
     }
     let digits = &digits[at..];
     out.reserve(width.max(digits.len()));
-    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
-    // ASCII digits only.
-    out.extend(digits.iter().map(|&d| char::from(d)));
+    // A char at a time, but by `push`: `extend` with an iterator of chars went through
+    // UTF-8 encoding per char, and `push_str` through a UTF-8 check per number, each
+    // costing more than the digits (three or four on a port name).
+    for _ in digits.len()..width {
+        out.push('0');
+    }
+    for &d in digits {
+        out.push(char::from(d));
+    }
 }
 
 /// How many digits `v` has in decimal.
