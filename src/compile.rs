@@ -2,7 +2,6 @@
 //! callers render the session's diagnostics.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::catalog::{self, Db};
 use crate::check::predict::Detail;
@@ -311,8 +310,6 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     let early = spec_bytes(&input) >= WARM_FROM
         && opts.catalog_dir.is_none()
         && catalog::register_embedded(&mut s.sources);
-    // Set once the spec is read: the catalog's thread stops decoding models ahead.
-    let read_done = AtomicBool::new(false);
     let parsed = std::thread::scope(|scope| {
         // No thread to be had: the catalog is decoded below, when it is first needed.
         let warm = early
@@ -321,11 +318,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
                     .spawn_scoped(scope, || {
                         // Lowering's first need; an error is reported there.
                         let _ = crate::lower::vendor::vendors();
-                        let db = catalog::owned();
-                        if let Some(db) = &db {
-                            db.decode_ahead(&read_done);
-                        }
-                        db
+                        catalog::owned()
                     })
                     .ok()
             })
@@ -341,7 +334,6 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
             ))
         };
         let read = parse(input, opts, s, &mut spec);
-        read_done.store(true, Ordering::Relaxed);
         let decoded = warm.and_then(|w| w.join().ok());
         read.map(|()| (base, decoded))
     })?;

@@ -34,12 +34,6 @@ impl<T: Decode> Lazy<T> {
             .get_or_init(|| decode(self.bytes, self.file))
             .as_ref()
     }
-
-    /// Whether the value was decoded already.
-    #[cfg(test)]
-    pub(crate) fn decoded(&self) -> bool {
-        self.value.get().is_some()
-    }
 }
 
 /// The packed node `bytes` as a `T`; the embedded data is clean, so the diagnostics a
@@ -56,7 +50,7 @@ pub(crate) fn decode<T: Decode>(bytes: &[u8], file: FileId) -> Option<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Db, Slot, Table, decode_embedded};
+    use super::super::{Db, Table, decode_embedded};
     use crate::yaml::decode::Decode;
 
     fn same<T: Decode + std::fmt::Debug>(what: &str, lazy: &Table<T>, full: &Table<T>) {
@@ -70,41 +64,6 @@ mod tests {
             let (a, b) = (lazy.get(n), full.get(n));
             assert!(a.is_some(), "{what} {n} decodes");
             assert_eq!(format!("{a:?}"), format!("{b:?}"), "{what} {n}");
-        }
-    }
-
-    fn decoded<T: Decode>(t: &Table<T>) -> (usize, usize) {
-        let lazy = t.by_name.values().filter_map(|(_, s)| match s {
-            Slot::Lazy(l) => Some(l.decoded()),
-            Slot::Ready(_) => None,
-        });
-        lazy.fold((0, 0), |(d, n), done| (d + usize::from(done), n + 1))
-    }
-
-    /// Decoding ahead stops when told (before the first entry if told at once), and
-    /// otherwise leaves no embedded entry packed.
-    #[test]
-    fn decoding_ahead_stops_when_told_and_else_decodes_all() {
-        use std::sync::atomic::AtomicBool;
-        let db = Db::embedded_lazy().expect("every file packed");
-        db.decode_ahead(&AtomicBool::new(true));
-        assert_eq!(decoded(&db.switches).0, 0);
-        assert_eq!(decoded(&db.otn).0, 0);
-        db.decode_ahead(&AtomicBool::new(false));
-        for (what, (done, all)) in [
-            ("switches", decoded(&db.switches)),
-            ("nics", decoded(&db.nics)),
-            ("cpus", decoded(&db.cpus)),
-            ("chassis", decoded(&db.chassis)),
-            ("drives", decoded(&db.drives)),
-            ("optics", decoded(&db.optics)),
-            ("cables", decoded(&db.cables)),
-            ("pcie", decoded(&db.pcie)),
-            ("pcie_switches", decoded(&db.pcie_switches)),
-            ("otn", decoded(&db.otn)),
-        ] {
-            assert!(all > 0, "{what} has embedded entries");
-            assert_eq!(done, all, "{what} all decoded");
         }
     }
 

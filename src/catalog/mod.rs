@@ -6,7 +6,6 @@ mod lazy;
 pub(crate) mod types;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use types::*;
 
@@ -88,19 +87,6 @@ impl<T: Decode> Table<T> {
         self.by_name.get(name).and_then(|(_, v)| v.get())
     }
 
-    /// Decodes each entry still packed, until `stop` is set; false if stopped.
-    fn decode_ahead(&self, stop: &AtomicBool) -> bool {
-        for (_, slot) in self.by_name.values() {
-            if stop.load(Ordering::Relaxed) {
-                return false;
-            }
-            if let Slot::Lazy(l) = slot {
-                l.get();
-            }
-        }
-        true
-    }
-
     /// Entries sorted by name, for deterministic listings.
     pub(crate) fn sorted(&self) -> Vec<(&str, &T)> {
         let mut v: Vec<(&str, &T)> = self
@@ -175,25 +161,6 @@ impl Db {
             }
         }
         Some(db)
-    }
-
-    /// Decodes the embedded entries ahead of their first lookup, until `stop` is set:
-    /// what the catalog's thread does with the time it has while a large spec is read,
-    /// so that the lookups do not decode on the thread that resolves and checks (sc16's
-    /// 33 models were 0.58 M instructions there).
-    /// Tables go in the order shows use them most; a lookup of an entry being decoded
-    /// here waits for it, one never reached decodes it as before.
-    pub(crate) fn decode_ahead(&self, stop: &AtomicBool) {
-        let _ = self.switches.decode_ahead(stop)
-            && self.nics.decode_ahead(stop)
-            && self.cpus.decode_ahead(stop)
-            && self.chassis.decode_ahead(stop)
-            && self.optics.decode_ahead(stop)
-            && self.drives.decode_ahead(stop)
-            && self.pcie.decode_ahead(stop)
-            && self.pcie_switches.decode_ahead(stop)
-            && self.cables.decode_ahead(stop)
-            && self.otn.decode_ahead(stop);
     }
 
     fn absorb_section(&mut self, section: packed::Entry<'static>, file: FileId) -> bool {

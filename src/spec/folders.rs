@@ -3,14 +3,15 @@
 //! `Path::canonicalize` asks the kernel about every component of the absolute path:
 //! a `getcwd` and one `readlink` per folder from the working folder down, for each
 //! file. A show's files share a few folders (sc16's seven files, two folders: 27
-//! `readlink` and 8 `getcwd` calls, a tenth of the system time of `democ check`).
+//! `readlink` and 8 `getcwd` calls, 1.3 % of the samples of `democ check` on it).
 //! Here a folder is resolved the first time a file in it is, and a file whose own name
 //! is no symlink resolves to its folder's path and that name, which is what
 //! `canonicalize` gives; a file that is a symlink is resolved in full, as before.
 
 use std::path::{Path, PathBuf};
 
-/// Folders resolved so far: as the spec's paths name them, and canonical.
+/// Folders resolved so far: as the spec's paths name them, and canonical. A list, looked
+/// through: there are at most as many as files, which the include limit bounds (256).
 #[derive(Default)]
 pub(crate) struct Folders {
     known: Vec<(PathBuf, PathBuf)>,
