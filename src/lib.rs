@@ -23,6 +23,7 @@ pub(crate) mod lower;
 pub(crate) mod manifest;
 pub(crate) mod par;
 pub(crate) mod plan;
+pub(crate) mod prefetch;
 pub(crate) mod read;
 pub(crate) mod render;
 pub(crate) mod report;
