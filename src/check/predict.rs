@@ -819,18 +819,21 @@ pub(crate) fn streams_per_pair(
 /// What one pair can reach on its own, shared resources aside: its demand, each LAG's
 /// hashing, the sender's CPU streams, the TCP window. Each candidate goes to `consider`;
 /// returns the pair's payload share of the wire, its path MTU and what crosses sockets.
+/// `wire`: that share and MTU when found before (by [`pair_ceilings`]), else found here.
 fn ceiling(
     i: &Inputs,
     f: &Flow,
-    (pr, p): (&PairRoute, usize),
+    (pr, p, wire): (&PairRoute, usize, Option<(f64, u32)>),
     (nstreams, cpu): (u32, Option<(f64, u32)>),
     scratch: &mut Scratch,
     consider: &mut dyn FnMut(f64, LimitKind, Why),
 ) -> (f64, u32, Option<&'static str>) {
     let (cx, facts) = (i.cx, i.facts);
     let m = cx.m;
-    let mtu = cx.path_mtu(pr);
-    let eff = goodput(cx, f.protocol.value, mtu);
+    let (eff, mtu) = wire.unwrap_or_else(|| {
+        let mtu = cx.path_mtu(pr);
+        (goodput(cx, f.protocol.value, mtu), mtu)
+    });
     consider(f.pair_rate().gbps(), LimitKind::Demand, Why::Demand);
     // The hosts send packets the path cannot carry (E0225): with DF set, the Linux
     // default for TCP and UDP, and RoCE never fragmenting, they are dropped; nothing
@@ -1059,12 +1062,18 @@ fn pair_ceilings(i: &Inputs, run: &[usize], streams: &[(u32, Option<(f64, u32)>)
         for (pi, pr) in i.cx.routes.flows[fi].pairs.iter().enumerate() {
             let p = i.used.flows[fi] + pi;
             let mut best = (f64::INFINITY, LimitKind::Demand, Why::Demand);
-            let (eff, mtu, cross) =
-                ceiling(i, f, (pr, p), streams[fi], &mut scratch, &mut |g, k, w| {
+            let (eff, mtu, cross) = ceiling(
+                i,
+                f,
+                (pr, p, None),
+                streams[fi],
+                &mut scratch,
+                &mut |g, k, w| {
                     if g < best.0 - 1e-9 {
                         best = (g, k, w);
                     }
-                });
+                },
+            );
             numa = numa.or(cross);
             out.coef.extend(i.used.of(p).iter().map(|&(r, w)| {
                 let wire = i.loads.space.is_wire(r as usize);
@@ -1110,9 +1119,19 @@ fn settle(
     if let Some(p) = tied.or(listed) {
         let pr = &i.cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
         own.clear();
-        ceiling(i, f, (pr, p), s.streams[fi], scratch, &mut |g, k, why| {
-            own.push((g, k, why));
-        });
+        // The pair's wire figures as its ceiling found them: the path MTU walks every
+        // hop, and doing it again for each flow of a full plan was 1 % of a large build.
+        let wire = Some((pairs[p].eff, pairs[p].mtu));
+        ceiling(
+            i,
+            f,
+            (pr, p, wire),
+            s.streams[fi],
+            scratch,
+            &mut |g, k, why| {
+                own.push((g, k, why));
+            },
+        );
     }
     if let Some(p) = tied {
         let also = ties::also_binding(i, p, &pairs[p], shares[p].0, s.sat, own);
