@@ -96,7 +96,37 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
 
 /// A number as serde_json prints it (`null` when not finite).
 pub(crate) fn number(out: &mut Vec<u8>, v: f64) {
-    let _ = serde_json::to_writer(&mut *out, &v);
+    let bits = v.to_bits();
+    // Fibonacci hashing: the top bits of the product pick the slot.
+    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize;
+    WRITTEN.with_borrow_mut(|memo| {
+        let (key, len, text) = &mut memo[slot];
+        if *len > 0 && *key == bits {
+            out.extend_from_slice(&text[..usize::from(*len)]);
+            return;
+        }
+        let start = out.len();
+        let _ = serde_json::to_writer(&mut *out, &v);
+        let made = &out[start..];
+        if let Ok(n) = u8::try_from(made.len()) {
+            if made.len() <= text.len() {
+                text[..made.len()].copy_from_slice(made);
+                (*key, *len) = (bits, n);
+            }
+        }
+    });
+}
+
+/// Slots of the memo of numbers written (2^MEMO_BITS).
+const MEMO_BITS: u32 = 6;
+
+thread_local! {
+    /// Numbers written on this thread lately, by their bits, with their text (a length
+    /// of 0: an empty slot). A plan states a few figures over and over (each link's
+    /// capacity, each CPU's per-stream rate, the demands), 1.2 million times at 100,000
+    /// flows, and formatting each afresh was 2 % of a large build.
+    static WRITTEN: std::cell::RefCell<[(u64, u8, [u8; 24]); 1 << MEMO_BITS]> =
+        const { std::cell::RefCell::new([(0, 0, [0; 24]); 1 << MEMO_BITS]) };
 }
 
 pub(crate) fn integer(out: &mut Vec<u8>, v: impl std::fmt::Display) {
@@ -240,6 +270,45 @@ mod tests {
             gbps,
             why: "a \"quoted\"\nwhy \\ é".into(),
             fix: fix.map(str::to_owned),
+        }
+    }
+
+    /// Remembered or not, a number is written as serde_json writes it: each value is
+    /// written three times over (the last two from the memo when its slot still holds
+    /// it), among values that share slots, signed zeros, non-finite values and the
+    /// longest texts.
+    #[test]
+    fn numbers_as_serde_json_writes_them() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            -f64::MAX,
+            5e-324,
+            99.0042044700155,
+            2863311.5293333335,
+            0.4,
+            68.0,
+            1e21,
+            123456789012345680.0,
+        ];
+        // Bit patterns over the whole range, so that many share a slot.
+        let mut x: u64 = 0x0123_4567_89ab_cdef;
+        for _ in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            values.push(f64::from_bits(x));
+        }
+        for _ in 0..3 {
+            for &v in &values {
+                let want = serde_json::to_string(&v).unwrap();
+                assert_eq!(written(|o| number(o, v)), want, "{v:e}");
+            }
         }
     }
 
