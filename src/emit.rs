@@ -212,14 +212,6 @@ fn tasks<'a>(
             Ok(Made::Report(crate::report::body(front, plan, lab, &found)))
         }));
     }
-    // Several runs per thread, so the last one taken is short.
-    let per = |n: usize| n.div_ceil(4 * threads).max(1);
-    for run in lab.switches.chunks(per(lab.switches.len())) {
-        tasks.push(Box::new(move || files(switches(run, r, &lab.show)?)));
-    }
-    for run in lab.hosts.chunks(per(lab.hosts.len())) {
-        tasks.push(Box::new(move || files(hosts(run, r, &lab.show)?)));
-    }
     tasks.push(Box::new(move || {
         let mut f = vec![OutFile {
             path: lab.containerlab.file.clone(),
@@ -230,18 +222,6 @@ fn tasks<'a>(
             bytes: text.clone().into_bytes(),
         }));
         files(f)
-    }));
-    tasks.push(Box::new(move || {
-        files(vec![
-            OutFile {
-                path: "cabling.csv".into(),
-                bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
-            },
-            OutFile {
-                path: "bom.csv".into(),
-                bytes: crate::csv::bom(&lab.cabling).into_bytes(),
-            },
-        ])
     }));
     tasks.push(Box::new(move || {
         let mut f = crate::rulesets::files(lab);
@@ -257,6 +237,29 @@ fn tasks<'a>(
         }));
         files(f)
     }));
+    tasks.push(Box::new(move || {
+        files(vec![
+            OutFile {
+                path: "cabling.csv".into(),
+                bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
+            },
+            OutFile {
+                path: "bom.csv".into(),
+                bytes: crate::csv::bom(&lab.cabling).into_bytes(),
+            },
+        ])
+    }));
+    // The configs and scripts last, in runs, several per thread: whichever thread comes
+    // free takes the next, so both end within a run of each other. (With the topology
+    // after them, as it was, the largest build's second thread took its 58 ms last and
+    // the other waited on it.)
+    let per = |n: usize| n.div_ceil(4 * threads).max(1);
+    for run in lab.switches.chunks(per(lab.switches.len())) {
+        tasks.push(Box::new(move || files(switches(run, r, &lab.show)?)));
+    }
+    for run in lab.hosts.chunks(per(lab.hosts.len())) {
+        tasks.push(Box::new(move || files(hosts(run, r, &lab.show)?)));
+    }
     tasks
 }
 
