@@ -500,13 +500,14 @@ fn ahead_flow(plan: &Plan, k: usize) {
     }
 }
 
-/// Link `k`'s turn: the predictions of the flows crossing link `k + 2 AHEAD`, then the
-/// names of those crossing `k + AHEAD` (fetched by the turn before).
+/// Link `k`'s turn: where the names of the flows crossing link `k + 2 AHEAD` are kept
+/// (each prediction's `name`), then the names of those crossing `k + AHEAD`, whose
+/// records were asked for `AHEAD` turns before.
 fn ahead_link(plan: &Plan, k: usize) {
     if let Some((_, u)) = plan.links.get(k + 2 * AHEAD) {
-        for &i in &u.flows {
-            // An address only, never read here: past the end it is a hint ignored.
-            crate::prefetch::line(plan.flows.as_ptr().wrapping_add(i));
+        for f in u.flows.iter().filter_map(|&i| plan.flows.get(i)) {
+            // The field's address only: nothing of the prediction is read here.
+            crate::prefetch::line(&raw const f.name);
         }
     }
     if let Some((_, u)) = plan.links.get(k + AHEAD) {

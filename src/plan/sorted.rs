@@ -97,10 +97,8 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
 /// A number as serde_json prints it (`null` when not finite).
 pub(crate) fn number(out: &mut Vec<u8>, v: f64) {
     let bits = v.to_bits();
-    // Fibonacci hashing: the top bits of the product pick the slot.
-    let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize;
     WRITTEN.with_borrow_mut(|memo| {
-        let (key, len, text) = &mut memo[slot];
+        let (key, len, text) = &mut memo[slot(bits)];
         if *len > 0 && *key == bits {
             out.extend_from_slice(&text[..usize::from(*len)]);
             return;
@@ -119,6 +117,12 @@ pub(crate) fn number(out: &mut Vec<u8>, v: f64) {
 
 /// Slots of the memo of numbers written (2^MEMO_BITS).
 const MEMO_BITS: u32 = 6;
+
+/// The memo's slot for a number's bits: the top bits of their product with 2^64 over
+/// the golden ratio (Fibonacci hashing), which spreads nearby values apart.
+fn slot(bits: u64) -> usize {
+    (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize
+}
 
 thread_local! {
     /// Numbers written on this thread lately, by their bits, with their text (a length
@@ -273,10 +277,10 @@ mod tests {
         }
     }
 
-    /// Remembered or not, a number is written as serde_json writes it: each value is
-    /// written three times over (the last two from the memo when its slot still holds
-    /// it), among values that share slots, signed zeros, non-finite values and the
-    /// longest texts.
+    /// Remembered or not, a number is written as serde_json writes it: each value three
+    /// times in a row (the last two from the memo), then each between two writes of
+    /// another value in its slot (the key tells them apart), over values that share
+    /// slots, signed zeros, non-finite values and the longest texts.
     #[test]
     fn numbers_as_serde_json_writes_them() {
         let mut values = vec![
@@ -304,12 +308,31 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             values.push(f64::from_bits(x));
         }
-        for _ in 0..3 {
-            for &v in &values {
-                let want = serde_json::to_string(&v).unwrap();
-                assert_eq!(written(|o| number(o, v)), want, "{v:e}");
+        let check = |v: f64| {
+            let want = serde_json::to_string(&v).unwrap();
+            assert_eq!(written(|o| number(o, v)), want, "{v:e}");
+        };
+        for &v in &values {
+            for _ in 0..3 {
+                check(v);
             }
         }
+        // Each value between two writes of another in its slot: the second write of
+        // the first finds the other's text there and must not take it.
+        let mut by_slot = vec![Vec::new(); 1 << MEMO_BITS];
+        for &v in &values {
+            by_slot[slot(v.to_bits())].push(v);
+        }
+        let mut pairs = 0;
+        for run in &by_slot {
+            for w in run.windows(2).filter(|w| w[0].to_bits() != w[1].to_bits()) {
+                check(w[0]);
+                check(w[1]);
+                check(w[0]);
+                pairs += 1;
+            }
+        }
+        assert!(pairs > 1000, "only {pairs} pairs of values shared a slot");
     }
 
     /// The run-at-a-time test says what a test per byte says, wherever the byte is.
