@@ -1,16 +1,16 @@
 //! The topology diagram: sites as clusters, switches and DTN groups as nodes, one path
 //! per cable coloured by its predicted utilization, labels with speed (and for WAN links
-//! kind, length and RTT). Positions from `layout`; the SVG is democ's own, so every
-//! element carries a class a test or a stylesheet can find.
+//! kind, length and RTT). Positions from `layout`; `templates/report/topology.svg.j2`
+//! draws the SVG, where every element carries a class a test or a stylesheet can find.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+
+use serde::Serialize;
 
 use super::grid;
 use super::layout::place;
 use crate::check::load::Res;
 use crate::check::predict::Plan;
-use crate::escape::html;
 use crate::resolve::model::{LinkKind, Model, NodeId};
 
 /// A node of the diagram: a switch, or the DTNs of one site cabled to one switch.
@@ -20,6 +20,67 @@ struct Node {
     site: usize,
     /// Its title (tooltip): every DTN of a group.
     title: String,
+}
+
+/// The drawing as `topology.svg.j2` prints it: boxes by their top-left corners.
+#[derive(Serialize)]
+pub(crate) struct Diagram {
+    width: f64,
+    height: f64,
+    sites: Vec<SiteBox>,
+    /// The cables between each two nodes, with one label.
+    bundles: Vec<Bundle>,
+    nodes: Vec<NodeBox>,
+}
+
+#[derive(Serialize)]
+struct SiteBox {
+    name: String,
+    title: String,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    title_x: f64,
+    title_y: f64,
+}
+
+#[derive(Serialize)]
+struct Bundle {
+    cables: Vec<Cable>,
+    label: String,
+    label_x: f64,
+    label_y: f64,
+}
+
+/// One cable's line, offset from its neighbours in a bundle.
+#[derive(Serialize)]
+struct Cable {
+    class: &'static str,
+    /// The link's number in the show (from 1).
+    number: usize,
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    /// Its ends (`switch:port`).
+    a: String,
+    b: String,
+    /// Predicted utilization, none when no flow is routed over it.
+    used_pct: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct NodeBox {
+    class: &'static str,
+    label: String,
+    title: String,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    text_x: f64,
+    text_y: f64,
 }
 
 const H: f64 = 30.0;
@@ -154,8 +215,8 @@ fn link_label(m: &Model, l: usize, fiber_us_per_km: f64) -> String {
     }
 }
 
-/// The topology as an inline SVG element.
-pub(crate) fn svg(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> String {
+/// The topology's drawing, placed.
+pub(crate) fn diagram(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> Diagram {
     let (nodes, sw_node, host_node) = nodes(m);
     let node_of = |n: NodeId| match n {
         NodeId::Switch(s) => sw_node[s],
@@ -225,81 +286,90 @@ pub(crate) fn svg(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> String {
         })
         .collect();
     let util = utilization(m, plan);
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="topology" viewBox="0 0 {:.0} {:.0}" width="{:.0}" height="{:.0}" role="img" aria-label="topology">"#,
-        tw.max(1.0),
-        th.max(1.0),
-        tw.max(1.0),
-        th.max(1.0)
-    );
-    for (s, site) in m.sites.iter().enumerate() {
-        let (x, y) = origin[s];
-        let (w, h) = site_size[s];
-        let _ = write!(
-            out,
-            r#"<g class="site" data-site="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="8"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
-            html(&site.name.value),
-            x + 8.0,
-            y + 16.0,
-            html(&site_title(m, s))
-        );
+    let sites = m
+        .sites
+        .iter()
+        .enumerate()
+        .map(|(s, site)| {
+            let (x, y) = origin[s];
+            let (w, h) = site_size[s];
+            SiteBox {
+                name: site.name.value.clone(),
+                title: site_title(m, s),
+                x,
+                y,
+                w,
+                h,
+                title_x: x + 8.0,
+                title_y: y + 16.0,
+            }
+        })
+        .collect();
+    let bundles = pairs
+        .iter()
+        .map(|(&(a, b), links)| {
+            let ((x1, y1), (x2, y2)) = (at[a], at[b]);
+            let (dx, dy) = (x2 - x1, y2 - y1);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let (nx, ny) = (-dy / len, dx / len);
+            let n = links.len() as f64;
+            let cables = links
+                .iter()
+                .enumerate()
+                .map(|(k, &l)| {
+                    let off = (k as f64 - (n - 1.0) / 2.0) * 2.5;
+                    Cable {
+                        class: load_class(util[l]),
+                        number: l + 1,
+                        x1: x1 + nx * off,
+                        y1: y1 + ny * off,
+                        x2: x2 + nx * off,
+                        y2: y2 + ny * off,
+                        a: m.end_name(m.links[l].a),
+                        b: m.end_name(m.links[l].b),
+                        used_pct: util[l],
+                    }
+                })
+                .collect();
+            let first = links[0];
+            let label = if links.len() > 1 {
+                format!("{}x {}", links.len(), link_label(m, first, fiber_us_per_km))
+            } else {
+                link_label(m, first, fiber_us_per_km)
+            };
+            Bundle {
+                cables,
+                label,
+                label_x: (x1 + x2) / 2.0 + 4.0,
+                label_y: (y1 + y2) / 2.0 - 3.0,
+            }
+        })
+        .collect();
+    let boxes = nodes
+        .into_iter()
+        .zip(at)
+        .map(|(node, (x, y))| {
+            let w = width(&node.label);
+            NodeBox {
+                x: x - w / 2.0,
+                y: y - H / 2.0,
+                w,
+                h: H,
+                text_x: x,
+                text_y: y + 4.5,
+                class: node.class,
+                label: node.label,
+                title: node.title,
+            }
+        })
+        .collect();
+    Diagram {
+        width: tw.max(1.0),
+        height: th.max(1.0),
+        sites,
+        bundles,
+        nodes: boxes,
     }
-    for (&(a, b), links) in &pairs {
-        let ((x1, y1), (x2, y2)) = (at[a], at[b]);
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-        let (nx, ny) = (-dy / len, dx / len);
-        let n = links.len() as f64;
-        for (k, &l) in links.iter().enumerate() {
-            let off = (k as f64 - (n - 1.0) / 2.0) * 2.5;
-            let u = util[l];
-            let _ = write!(
-                out,
-                r#"<path class="link {}" data-link="{}" d="M{:.1} {:.1} L{:.1} {:.1}"><title>{} — {}: {}</title></path>"#,
-                load_class(u),
-                l + 1,
-                x1 + nx * off,
-                y1 + ny * off,
-                x2 + nx * off,
-                y2 + ny * off,
-                html(&m.end_name(m.links[l].a)),
-                html(&m.end_name(m.links[l].b)),
-                u.map_or("no flow routed".to_owned(), |u| format!("{u:.0}% used"))
-            );
-        }
-        let first = links[0];
-        let label = if links.len() > 1 {
-            format!("{}x {}", links.len(), link_label(m, first, fiber_us_per_km))
-        } else {
-            link_label(m, first, fiber_us_per_km)
-        };
-        let _ = write!(
-            out,
-            r#"<text class="link-label" x="{:.1}" y="{:.1}">{}</text>"#,
-            (x1 + x2) / 2.0 + 4.0,
-            (y1 + y2) / 2.0 - 3.0,
-            html(&label)
-        );
-    }
-    for (i, node) in nodes.iter().enumerate() {
-        let (x, y) = at[i];
-        let w = width(&node.label);
-        let _ = write!(
-            out,
-            r#"<g class="node {}" data-name="{}"><title>{}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{H}" rx="4"/><text x="{x:.1}" y="{:.1}">{}</text></g>"#,
-            node.class,
-            html(&node.label),
-            html(&node.title),
-            x - w / 2.0,
-            y - H / 2.0,
-            y + 4.5,
-            html(&node.label)
-        );
-    }
-    out.push_str("</svg>");
-    out
 }
 
 fn site_title(m: &Model, s: usize) -> String {
