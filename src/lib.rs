@@ -23,7 +23,6 @@ pub(crate) mod ir;
 pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
-pub(crate) mod par;
 pub(crate) mod plan;
 #[allow(unsafe_code)]
 pub(crate) mod prefetch;
