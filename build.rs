@@ -53,15 +53,6 @@ fn collect_ext(dir: &Path, out: &mut Vec<String>, exts: &[&str]) {
 }
 
 fn main() {
-    // The binary as a position-dependent executable on Linux: a PIE is relocated at
-    // every start (21,616 relative relocations dirtying 100 pages of .data.rel.ro, a
-    // page fault each), which was a third of `democ check` on sc16. The objects stay
-    // position-independent; only the final link changes, and only for the binary.
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        println!("cargo::rustc-link-arg-bins=-no-pie");
-    }
-    static_where_linked_by_us();
-    hot_functions_first();
     println!("cargo::rerun-if-changed=examples/sc16");
     let mut files = Vec::new();
     collect(Path::new("examples/sc16"), &mut files);
@@ -222,65 +213,4 @@ fn templates() -> String {
     }
     code.push(']');
     code
-}
-
-/// The functions the planner's loop runs, laid out first and together in the binary
-/// (link/hot-functions.txt, written by bench/hot-functions.py): `check` on sc16 runs
-/// ~1,500 functions spread over 11 MB of code, and the kernel maps code 64 KiB at a
-/// time, a page fault each (94 for one `check`, ~6 µs each on the machines measured).
-/// The list is a layout hint: the linker skips stale names, places new functions after
-/// it, and the program is the same. Given only where the linker is known to be lld,
-/// which reads it: x86_64 Linux from Rust 1.90 on, with no linker chosen by hand
-/// (another linker would refuse the option).
-fn hot_functions_first() {
-    let list = "link/hot-functions.txt";
-    println!("cargo::rerun-if-changed={list}");
-    println!("cargo::rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
-    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
-    let by_hand = std::env::var("CARGO_ENCODED_RUSTFLAGS").is_ok_and(|f| f.contains("link"))
-        || std::env::var_os("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_some();
-    if std::env::var("TARGET").as_deref() != Ok("x86_64-unknown-linux-gnu")
-        || by_hand
-        || dir.contains(',')
-        || !Path::new(list).is_file()
-        || !rustc_at_least(1, 90)
-    {
-        return;
-    }
-    println!("cargo::rustc-link-arg-bins=-Wl,--symbol-ordering-file={dir}/{list}");
-    println!("cargo::rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
-}
-
-/// The binary marked for a static link when the linker is democ's own link/cc (set for
-/// x86_64 Linux in .cargo/config.toml), which links it statically where it can and
-/// drops the mark; any other linker would refuse the mark, so it gets none.
-fn static_where_linked_by_us() {
-    println!("cargo::rerun-if-env-changed=RUSTC_LINKER");
-    // Build scripts run in the package's folder, so `link/cc` is this package's.
-    let ours = std::env::var("RUSTC_LINKER").is_ok_and(|l| {
-        Path::new(&l)
-            .canonicalize()
-            .ok()
-            .zip(Path::new("link/cc").canonicalize().ok())
-            .is_some_and(|(a, b)| a == b)
-    });
-    if ours {
-        println!("cargo::rustc-link-arg-bins=--democ-static");
-    }
-}
-
-/// Whether the compiler building democ is at least `major.minor` (`rustc --version`).
-fn rustc_at_least(major: u32, minor: u32) -> bool {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let Ok(out) = std::process::Command::new(rustc).arg("--version").output() else {
-        return false;
-    };
-    // `rustc 1.95.0 (59807616e 2026-04-14)`
-    let text = String::from_utf8_lossy(&out.stdout);
-    let version = text.split_whitespace().nth(1).unwrap_or("");
-    let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
-    match (parts.next().flatten(), parts.next().flatten()) {
-        (Some(a), Some(b)) => (a, b) >= (major, minor),
-        _ => false,
-    }
 }

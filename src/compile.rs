@@ -133,9 +133,8 @@ pub(crate) struct Lowered {
     pub(crate) prediction: Option<crate::check::predict::Plan>,
 }
 
-/// [`front`] and lowering. Lowering only reads the derived model, so a large show's
-/// runs on a second thread beside the checks ([`LOWER_BESIDE_FROM`]); its result and
-/// diagnostics count only when the checks pass, exactly as if it had run after them.
+/// [`front`] and lowering. Lowering's result and diagnostics count only when the
+/// checks pass.
 pub(crate) fn lowered(
     input: Input,
     opts: &Options,
@@ -145,47 +144,21 @@ pub(crate) fn lowered(
         return Ok(None);
     };
     let mut clock = Stages::new();
-    // Lowering posts its switches here; the checks' thread takes some once done.
-    let share = crate::lower::Share::default();
-    let lower = || {
-        let mut diags = Diags::default();
-        let lab = if opts.checks_only {
-            crate::lower::checks(&front, &mut diags, &share).map(|()| None)
-        } else if opts.full_prediction {
-            crate::lower::lower_but_flows(&front, &mut diags, &share).map(Some)
-        } else {
-            crate::lower::lower(&front, &mut diags, &share).map(Some)
-        };
-        (lab, diags)
-    };
     let detail = if opts.full_prediction {
         Detail::Full
     } else {
         Detail::Shortfalls
     };
-    let beside = front.model.links.len() >= LOWER_BESIDE_FROM;
-    let (prediction, (lab, lower_diags)) = std::thread::scope(|scope| {
-        // Lowering recurses no deeper than the checks, but give it the main thread's stack.
-        let lowering = beside
-            .then(|| {
-                std::thread::Builder::new()
-                    .stack_size(8 << 20)
-                    .spawn_scoped(scope, lower)
-                    .ok()
-            })
-            .flatten();
-        let prediction = crate::check::run(&front, &mut s.diags, detail);
-        clock.mark("check");
-        let lowered = match lowering {
-            Some(t) => {
-                share.help();
-                t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-            }
-            // A small show, or no thread to be had: lowered here, after the checks.
-            None => lower(),
-        };
-        (prediction, lowered)
-    });
+    let prediction = crate::check::run(&front, &mut s.diags, detail);
+    clock.mark("check");
+    let mut lower_diags = Diags::default();
+    let lab = if opts.checks_only {
+        crate::lower::checks(&front, &mut lower_diags).map(|()| None)
+    } else if opts.full_prediction {
+        crate::lower::lower_but_flows(&front, &mut lower_diags).map(Some)
+    } else {
+        crate::lower::lower(&front, &mut lower_diags).map(Some)
+    };
     clock.mark("lower");
     let Some(front) = settle(front, opts, s) else {
         return Ok(None);
@@ -267,34 +240,6 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
     }
 }
 
-/// Main spec files (bytes) from which the embedded catalog and the vendor files are
-/// unpacked on a second thread while the spec is read. Below it the thread cost more
-/// than it hid on this VM: sc16 (a 6.5 KB main file) took 0.5 ms longer to `plan` with
-/// it, and the models a show names are unpacked in microseconds where first looked up.
-const WARM_FROM: u64 = 64 << 10;
-
-/// The size of the main spec file, as far as known before it is read (0 when not).
-fn spec_bytes(input: &Input) -> u64 {
-    match input {
-        Input::Path(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
-        Input::Bytes { bytes, .. } => bytes.len() as u64,
-        Input::Embedded => 0,
-    }
-}
-
-/// Links from which lowering runs on a second thread beside the checks. Below it the
-/// thread (its start, its own fresh heap pages, waking it and waiting for it) cost more
-/// than the lowering it took off the checks' path: `check` of sc16 (102 links) and of
-/// 32- and 64-switch synth shows (128 and 256 links) was 3-10 % faster on one thread,
-/// of the 256-switch ring (768 links) and the 100-switch booths show (1,100) 4-5 %
-/// slower (paired, BENCHMARKS.md).
-const LOWER_BESIDE_FROM: usize = 512;
-
-/// Flows from which a show is large enough for `derived` to take a second thread for
-/// work off its path: the address lock read while the spec is resolved, the spec freed
-/// while the model is derived. (Below it a thread costs more than it saves.)
-const LARGE_FROM: usize = 8192;
-
 /// Parse + resolve + derive: everything before the checks.
 fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
     let mut clock = Stages::new();
@@ -303,47 +248,14 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         (Input::Path(p), _) => Some(crate::lock::path_for(p)),
     };
     let mut spec = Spec::default();
-    // democ's own data (the embedded catalog, the vendor files) is decoded once per
-    // process: for a large spec on a second thread while the spec is read, when the
-    // catalog's files can take their ids first (no `--catalog` folder, whose files come
-    // before the spec's).
-    let early = spec_bytes(&input) >= WARM_FROM
-        && opts.catalog_dir.is_none()
-        && catalog::register_embedded(&mut s.sources);
-    let parsed = std::thread::scope(|scope| {
-        // No thread to be had: the catalog is decoded below, when it is first needed.
-        let warm = early
-            .then(|| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, || {
-                        // Lowering's first need; an error is reported there.
-                        let _ = crate::lower::vendor::vendors();
-                        catalog::owned()
-                    })
-                    .ok()
-            })
-            .flatten();
-        let base = if early {
-            None
-        } else {
-            Some(catalog::load(
-                &mut s.sources,
-                &mut s.diags,
-                opts.catalog_dir.as_deref(),
-                None,
-            ))
-        };
-        let read = parse(input, opts, s, &mut spec);
-        let decoded = warm.and_then(|w| w.join().ok());
-        read.map(|()| (base, decoded))
-    })?;
-    let base = match parsed {
-        (Some(base), _) => base?,
-        (None, decoded) => {
-            let cats = decoded.unwrap_or_else(catalog::owned);
-            catalog::load(&mut s.sources, &mut s.diags, None, Some(cats))?
-        }
-    };
+    let base = catalog::load(
+        &mut s.sources,
+        &mut s.diags,
+        opts.catalog_dir.as_deref(),
+        None,
+    );
+    parse(input, opts, s, &mut spec)?;
+    let base = base?;
     clock.mark("parse");
     if s.diags.has_errors() {
         return Ok(None);
@@ -352,30 +264,11 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     for c in std::mem::take(&mut spec.catalogs) {
         db.absorb(c);
     }
-    // A large show's address lock is read and decoded beside the resolving, under the
-    // id its source takes next (`lock::read::finish` reads it again if another took it).
-    let large = spec.flows.len() >= LARGE_FROM;
-    let lock_id = crate::source::FileId(u32::try_from(s.sources.len()).unwrap_or(u32::MAX));
-    let beside = lock_path.as_deref().filter(|_| large);
-    let limits = opts.limits;
-    let (resolved, prepared) = std::thread::scope(|scope| {
-        let reading = beside.and_then(|path| {
-            std::thread::Builder::new()
-                .spawn_scoped(scope, move || {
-                    crate::lock::read::prepare(path, &limits, lock_id)
-                })
-                .ok()
-        });
-        let model = crate::resolve::resolve(&spec, &db, &mut s.diags);
-        // A panic there lost only the head start: the lock is read below as before.
-        (model, reading.and_then(|r| r.join().ok()).flatten())
-    });
-    let Some(mut model) = resolved else {
+    let Some(mut model) = crate::resolve::resolve(&spec, &db, &mut s.diags) else {
         return Ok(None);
     };
-    // Nothing reads the spec again: a large one is freed on another thread while the
-    // model is derived, not on this one.
-    let freeing = crate::par::free_beside(spec, large);
+    // Nothing reads the spec again.
+    drop(spec);
     clock.mark("resolve");
     if s.diags.has_errors() {
         return Ok(None);
@@ -385,7 +278,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
             "the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into(),
         );
     };
-    if !addresses(&mut model, lock_path, prepared, opts, s) {
+    if !addresses(&mut model, lock_path, opts, s) {
         return Ok(None);
     }
     crate::derive::roles::assign(&mut model, &mut s.diags);
@@ -399,10 +292,6 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         return Ok(None);
     }
     let segments = crate::derive::segments::derive(&model, &routes);
-    if let Some(f) = freeing {
-        // Long done by now; a panic there lost only the spec.
-        let _ = f.join();
-    }
     Ok(Some(Front {
         db,
         model,
@@ -411,13 +300,11 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     }))
 }
 
-/// Allocates addresses, keeping the lock at `lock_path` (when given; `prepared` when it
-/// was read already) and recording what it would hold now in the session; false when
+/// Allocates addresses, keeping the lock at `lock_path` (when given) and recording what it would hold now in the session; false when
 /// the lock cannot be read (E0130).
 fn addresses(
     model: &mut Model,
     lock_path: Option<PathBuf>,
-    prepared: Option<crate::lock::read::Prepared>,
     opts: &Options,
     s: &mut Session,
 ) -> bool {
@@ -425,10 +312,7 @@ fn addresses(
         crate::derive::addressing::assign(model, None, &mut s.diags);
         return true;
     };
-    let read = match prepared {
-        Some(p) => crate::lock::read::finish(p, &path, &opts.limits, &mut s.sources, &mut s.diags),
-        None => crate::lock::read::file(&path, &opts.limits, &mut s.sources, &mut s.diags),
-    };
+    let read = crate::lock::read::file(&path, &opts.limits, &mut s.sources, &mut s.diags);
     let Ok(read) = read else {
         return false;
     };

@@ -10,7 +10,6 @@ use crate::check::predict::Plan;
 use crate::compile::{Front, Session};
 use crate::ir::{self, Lab};
 use crate::manifest::{self, Entry, Manifest};
-use crate::par::Task;
 use crate::render::Renderer;
 use crate::write::{OutFile, Staging};
 
@@ -30,7 +29,7 @@ pub(crate) fn lab(
     s: &mut Session,
     deny_warnings: bool,
 ) -> Result<Option<Lab>, String> {
-    let lab = crate::lower::lower(front, &mut s.diags, &crate::lower::Share::default())?;
+    let lab = crate::lower::lower(front, &mut s.diags)?;
     if deny_warnings {
         s.diags.deny_warnings();
     }
@@ -50,46 +49,23 @@ pub(crate) fn files(
     front: Option<(&Front, Option<&Plan>)>,
     sink: Option<&Staging>,
 ) -> Result<Vec<OutFile>, String> {
-    // Below a few hundred devices (or thousands of flows) a thread costs more than it
-    // saves.
-    let flows = front.map_or(lab.flows.len(), |(f, _)| f.model.flows.len());
-    let size = lab.switches.len() + lab.hosts.len() + flows / 16;
-    let threads = crate::par::threads(size, 256);
-    assemble(lab, r, s, main_dir, extra, front, sink, threads)
-}
-
-/// [`files`] made on `threads` threads: the same files whatever their number.
-#[allow(clippy::too_many_arguments)]
-fn assemble(
-    lab: &Lab,
-    r: &Renderer,
-    s: &Session,
-    main_dir: &str,
-    extra: Option<Extra<'_>>,
-    front: Option<(&Front, Option<&Plan>)>,
-    sink: Option<&Staging>,
-    threads: usize,
-) -> Result<Vec<OutFile>, String> {
     let report = front.and_then(|(front, plan)| Some((front, plan?)));
     // A lab lowered without the flows' IR (`lower::lower_but_flows`, a build's): its
     // flows.json is written from the routes, the bytes lowering them would give.
     let flows = front.map(|(f, _)| f).filter(|_| lab.flows.is_empty());
-    let work = tasks(lab, r, s, main_dir, extra, (report, flows), sink, threads);
-    let made = crate::par::tasks(work, threads);
+    let made = made(lab, r, s, main_dir, extra, (report, flows), sink)?;
     let mut streamed = Vec::new();
     let mut out = Vec::with_capacity(lab.switches.len() * 2 + lab.hosts.len() * 2 + 16);
     let mut entries = Vec::with_capacity(out.capacity());
     let mut body = None;
-    let mut inputs = None;
     for m in made {
-        match m? {
+        match m {
             Made::Files(files, hashes) => {
                 out.extend(files);
                 entries.extend(hashes);
             }
             Made::Report(b) => body = Some(b),
             Made::Streamed(e) => streamed.push(e),
-            Made::Sources(hashed) => inputs = Some(hashed),
         }
     }
     let mut late = Vec::new();
@@ -127,7 +103,7 @@ fn assemble(
     out.sort_by(|a, b| a.path.cmp(&b.path));
     entries.sort_by(|a, b| a.path.cmp(&b.path));
     let mut clock = crate::compile::Stages::new();
-    let (sources_sha256, sources) = inputs.unwrap_or_else(|| sources(s, main_dir));
+    let (sources_sha256, sources) = sources(s, main_dir);
     let m = Manifest {
         format: manifest::FORMAT,
         format_version: manifest::FORMAT_VERSION,
@@ -146,16 +122,13 @@ fn assemble(
     Ok(out)
 }
 
-/// What one task of a build makes: files with their manifest entries (hashed where
-/// they were made, so hashing runs on every thread), or the report without its list of
-/// files (None: the show has no physics).
+/// What one part of a build makes: files with their manifest entries, or the report
+/// without its list of files (None: the show has no physics).
 enum Made {
     Files(Vec<OutFile>, Vec<Entry>),
     Report(Option<String>),
     /// A file already written into the staging folder: its entry.
     Streamed(Entry),
-    /// The manifest's hash of the spec's files and their names ([`sources`]).
-    Sources((String, Vec<String>)),
 }
 
 /// The manifest's `sources_sha256` and `sources`: every file read but the address lock.
@@ -184,94 +157,71 @@ fn large(sink: Option<&Staging>, path: &str, write: Writer<'_>) -> Result<Made, 
     Ok(Made::Files(f, hashes))
 }
 
-/// The build's pieces of work, longest first (see `par::tasks`).
-#[allow(clippy::too_many_arguments)]
-fn tasks<'a>(
-    lab: &'a Lab,
-    r: &'a Renderer,
-    s: &'a Session,
-    main_dir: &'a str,
-    extra: Option<Extra<'a>>,
-    (report, flows): (Option<(&'a Front, &'a Plan)>, Option<&'a Front>),
-    sink: Option<&'a Staging>,
-    threads: usize,
-) -> Vec<Task<'a, Result<Made, String>>> {
+/// The build's parts, each made in turn.
+fn made(
+    lab: &Lab,
+    r: &Renderer,
+    s: &Session,
+    main_dir: &str,
+    extra: Option<Extra<'_>>,
+    (report, flows): (Option<(&Front, &Plan)>, Option<&Front>),
+    sink: Option<&Staging>,
+) -> Result<Vec<Made>, String> {
     let files = |f: Vec<OutFile>| {
         let hashes = hashed(&f);
-        Ok(Made::Files(f, hashes))
+        Made::Files(f, hashes)
     };
-    let mut tasks: Vec<Task<'a, Result<Made, String>>> = Vec::new();
+    let mut made = Vec::new();
     if let Some(x) = extra {
-        tasks.push(Box::new(move || large(sink, x.path, x.write)));
+        made.push(large(sink, x.path, x.write)?);
     }
-    tasks.push(Box::new(move || {
-        // As `ir::to_json` writes it, from the routes when the lab was lowered without
-        // the flows' IR. In a folder of its own: a switch may be named `flows`.
-        let write: Writer<'a> = match flows {
-            Some(front) => {
-                Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
-            }
-            None => Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w)),
-        };
-        large(sink, "ir/flows/flows.json", write)
-    }));
-    if let Some((front, plan)) = report {
-        tasks.push(Box::new(move || {
-            let found = crate::report::Finding::all(s, main_dir);
-            Ok(Made::Report(crate::report::body(front, plan, lab, &found)))
-        }));
-    }
-    tasks.push(Box::new(move || {
-        let mut f = vec![OutFile {
-            path: lab.containerlab.file.clone(),
-            bytes: lab.containerlab.to_yaml()?.into_bytes(),
-        }];
-        f.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
-            path: path.clone(),
-            bytes: text.clone().into_bytes(),
-        }));
-        files(f)
-    }));
-    tasks.push(Box::new(move || {
-        let mut f = crate::rulesets::files(lab);
-        for (path, (fab, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
-            f.push(OutFile {
-                path,
-                bytes: r.fabric(fab, i, &lab.show)?.into_bytes(),
-            });
+    // As `ir::to_json` writes it, from the routes when the lab was lowered without the
+    // flows' IR. In a folder of its own: a switch may be named `flows`.
+    let write: Writer<'_> = match flows {
+        Some(front) => {
+            Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
         }
-        f.extend(lab.fabrics.iter().map(|fab| OutFile {
-            path: format!("ir/fabrics/{}.json", fab.name),
-            bytes: ir::to_json(fab).into_bytes(),
-        }));
-        files(f)
-    }));
-    tasks.push(Box::new(move || {
-        files(vec![
-            OutFile {
-                path: "cabling.csv".into(),
-                bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
-            },
-            OutFile {
-                path: "bom.csv".into(),
-                bytes: crate::csv::bom(&lab.cabling).into_bytes(),
-            },
-        ])
-    }));
-    // Hashed beside the rest, not after it (the largest show's 8.5 MB spec, 5 ms).
-    tasks.push(Box::new(move || Ok(Made::Sources(sources(s, main_dir)))));
-    // The configs and scripts last, in runs, several per thread: whichever thread comes
-    // free takes the next, so both end within a run of each other. (With the topology
-    // after them, as it was, the largest build's second thread took its 58 ms last and
-    // the other waited on it.)
-    let per = |n: usize| n.div_ceil(4 * threads).max(1);
-    for run in lab.switches.chunks(per(lab.switches.len())) {
-        tasks.push(Box::new(move || files(switches(run, r, &lab.show)?)));
+        None => Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w)),
+    };
+    made.push(large(sink, "ir/flows/flows.json", write)?);
+    if let Some((front, plan)) = report {
+        let found = crate::report::Finding::all(s, main_dir);
+        made.push(Made::Report(crate::report::body(front, plan, lab, &found)));
     }
-    for run in lab.hosts.chunks(per(lab.hosts.len())) {
-        tasks.push(Box::new(move || files(hosts(run, r, &lab.show)?)));
+    let mut f = vec![OutFile {
+        path: lab.containerlab.file.clone(),
+        bytes: lab.containerlab.to_yaml()?.into_bytes(),
+    }];
+    f.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
+        path: path.clone(),
+        bytes: text.clone().into_bytes(),
+    }));
+    made.push(files(f));
+    let mut f = crate::rulesets::files(lab);
+    for (path, (fab, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
+        f.push(OutFile {
+            path,
+            bytes: r.fabric(fab, i, &lab.show)?.into_bytes(),
+        });
     }
-    tasks
+    f.extend(lab.fabrics.iter().map(|fab| OutFile {
+        path: format!("ir/fabrics/{}.json", fab.name),
+        bytes: ir::to_json(fab).into_bytes(),
+    }));
+    made.push(files(f));
+    made.push(files(vec![
+        OutFile {
+            path: "cabling.csv".into(),
+            bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
+        },
+        OutFile {
+            path: "bom.csv".into(),
+            bytes: crate::csv::bom(&lab.cabling).into_bytes(),
+        },
+    ]));
+    made.push(files(switches(&lab.switches, r, &lab.show)?));
+    made.push(files(hosts(&lab.hosts, r, &lab.show)?));
+    Ok(made)
 }
 
 /// The prediction the report and plan.json show; None without physics (then neither
@@ -364,44 +314,6 @@ pub(crate) fn main_dir(spec: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Made on several threads, a build's files are exactly those one thread makes.
-    #[test]
-    fn threads_make_what_one_thread_makes() {
-        let (front, lab) = crate::testkit::render_fixture();
-        let r = Renderer::new(None).expect("templates");
-        let s = Session::default();
-        let plan = prediction(&front);
-        let files = |threads| -> Vec<(String, Vec<u8>)> {
-            let extra = Extra {
-                path: "plan.json",
-                write: Box::new(|w: &mut dyn std::io::Write| w.write_all(b"{}")),
-            };
-            assemble(
-                &lab,
-                &r,
-                &s,
-                "x",
-                Some(extra),
-                Some((&front, plan.as_ref())),
-                None,
-                threads,
-            )
-            .expect("renders")
-            .into_iter()
-            .map(|f| (f.path, f.bytes))
-            .collect()
-        };
-        let one = files(1);
-        assert!(lab.switches.len() >= 3 && one.len() > 2 * lab.switches.len());
-        assert!(
-            one.iter()
-                .any(|(p, b)| p == "report/index.html" && !b.is_empty())
-        );
-        assert_eq!(files(2), one);
-        assert_eq!(files(3), one);
-        assert_eq!(files(64), one);
-    }
 
     /// Streamed into a staging folder, the largest files are the bytes made in memory
     /// (plan.json those of `plan::json_bytes`), and the manifest is the same.

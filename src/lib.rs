@@ -4,6 +4,8 @@
 //! render -> write. Each pass collects every diagnostic it finds and the pipeline stops
 //! at the end of a pass that reported an error. The library never prints.
 
+#![deny(unsafe_code)]
+
 #[doc(hidden)]
 pub mod api;
 pub(crate) mod catalog;
@@ -21,8 +23,8 @@ pub(crate) mod ir;
 pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
-pub(crate) mod par;
 pub(crate) mod plan;
+#[allow(unsafe_code)]
 pub(crate) mod prefetch;
 pub(crate) mod read;
 pub(crate) mod render;

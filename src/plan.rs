@@ -524,46 +524,16 @@ enum Field {
     Links,
 }
 
-/// Elements below which an array is written on one thread (`par::threads`).
-const PARALLEL_FROM: usize = 4096;
-
 /// An array one level deep, each element written in place (two levels deep) by `write`.
-/// A long one is written in runs of elements on every core: the first run goes on in
-/// `out` itself, so only the others' bytes are copied (at 100,000 flows plan.json is
-/// 196 MB, and writing it was half of a build's plan stage).
-fn elements<T: Sync>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T) + Sync) {
+fn elements<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
     if items.is_empty() {
         out.extend_from_slice(b"[]");
         return;
     }
     out.push(b'[');
-    let size = out.capacity().saturating_sub(out.len()) / items.len();
-    let first = std::sync::Mutex::new(Some(std::mem::take(out)));
-    let threads = crate::par::threads(items.len(), PARALLEL_FROM);
-    let parts = crate::par::runs(items, threads, |run| {
-        let starts = std::ptr::eq(run.as_ptr(), items.as_ptr());
-        let mut buf = starts
-            .then(|| first.lock().ok().and_then(|mut b| b.take()))
-            .flatten()
-            .unwrap_or_else(|| Vec::with_capacity(run.len() * size));
-        for (k, v) in run.iter().enumerate() {
-            buf.extend_from_slice(if starts && k == 0 {
-                b"\n    "
-            } else {
-                b",\n    "
-            });
-            write(&mut buf, v);
-        }
-        buf
-    });
-    let mut parts = parts.into_iter();
-    // The first run took `out` back unless it could not (then it is still here).
-    *out = match first.into_inner().ok().flatten() {
-        Some(head) => head,
-        None => parts.next().unwrap_or_default(),
-    };
-    for p in parts {
-        out.extend_from_slice(&p);
+    for (k, v) in items.iter().enumerate() {
+        out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
+        write(out, v);
     }
     out.extend_from_slice(b"\n  ]");
 }

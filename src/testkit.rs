@@ -17,7 +17,6 @@ pub(crate) fn render_fixture() -> (Front, Lab) {
     )
     .expect("reads the fixture")
     .expect("the fixture checks clean");
-    let lab = crate::lower::lower(&f, &mut s.diags, &crate::lower::Share::default())
-        .expect("vendor data");
+    let lab = crate::lower::lower(&f, &mut s.diags).expect("vendor data");
     (f, lab)
 }

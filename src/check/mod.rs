@@ -78,9 +78,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Runs every check, predicting at `detail`; the plan when that is `Full` and the show
-/// has physics to predict with. From `predict::PARALLEL_FROM` flows the prediction runs
-/// beside the other checks (it is most of the work and mostly serial); each side keeps
-/// its diagnostics apart, appended afterwards in the order one thread gives.
+/// has physics to predict with.
 pub(crate) fn run(
     front: &Front,
     diags: &mut Diags,
@@ -88,33 +86,8 @@ pub(crate) fn run(
 ) -> Option<predict::Plan> {
     let cx = Ctx::new(front)?;
     let mut clock = crate::compile::Stages::new();
-    let plan = if crate::par::threads(cx.m.flows.len(), predict::PARALLEL_FROM) < 2 {
-        others(&cx, diags, &mut clock);
-        findings::check(&cx, diags, detail)
-    } else {
-        let (first, then, plan) = std::thread::scope(|scope| {
-            let beside = || {
-                let mut d = Diags::default();
-                others(&cx, &mut d, &mut crate::compile::Stages::new());
-                d
-            };
-            // The main thread's stack size, as for every thread of the pipeline.
-            let h = std::thread::Builder::new()
-                .stack_size(8 << 20)
-                .spawn_scoped(scope, beside);
-            let mut found = Diags::default();
-            let plan = findings::check(&cx, &mut found, detail);
-            let first = match h {
-                Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                // No thread to be had: the other checks here, after the prediction.
-                Err(_) => beside(),
-            };
-            (first, found, plan)
-        });
-        diags.append(first);
-        diags.append(then);
-        plan
-    };
+    others(&cx, diags, &mut clock);
+    let plan = findings::check(&cx, diags, detail);
     acknowledge(front, diags);
     clock.mark("  predict");
     plan

@@ -93,7 +93,7 @@ pub(crate) struct FlowPrediction {
     /// Every limit on the worst pair's path, smallest first (`Detail::Full` only).
     pub(crate) limits: Vec<Limit>,
     pub(crate) rtt_ms: f64,
-    /// Switch names, shared by the flows of a run (`words::Words::switch`): a String
+    /// Switch names, shared by the flows (`words::Words::switch`): a String
     /// each was 400,000 allocations at 100,000 flows.
     #[serde(serialize_with = "as_strs")]
     pub(crate) path: Vec<Arc<str>>,
@@ -203,18 +203,8 @@ fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
         .map_or("?", |(k, _)| k.value.as_str())
 }
 
-/// Hosts from which their facts are found on every core (`par::threads`).
-const HOSTS_PARALLEL_FROM: usize = 1024;
-
 pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
-    let threads = crate::par::threads(cx.m.hosts.len(), HOSTS_PARALLEL_FROM);
-    let runs = crate::par::runs(&cx.m.hosts, threads, |hosts| host_facts_of(cx, hosts));
-    let mut runs = runs.into_iter();
-    let mut all = runs.next().unwrap_or_default();
-    for run in runs {
-        all.extend(run);
-    }
-    all
+    host_facts_of(cx, &cx.m.hosts)
 }
 
 fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFacts> {
@@ -499,40 +489,25 @@ fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
             .max()
             .unwrap_or(0)
     });
-    let ids: Vec<usize> = (0..m.flows.len()).collect();
-    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
-    // Each run of flows numbers its pairs and items from 0; shifted when joined.
-    let parts = crate::par::runs(&ids, threads, |run| {
-        let mut used = PairUse::default();
-        let (mut nics, mut res) = (Vec::new(), Vec::new());
-        for &fi in run {
-            let f = &m.flows[fi];
-            used.flows.push(used.pairs.len());
-            for pr in &cx.routes.flows[fi].pairs {
-                used.pairs.push(used.items.len());
-                res.clear();
-                resources(
-                    m,
-                    pr,
-                    (f.source, f.sink),
-                    (&cx.routes.pins, &switches_of),
-                    &cx.host_ends,
-                    &mut nics,
-                    &mut res,
-                );
-                used.items
-                    .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
-            }
+    let mut used = PairUse::default();
+    let (mut nics, mut res) = (Vec::new(), Vec::new());
+    for (fi, f) in m.flows.iter().enumerate() {
+        used.flows.push(used.pairs.len());
+        for pr in &cx.routes.flows[fi].pairs {
+            used.pairs.push(used.items.len());
+            res.clear();
+            resources(
+                m,
+                pr,
+                (f.source, f.sink),
+                (&cx.routes.pins, &switches_of),
+                &cx.host_ends,
+                &mut nics,
+                &mut res,
+            );
+            used.items
+                .extend(res.iter().map(|&(r, w)| (space.index(r) as u32, w)));
         }
-        used
-    });
-    let mut parts = parts.into_iter();
-    let mut used = parts.next().unwrap_or_default();
-    for part in parts {
-        let (pairs, items) = (used.pairs.len(), used.items.len());
-        used.flows.extend(part.flows.iter().map(|&p| p + pairs));
-        used.pairs.extend(part.pairs.iter().map(|&i| i + items));
-        used.items.extend(part.items);
     }
     used.flows.push(used.pairs.len());
     used.pairs.push(used.items.len());
@@ -550,28 +525,19 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
     let m = cx.m;
     let facts = host_facts(cx);
     // Streams per pair of each flow, found once for the loads and the ceilings.
-    let ids: Vec<usize> = (0..m.flows.len()).collect();
-    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
-    let streams: Vec<u32> = crate::par::runs(&ids, threads, |run| {
-        run.iter()
-            .map(|&fi| stream_count(cx, &facts, fi))
-            .collect::<Vec<_>>()
-    })
-    .concat();
+    let streams: Vec<u32> = (0..m.flows.len())
+        .map(|fi| stream_count(cx, &facts, fi))
+        .collect();
     let (used, loads) = loads(cx, &facts, &streams);
     // Capacity of each resource, found once (None: not a limit).
-    let space: Vec<usize> = (0..loads.space.len()).collect();
-    let caps: Vec<Option<(f64, LimitKind)>> = crate::par::runs(&space, threads, |run| {
-        run.iter()
-            .map(|&i| {
-                loads
-                    .is_used(i)
-                    .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
-                    .flatten()
-            })
-            .collect::<Vec<_>>()
-    })
-    .concat();
+    let caps: Vec<Option<(f64, LimitKind)>> = (0..loads.space.len())
+        .map(|i| {
+            loads
+                .is_used(i)
+                .then(|| capacity(cx, &facts, &loads, &loads.space.res(i)))
+                .flatten()
+        })
+        .collect();
     let inputs = Inputs {
         cx,
         facts: &facts,
@@ -947,41 +913,22 @@ fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
     streams_per_pair(cx, f, &cx.routes.flows[fi], per_stream)
 }
 
-/// Flows below which the prediction stays on one thread (`par::threads`): the
-/// per-flow passes are cut into runs of flows, each with its own buffers and words.
-pub(crate) const PARALLEL_FROM: usize = 8192;
-
 /// Every flow's prediction: each pair's ceiling, then the resources shared max-min fair
 /// among the pairs (`share`), then per flow the sum of its pairs and its worst pair's
-/// bottleneck. The per-flow passes before and after the sharing run on every core from
-/// `PARALLEL_FROM` flows, in runs of consecutive flows put back in order.
+/// bottleneck.
 fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
     let m = i.cx.m;
     let ids: Vec<usize> = (0..m.flows.len()).collect();
-    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
     // Streams and CPU figures per flow, found once for the ceilings, the words and the
     // worst pair's limits.
     let streams: Vec<(u32, Option<(f64, u32)>)> =
         (0..m.flows.len()).map(|fi| flow_streams(i, fi)).collect();
-    let npairs = i.used.pairs.len().saturating_sub(1);
-    let mut all = Ceilings {
-        ceilings: Vec::with_capacity(npairs),
-        pairs: Vec::with_capacity(npairs),
-        coef: Vec::with_capacity(i.used.items.len()),
-        numa: Vec::with_capacity(m.flows.len()),
-    };
-    for part in crate::par::runs(&ids, threads, |run| pair_ceilings(i, run, &streams)) {
-        all.ceilings.extend(part.ceilings);
-        all.pairs.extend(part.pairs);
-        all.coef.extend(part.coef);
-        all.numa.extend(part.numa);
-    }
     let Ceilings {
         ceilings,
         pairs,
         coef,
         numa,
-    } = all;
+    } = pair_ceilings(i, &ids, &streams);
     let capacity: Vec<Option<f64>> = i.caps.iter().map(|c| c.map(|c| c.0)).collect();
     let shares = super::share::max_min(&super::share::Problem {
         ceilings: &ceilings,
@@ -997,34 +944,12 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         numa: &numa,
         streams: &streams,
     };
-    // On one thread the words are made as asked (only for the resources named).
-    let ahead = if threads > 1 && i.detail == Detail::Full {
-        words::ahead(i, threads)
-    } else {
-        Vec::new()
-    };
-    let runs = crate::par::runs(&ids, threads, |run| {
-        // Words made in one run are shared within it (`Words` is not for threads).
-        let w = words::Words::new(i.loads.space.len(), &ahead);
-        let mut scratch = Scratch::default();
-        let mut own = Vec::new();
-        // The first run's predictions are the start of the plan's, the others'
-        // appended to them: not all copied once more into a third vector (22 MB of
-        // fresh pages at 100,000 flows).
-        let first = std::ptr::eq(run.as_ptr(), ids.as_ptr());
-        let mut out = Vec::with_capacity(if first { ids.len() } else { run.len() });
-        out.extend(
-            run.iter()
-                .map(|&fi| settle(i, &w, &settled, fi, (&mut scratch, &mut own))),
-        );
-        out
-    });
-    let mut runs = runs.into_iter();
-    let mut out = runs.next().unwrap_or_default();
-    for run in runs {
-        out.extend(run);
-    }
-    out
+    let w = words::Words::new(i.loads.space.len());
+    let mut scratch = Scratch::default();
+    let mut own = Vec::new();
+    (0..m.flows.len())
+        .map(|fi| settle(i, &w, &settled, fi, (&mut scratch, &mut own)))
+        .collect()
 }
 
 /// The pairs' ceilings before sharing, for a run of consecutive flows: `ceilings` and

@@ -37,10 +37,6 @@ pub(crate) struct Problem<'a> {
     pub(crate) capacity: &'a [Option<f64>],
 }
 
-/// Pairs from which the ceilings are sorted on a second thread while the users are
-/// listed: the two are the sharing's only work that is not one event after another.
-const TWO_THREADS_FROM: usize = 16_384;
-
 /// The pairs' ceilings, and (`fills::key` of the ceiling, pair) in order.
 type Sorted = (Vec<f64>, Vec<(u64, u32)>);
 
@@ -59,26 +55,6 @@ fn sorted_ceilings(p: &Problem) -> Sorted {
     (ceiling, order)
 }
 
-/// Which pairs use each resource, and the ceilings sorted: side by side on a large
-/// problem (at 100,000 flows each was 20-28 M instructions, with the other core idle).
-fn users_and_ceilings(p: &Problem) -> (Users, Sorted) {
-    if crate::par::threads(p.ceilings.len(), TWO_THREADS_FROM) < 2 {
-        return (Users::new(p), sorted_ceilings(p));
-    }
-    std::thread::scope(|scope| {
-        match std::thread::Builder::new().spawn_scoped(scope, || sorted_ceilings(p)) {
-            Ok(sorting) => {
-                let users = Users::new(p);
-                let sorted = sorting
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (users, sorted)
-            }
-            Err(_) => (Users::new(p), sorted_ceilings(p)),
-        }
-    })
-}
-
 /// Each pair's rate and what stopped it.
 pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     let n = p.ceilings.len();
@@ -86,7 +62,8 @@ pub(crate) fn max_min(p: &Problem) -> Vec<(f64, Stop)> {
     // Which pairs use each resource, and per resource the coefficients of the active
     // pairs (`active`) and the load of the frozen ones (`frozen`); the ceilings never
     // move, so they are sorted once.
-    let (users, (ceiling, order)) = users_and_ceilings(p);
+    let users = Users::new(p);
+    let (ceiling, order) = sorted_ceilings(p);
     let (mut active, mut frozen) = (users.active.clone(), vec![0.0f64; nres]);
     // Full resources are out of `fills` for good.
     let mut full = vec![false; nres];

@@ -386,69 +386,17 @@ fn auto_edges(
     true
 }
 
-/// The automatically routed pairs of a run of flows, in the order `route` visits them:
-/// their edges end to end, and each pair's range of them (None: unreachable).
-#[derive(Default)]
-struct Found {
-    edges: Vec<EdgeIndex>,
-    pairs: Vec<Option<(usize, usize)>>,
-}
-
-/// Flows from which the automatic routes' edges are found on every core before the
-/// loads pick the links (`par::threads`).
-const FLOWS_PARALLEL_FROM: usize = 8192;
-
-/// Every automatically routed pair's edges, when there are flows enough to find them on
-/// every core (else none: `route` finds each as it goes). They do not depend on the load.
-fn found(r: &Router) -> Vec<Found> {
-    let m = r.m;
-    let ids: Vec<usize> = (0..m.flows.len()).collect();
-    let threads = crate::par::threads(ids.len(), FLOWS_PARALLEL_FROM);
-    if threads < 2 {
-        return Vec::new();
-    }
-    // Every host an automatic route starts or ends at has its uplinks by now.
-    let ups: Vec<&[Uplink]> = r.ups.iter().map(|u| u.as_deref().unwrap_or(&[])).collect();
-    let (t, trees) = (r.t, &r.trees);
-    crate::par::runs(&ids, threads, |run| {
-        let mut out = Found::default();
-        for f in run
-            .iter()
-            .map(|&fi| &m.flows[fi])
-            .filter(|f| f.path.is_none())
-        {
-            let back = f
-                .bidirectional
-                .then(|| f.pairs.iter().map(|&(a, b)| (b, a)));
-            for (s, d) in f.pairs.iter().copied().chain(back.into_iter().flatten()) {
-                let start = out.edges.len();
-                let ok = auto_edges(t, trees, (ups[s], ups[d]), f.routing, &mut out.edges);
-                out.pairs.push(ok.then_some((start, out.edges.len())));
-            }
-        }
-        out
-    })
-}
-
-/// Tree roots from which the trees are found on every core (`par::threads`): below,
-/// a thread costs more than the searches it takes over.
-const PARALLEL_FROM: usize = 256;
-
 /// The tree of every root some pair leaves from (`targets`' keys), found before routing:
-/// a tree does not depend on the load, so they are found apart, on every core for many.
+/// a tree does not depend on the load, so they are found apart.
 fn trees(
     t: &Topology,
     targets: &FxMap<(NodeIndex, Routing), FxSet<NodeIndex>>,
     hop_us: f64,
 ) -> FxMap<(NodeIndex, Routing), Tree> {
-    let roots: Vec<(&(NodeIndex, Routing), &FxSet<NodeIndex>)> = targets.iter().collect();
-    let threads = crate::par::threads(roots.len(), PARALLEL_FROM);
-    let parts = crate::par::runs(&roots, threads, |run| {
-        run.iter()
-            .map(|&(&(root, policy), to)| ((root, policy), tree(t, root, policy, hop_us, Some(to))))
-            .collect::<Vec<_>>()
-    });
-    parts.into_iter().flatten().collect()
+    targets
+        .iter()
+        .map(|(&(root, policy), to)| ((root, policy), tree(t, root, policy, hop_us, Some(to))))
+        .collect()
 }
 
 /// Routes every flow pair. Unroutable pairs are diagnostics (E0201).
@@ -478,10 +426,6 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
         }
     }
     r.trees = trees(t, &r.targets, r.hop_us);
-    let found = found(&r);
-    let mut found = found
-        .iter()
-        .flat_map(|run| run.pairs.iter().map(|p| p.map(|(a, b)| &run.edges[a..b])));
     let mut out = Routes::default();
     out.flows.reserve_exact(m.flows.len());
     for f in &m.flows {
@@ -500,11 +444,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
                     let ids: Vec<usize> = p.iter().map(|x| x.value).collect();
                     r.explicit(s, d, &ids, rate).map_err(Some)
                 }
-                None => match found.next() {
-                    Some(edges) => edges.map(|e| r.along(s, d, e, rate)),
-                    None => r.auto(s, d, f.routing, rate),
-                }
-                .ok_or(None),
+                None => r.auto(s, d, f.routing, rate).ok_or(None),
             };
             match routed {
                 Ok(pr) => fr.pairs.push(pr),

@@ -147,19 +147,6 @@ struct Run {
     admitted: Option<Vec<u16>>,
 }
 
-/// Flows from which their routes are cut into runs on every core (`par::threads`).
-const PARALLEL_FROM: usize = 8192;
-
-/// What cutting a run of consecutive flows' routes makes: per flow and route, the offset
-/// of its hops (counted from the run's first), the runs, and the mixed segments.
-#[derive(Default)]
-struct Split {
-    hops: u32,
-    start: Vec<Vec<u32>>,
-    runs: Vec<Run>,
-    mixed: Vec<Mixed>,
-}
-
 pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
     let dtn = m.settings.dtn_vlan;
     let mut seg = Segments::default();
@@ -170,33 +157,16 @@ pub(crate) fn derive(m: &Model, routes: &Routes) -> Segments {
     }
     seg.link_vlans = vec![Vec::new(); m.links.len()];
     let facts = LinkFacts::new(m);
-    let ids: Vec<usize> = (0..routes.flows.len()).collect();
-    let threads = crate::par::threads(ids.len(), PARALLEL_FROM);
-    // Each run of flows counts its hops from 0; shifted when joined.
-    let parts = crate::par::runs(&ids, threads, |ids| {
-        let mut part = Split::default();
-        for &fi in ids {
-            let fr = &routes.flows[fi];
-            let mut starts = Vec::with_capacity(fr.pairs.len());
-            for (ri, pr) in fr.pairs.iter().enumerate() {
-                starts.push(part.hops);
-                part.hops += pr.hops.len() as u32;
-                split(m, &facts, fi, ri, &pr.hops, &mut part.runs, &mut part.mixed);
-            }
-            part.start.push(starts);
-        }
-        part
-    });
     let mut runs: Vec<Run> = Vec::new();
     let mut hops = 0;
-    for mut part in parts {
-        for starts in &mut part.start {
-            starts.iter_mut().for_each(|s| *s += hops);
+    for (fi, fr) in routes.flows.iter().enumerate() {
+        let mut starts = Vec::with_capacity(fr.pairs.len());
+        for (ri, pr) in fr.pairs.iter().enumerate() {
+            starts.push(hops);
+            hops += pr.hops.len() as u32;
+            split(m, &facts, fi, ri, &pr.hops, &mut runs, &mut seg.mixed);
         }
-        hops += part.hops;
-        seg.start.append(&mut part.start);
-        runs.append(&mut part.runs);
-        seg.mixed.append(&mut part.mixed);
+        seg.start.push(starts);
     }
     seg.hop_vlan = vec![dtn; hops as usize];
     // Runs a circuit or an explicit VLAN decides first, so a free run can join a VLAN

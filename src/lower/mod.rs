@@ -22,8 +22,6 @@ pub(crate) mod qos;
 mod routing;
 mod rules;
 mod services;
-mod shared;
-pub(crate) use shared::Share;
 pub(crate) mod text;
 pub(crate) mod vendor;
 
@@ -135,26 +133,17 @@ impl<'a> Lx<'a> {
 pub(crate) use hosts::lower as hosts;
 pub(crate) use openflow::under_openflow;
 
-/// Lowers every switch. `Err` is a bug in the embedded vendor data. `share` lets
-/// another thread join the switches' lowering (`Share::default()` for none).
-pub(crate) fn lower<'a>(
-    front: &'a Front,
-    diags: &mut Diags,
-    share: &Share<'a>,
-) -> Result<Lab, String> {
-    let mut lab = lower_but_flows(front, diags, share)?;
+/// Lowers every switch. `Err` is a bug in the embedded vendor data.
+pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+    let mut lab = lower_but_flows(front, diags)?;
     lab.flows = flows::lower(front);
     Ok(lab)
 }
 
 /// [`lower`] but the flows' IR, which a build writes straight from the routes
 /// (`flows::write`).
-pub(crate) fn lower_but_flows<'a>(
-    front: &'a Front,
-    diags: &mut Diags,
-    share: &Share<'a>,
-) -> Result<Lab, String> {
-    let switches = switches(front, diags, share)?;
+pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+    let switches = switches(front, diags)?;
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let show = text::name_like(&m.settings.name);
@@ -186,79 +175,59 @@ pub(crate) fn lower_but_flows<'a>(
     })
 }
 
-/// Switches from which lowering starts one more thread on its queue, beside its own
-/// and the checks' once they are done (sc16 has 19).
-const SPLIT_FROM: usize = 64;
-
 /// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
 /// finds what a vendor cannot do. `check` stops here; the lab, the cabling and the
 /// flows' IR report nothing (they were two thirds of `check` on sc16).
-pub(crate) fn switches<'a>(
-    front: &'a Front,
-    diags: &mut Diags,
-    share: &Share<'a>,
-) -> Result<Vec<Switch>, String> {
-    lower_switches(front, diags, true, share)
+pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, String> {
+    lower_switches(front, diags, true)
 }
 
 /// What lowering the switches reports, for `check`: each switch's IR is dropped once
 /// its OpenFlow ports are known, so the next switch reuses its memory, and its free
 /// text is not written (nothing in either can change a diagnostic).
-pub(crate) fn checks<'a>(
-    front: &'a Front,
-    diags: &mut Diags,
-    share: &Share<'a>,
-) -> Result<(), String> {
-    lower_switches(front, diags, false, share).map(drop)
+pub(crate) fn checks(front: &Front, diags: &mut Diags) -> Result<(), String> {
+    lower_switches(front, diags, false).map(drop)
 }
 
-/// Lowers the switches as a queue of jobs, one per switch in hostname order: this
-/// thread works through it, a thread of its own joins from [`SPLIT_FROM`] switches, and
-/// the checks' thread joins when the checks are done (`share`). Findings come out in
-/// the jobs' order whichever thread ran them, as one pass would give them.
-fn lower_switches<'a>(
+/// What lowering one switch gave.
+struct Done {
+    sw: SwitchId,
+    /// Its findings.
+    diags: Diags,
+    /// None when democ has no vendor data for it; else its IR (when kept), its OpenFlow
+    /// table, and what the table's port map found.
+    lowered: Option<(Option<Switch>, Option<rules::Table>, Diags)>,
+}
+
+/// What lowering any switch reads besides the switch itself.
+struct Shared<'a> {
     front: &'a Front,
-    diags: &mut Diags,
+    vendors: &'static vendor::Vendors,
+    /// Each switch's OpenFlow datapath id.
+    dpids: Vec<Option<u64>>,
+    plan: crate::derive::bgp::Plan,
+    /// Whether the IR is wanted (`build`); `check` wants only the findings.
     keep: bool,
-    share: &Share<'a>,
-) -> Result<Vec<Switch>, String> {
+}
+
+/// Lowers the switches one by one in hostname order, then attaches their rules.
+fn lower_switches(front: &Front, diags: &mut Diags, keep: bool) -> Result<Vec<Switch>, String> {
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();
     order.sort_by(|a, b| m.switches[*a].name.value.cmp(&m.switches[*b].name.value));
     let mut rdma_all = qos::rdma_by_switch(m, &front.routes);
-    let items: Vec<(SwitchId, qos::Rdma)> = order
-        .into_iter()
-        .map(|sw| (sw, std::mem::take(&mut rdma_all[sw])))
-        .collect();
-    let threads = crate::par::threads(items.len(), SPLIT_FROM);
-    let fresh = shared::Jobs {
+    let shared = Shared {
         front,
         vendors,
         dpids: dpid::assign(m, vendors),
         plan: crate::derive::bgp::plan(m, &front.routes),
         keep,
-        queue: crate::par::Queue::new(items),
     };
-    let held;
-    let jobs = match share.publish(fresh) {
-        Ok(jobs) => jobs,
-        Err(fresh) => {
-            held = fresh;
-            &held
-        }
-    };
-    let done = std::thread::scope(|scope| {
-        if threads > 1 {
-            // The main thread's stack size: lowering may nest as deep there as here.
-            // No thread to be had: the others take its share.
-            let _ = std::thread::Builder::new()
-                .stack_size(8 << 20)
-                .spawn_scoped(scope, || jobs.work());
-        }
-        jobs.work();
-        jobs.queue.results()
-    });
+    let done: Vec<Done> = order
+        .into_iter()
+        .map(|sw| lower_one(&shared, sw, std::mem::take(&mut rdma_all[sw])))
+        .collect();
     let mut switches = Vec::with_capacity(if keep { done.len() } else { 0 });
     let mut at = vec![None; m.switches.len()];
     let mut tables: Vec<Option<rules::Table>> = (0..m.switches.len()).map(|_| None).collect();
@@ -282,6 +251,63 @@ fn lower_switches<'a>(
     let built = keep.then_some((&mut switches[..], &at[..]));
     rules::attach(front, tables, built, diags);
     Ok(switches)
+}
+
+/// Lowers switch `sw`, whose queues serve the RDMA ports and LAGs `rdma`.
+fn lower_one(x: &Shared, sw: SwitchId, rdma: qos::Rdma) -> Done {
+    let m = &x.front.model;
+    let s = &m.switches[sw];
+    let mut diags = Diags::default();
+    let Some((folder, f)) = x.vendors.flavour(&s.vendor, s.os.as_str()) else {
+        diags.push(no_vendor_data(x.vendors, s));
+        return Done {
+            sw,
+            diags,
+            lowered: None,
+        };
+    };
+    let ovs = s
+        .openflow
+        .as_ref()
+        .filter(|o| o.mode == OfMode::Ovs)
+        .and(f.openflow.as_ref())
+        .and_then(|c| c.ovs.as_ref());
+    // A platform's own speed arguments (EOS PAM4 cages) override the flavour's.
+    let platform = s.platform.as_deref().and_then(|p| f.platforms.get(p));
+    let merged: BTreeMap<String, String>;
+    let speeds = match (ovs, platform) {
+        (Some(o), _) => &o.speeds,
+        (None, Some(p)) if !p.speeds.is_empty() => {
+            merged = f
+                .speeds
+                .clone()
+                .into_iter()
+                .chain(p.speeds.clone())
+                .collect();
+            &merged
+        }
+        _ => &f.speeds,
+    };
+    let mut lx = Lx {
+        m,
+        diags: &mut diags,
+        sw,
+        f,
+        speeds,
+        plan: &x.plan,
+        segs: &x.front.segments,
+        us_per_km: x.front.db.physics.as_ref().map(|p| p.fiber_us_per_km),
+        reported: HashSet::new(),
+        text: x.keep,
+    };
+    let ir = switch(&mut lx, folder, x.dpids[sw], rdma);
+    let mut found = Diags::default();
+    let table = rules::table(x.front, x.vendors, &ir, sw, &mut found);
+    Done {
+        sw,
+        diags,
+        lowered: Some((x.keep.then_some(ir), table, found)),
+    }
 }
 
 /// No vendor data for a switch's vendor and OS (`VENDOR_UNSUPPORTED`).

@@ -149,79 +149,13 @@ fn flow(
     }
 }
 
-/// A flow resolved without reading or reporting anything but the nodes: None when it
-/// would report something (a bad name, an unknown host or switch, zero streams, ends that
-/// do not pair up), left to the loop in `resolve`, which reports it in order.
-fn clean(
-    nodes: &crate::fxhash::FxMap<String, (NodeId, Span)>,
-    routing: Routing,
-    f: &Sp<crate::spec::flow::Flow>,
-) -> Option<Flow> {
-    if crate::spec::name::name_problem(&f.name, false).is_some()
-        || f.streams.as_ref().is_some_and(|s| s.value == 0)
-    {
-        return None;
-    }
-    let host = |name: &str| match nodes.get(name) {
-        Some(&(NodeId::Host(h), _)) => Some(h),
-        _ => None,
-    };
-    let ends = |p: &Sp<Pattern>| match p.range {
-        None => Some(vec![host(&p.prefix)?]),
-        Some(_) => p.expand().iter().map(|n| host(n)).collect(),
-    };
-    let (from, to) = (ends(&f.from)?, ends(&f.to)?);
-    let path = match &f.path {
-        None => None,
-        Some(p) => Some(
-            p.iter()
-                .map(|hop| match nodes.get(hop.as_str()) {
-                    Some(&(NodeId::Switch(s), _)) => Some(Sp::new(s, hop.span)),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()?,
-        ),
-    };
-    let pairs = pair_up(from, to).ok()?;
-    if pairs.iter().any(|(s, t)| s == t) {
-        return None;
-    }
-    Some(flow(f, pairs, path, routing))
-}
-
-/// Flows from which the clean ones are resolved on every core (`par::threads`) before
-/// the loop that reports in order.
-const PARALLEL_FROM: usize = 8192;
-
 pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     let mut seen: crate::fxhash::FxMap<&str, Span> = crate::fxhash::FxMap::default();
     seen.reserve(spec.flows.len());
     // Grown one flow at a time, the list was copied at each of its 17 doublings on the
     // largest synth show (a fifth of resolving its flows).
     m.flows.reserve(spec.flows.len());
-    let threads = crate::par::threads(spec.flows.len(), PARALLEL_FROM);
-    let (nodes, routing) = (&rx.nodes, m.settings.routing);
-    let mut ready = if threads < 2 {
-        Vec::new()
-    } else {
-        crate::par::runs(&spec.flows, threads, |run| {
-            run.iter()
-                .map(|f| clean(nodes, routing, f))
-                .collect::<Vec<_>>()
-        })
-    }
-    .into_iter()
-    .flatten();
     for f in &spec.flows {
-        if let Some(clean) = ready.next().flatten() {
-            // Nothing to report but a second use of its name, checked here in order.
-            if let Some(&first) = seen.get(f.name.as_str()) {
-                rx.duplicate(f.name.span, first, "flow", &f.name);
-            }
-            seen.insert(&f.name.value, f.name.span);
-            m.flows.push(clean);
-            continue;
-        }
         let valid = {
             let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
             crate::spec::name::check_name(&mut cx, &f.name)

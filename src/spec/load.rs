@@ -182,17 +182,6 @@ fn long_key(text: &str, at: usize) -> Option<usize> {
     (chars > MAX_KEY_CHARS).then_some(chars)
 }
 
-/// Files at least this large have their tree dropped on another thread.
-const DROP_ASIDE_BYTES: usize = 256 * 1024;
-
-/// A large file's tree, once decoded, freed on another thread: freeing the million
-/// values of the largest synth show took a tenth of reading it, on the path everything
-/// after waits on.
-fn drop_aside(node: Node, bytes: usize) {
-    // Detached: nothing waits for it.
-    let _ = crate::par::free_beside(node, bytes >= DROP_ASIDE_BYTES);
-}
-
 /// Turns a YAML-level error into a located diagnostic.
 pub(crate) fn yaml_error(
     sources: &Sources,
@@ -420,7 +409,6 @@ impl<'a> Loader<'a> {
     pub(crate) fn load_text(&mut self, name: &str, dir: &Path, bytes: &[u8], spec: &mut Spec) {
         if let Some(node) = self.parse_file(name, bytes) {
             self.decode_file(&node, name, dir, spec);
-            drop_aside(node, bytes.len());
         }
     }
 
@@ -438,7 +426,6 @@ impl<'a> Loader<'a> {
         self.stack.push((canonical, name.to_owned()));
         if let Some(node) = self.parse_file(name, bytes) {
             self.decode_file(&node, name, dir, spec);
-            drop_aside(node, bytes.len());
         }
         self.stack.pop();
         // A main file without `show:` (empty, or only other sections) is reported in it,

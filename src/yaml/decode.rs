@@ -340,45 +340,10 @@ impl<T: Decode> Decode for Sp<T> {
     }
 }
 
-/// Lists at least this long are decoded on every core: a large show's flows, hosts and
-/// links (100,000 flows on the largest synth show, a sixth of its reading), while the
-/// rest of the front end waits.
-const TWO_THREADS_FROM: usize = 4096;
-
-impl<T: Decode + Send> Decode for Vec<T> {
+impl<T: Decode> Decode for Vec<T> {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Vec<T>> {
         match &node.kind {
-            Kind::Seq(items) => {
-                let threads = crate::par::threads(items.len(), TWO_THREADS_FROM);
-                if threads < 2 {
-                    return decode_items(items, cx, items.len());
-                }
-                // Each run of items reports into its own list, appended in the runs'
-                // order: the diagnostics one thread would report, in its order. The first
-                // run's list has room for the whole list and the others are appended to it:
-                // grown afterwards, it was copied whole once more (the largest synth show's
-                // flows: 45 MB, a sixth of the page faults of its `check`).
-                let parts = crate::par::runs(items, threads, |run| {
-                    let mut diags = Diags::default();
-                    let first = std::ptr::eq(run.as_ptr(), items.as_ptr());
-                    let room = if first { items.len() } else { run.len() };
-                    let got = decode_items::<T>(run, &mut Cx { diags: &mut diags }, room);
-                    (got, diags)
-                });
-                let mut out: Option<Vec<T>> = Some(Vec::new());
-                for (got, diags) in parts {
-                    cx.diags.append(diags);
-                    out = match (out, got) {
-                        (Some(all), Some(run)) if all.is_empty() => Some(run),
-                        (Some(mut all), Some(run)) => {
-                            all.extend(run);
-                            Some(all)
-                        }
-                        _ => None,
-                    };
-                }
-                out
-            }
+            Kind::Seq(items) => decode_items(items, cx, items.len()),
             _ => {
                 cx.wrong_type(node, "a list");
                 None

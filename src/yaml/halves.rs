@@ -26,7 +26,7 @@ pub(crate) fn parse_or_limit(
     max_depth: usize,
     max_nodes: usize,
 ) -> Result<Option<(Node, usize)>, usize> {
-    let threads = crate::par::threads(text.len(), MIN_BYTES);
+    let threads = if text.len() < MIN_BYTES { 1 } else { 2 };
     match read(text, file, max_depth, max_nodes, threads) {
         Some(read) => Ok(Some(read)),
         None => fast::parse_or_limit(text, file, max_depth, max_nodes),
@@ -135,9 +135,8 @@ fn read(
         let read = r.document().map(|n| (n, Line::End));
         Part::of(read, &r)
     };
-    let tasks: Vec<crate::par::Task<'_, Part>> = vec![Box::new(tail), Box::new(head)];
-    let mut parts = crate::par::tasks(tasks, threads).into_iter();
-    let (tail, head) = (parts.next()?, parts.next()?);
+    // One after the other: this file goes with the fast reader.
+    let (tail, head) = (tail(), head());
     if head.breach || tail.breach {
         return None;
     }

@@ -27,10 +27,9 @@ impl Text {
         match &self.0 {
             Repr::Inline { len, bytes } => {
                 let b = &bytes[..usize::from(*len)];
-                // SAFETY: `bytes[..len]` is only ever written from a whole `&str` (in
-                // `From<&str>`), so it is valid UTF-8. Checking it again on every read
-                // was measurable: decoding compares each key with each field it asks for.
-                unsafe { std::str::from_utf8_unchecked(b) }
+                // `bytes[..len]` is only ever written from a whole `&str` (in
+                // `From<&str>`), so it is valid UTF-8.
+                std::str::from_utf8(b).expect("written from a &str")
             }
             Repr::Heap(s) => s,
         }

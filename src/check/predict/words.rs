@@ -10,7 +10,7 @@ use super::{Inputs, Why, capacity, capacity_why};
 use crate::fxhash::FxMap;
 
 /// Filled as the prediction asks: `check` explains only the flows that fall short.
-pub(super) struct Words<'a> {
+pub(super) struct Words {
     /// Per resource number, its entry in `entries` (`NONE`: not asked for yet).
     slot: RefCell<Vec<u32>>,
     entries: RefCell<Vec<Entry>>,
@@ -19,8 +19,6 @@ pub(super) struct Words<'a> {
     said: RefCell<FxMap<[u64; 6], Arc<str>>>,
     /// The text of a flow left unexplained, one allocation for all of them.
     empty: Arc<str>,
-    /// Resources' capacities and words made ahead ([`ahead`]; empty: made as asked).
-    ahead: &'a [Option<(f64, String)>],
     /// Switch names as full plans list them on a flow's path, by switch number.
     switches: RefCell<Vec<Option<Arc<str>>>>,
 }
@@ -48,35 +46,19 @@ fn base(i: &Inputs, r: usize) -> (f64, String) {
     )
 }
 
-/// Every resource's capacity and words that a full plan may name (those with a
-/// capacity), made on `threads` threads: a full plan names nearly every resource in
-/// each run of flows, and each run making its own repeated the formatting per run.
-/// Kept as `String`s, each run making its own `Arc` of them: an `Arc` cloned from every
-/// core moves its count's cache line between them at each clone.
-pub(super) fn ahead(i: &Inputs, threads: usize) -> Vec<Option<(f64, String)>> {
-    let ids: Vec<usize> = (0..i.loads.space.len()).collect();
-    let runs = crate::par::runs(&ids, threads, |run| {
-        run.iter()
-            .map(|&r| i.caps[r].is_some().then(|| base(i, r)))
-            .collect::<Vec<_>>()
-    });
-    runs.concat()
-}
-
-impl<'a> Words<'a> {
-    /// For resources numbered below `n`, with those of `ahead` made already.
-    pub(super) fn new(n: usize, ahead: &'a [Option<(f64, String)>]) -> Words<'a> {
+impl Words {
+    /// For resources numbered below `n`.
+    pub(super) fn new(n: usize) -> Words {
         Words {
             slot: RefCell::new(vec![NONE; n]),
             entries: RefCell::new(Vec::new()),
             said: RefCell::new(FxMap::default()),
             empty: Arc::from(""),
-            ahead,
             switches: RefCell::new(Vec::new()),
         }
     }
 
-    /// Switch `s`'s name, one allocation per switch and run.
+    /// Switch `s`'s name, one allocation per switch.
     pub(super) fn switch(&self, m: &crate::resolve::model::Model, s: usize) -> Arc<str> {
         let mut names = self.switches.borrow_mut();
         if names.len() <= s {
@@ -110,16 +92,10 @@ impl<'a> Words<'a> {
         let mut entries = self.entries.borrow_mut();
         if slot[r] == NONE {
             slot[r] = entries.len() as u32;
-            let (cap, base) = match self.ahead.get(r) {
-                Some(Some((cap, base))) => (*cap, Arc::from(base.as_str())),
-                _ => {
-                    let (cap, base) = base(i, r);
-                    (cap, base.into())
-                }
-            };
+            let (cap, base) = base(i, r);
             entries.push(Entry {
                 cap,
-                base,
+                base: base.into(),
                 oversubscribed: None,
                 payload: None,
             });

@@ -18,7 +18,7 @@ pub(crate) use hosts::bind_scripts as bind_host_scripts;
 use super::vendor::Vendors;
 use crate::compile::Front;
 use crate::ir::lab::{Body, Containerlab, Link, Topology};
-use crate::resolve::model::{LinkId, Model, NodeId, SwitchId};
+use crate::resolve::model::{LinkId, Model, NodeId};
 
 /// How one switch runs in the lab.
 pub(crate) enum Plan<'a> {
@@ -54,27 +54,9 @@ pub(crate) fn lower(
     };
     let mut nodes = BTreeMap::new();
     let (mut scripts, mut configs) = (BTreeMap::new(), BTreeMap::new());
-    // A stand-in's script is most of a large lab's lowering: switches in runs, one per
-    // core from a few hundred (below that a thread costs more than it saves).
-    let numbered: Vec<(SwitchId, &Plan)> = plans.iter().enumerate().collect();
-    let runs = crate::par::runs(&numbered, crate::par::threads(plans.len(), 256), |run| {
-        let (mut made, mut scripts, mut configs) = (Vec::new(), BTreeMap::new(), BTreeMap::new());
-        for &(sw, plan) in run {
-            made.push((
-                sw,
-                nodes::switch(m, &cx, sw, plan, &mut scripts, &mut configs)?,
-            ));
-        }
-        Ok::<_, String>((made, scripts, configs))
-    });
-    // The first error in switch order, as one pass would stop at.
-    for run in runs {
-        let (run_nodes, mut run_scripts, mut run_configs) = run?;
-        for (sw, node) in run_nodes {
-            nodes.insert(m.switches[sw].name.value.clone(), node);
-        }
-        scripts.append(&mut run_scripts);
-        configs.append(&mut run_configs);
+    for (sw, plan) in plans.iter().enumerate() {
+        let node = nodes::switch(m, &cx, sw, plan, &mut scripts, &mut configs)?;
+        nodes.insert(m.switches[sw].name.value.clone(), node);
     }
     let mut host_ports = BTreeMap::new();
     for h in 0..m.hosts.len() {
