@@ -198,6 +198,17 @@ impl BuildDir {
         self.open_file(rel).is_ok()
     }
 
+    /// Whether `rel` is a folder of the build, reached without a symlink.
+    #[cfg(unix)]
+    pub(crate) fn has_folder(&self, rel: &str) -> bool {
+        components(rel).is_some_and(|parts| self.folder(rel, &parts).is_ok())
+    }
+
+    #[cfg(not(unix))]
+    pub(crate) fn has_folder(&self, rel: &str) -> bool {
+        self.path.join(rel).is_dir()
+    }
+
     /// The regular files directly in folder `rel` (names, sorted), none through a
     /// symlink; a missing folder has none.
     #[cfg(unix)]

@@ -142,3 +142,86 @@ fn diff_of_two_long_unrelated_files_ends() {
     assert!(r.stdout.contains(&format!("+++ b/{cfg}")));
     assert!(r.stdout.contains("-a199999") && r.stdout.contains("+b199999"));
 }
+
+#[test]
+fn a_python_planted_above_a_copied_binary_is_never_run() {
+    // The validators' Python came from the first `.venv/bin/python` in any folder above
+    // the binary: a copy of democ under a folder someone else controls ran theirs.
+    let t = tempfile::tempdir().unwrap();
+    let bin = t.path().join("tools/bin/democ");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_democ"), &bin).unwrap();
+    let marker = t.path().join("planted-python-ran");
+    let venv = t.path().join("tools/.venv/bin");
+    std::fs::create_dir_all(&venv).unwrap();
+    let py = venv.join("python");
+    std::fs::write(
+        &py,
+        format!("#!/bin/sh\ntouch '{}'\nexit 3\n", marker.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&py, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let build = copy_build(t.path(), "b");
+    for args in [
+        vec!["push", build.to_str().unwrap()],
+        vec!["validate", build.to_str().unwrap()],
+    ] {
+        let out = std::process::Command::new(&bin)
+            .args(&args)
+            .env_remove("DEMOC_PYTHON")
+            .output()
+            .unwrap();
+        assert!(
+            !marker.exists(),
+            "`democ {}` ran the planted .venv/bin/python:\n{}",
+            args[0],
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn validate_never_prints_what_a_schema_file_holds() {
+    let t = tempfile::tempdir().unwrap();
+    let build = copy_build(t.path(), "b");
+    let schema = t.path().join("schema.json");
+    std::fs::write(&schema, r#"{"type": "SECRET-OUTSIDE-THE-BUILD"}"#).unwrap();
+    let link = t.path().join("link.json");
+    std::os::unix::fs::symlink(&schema, &link).unwrap();
+    let r = democ_in(
+        None,
+        &[
+            "validate",
+            build.to_str().unwrap(),
+            "--clab-schema",
+            link.to_str().unwrap(),
+        ],
+        DEADLINE,
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("not a JSON Schema"), "{}", r.stdout);
+    assert!(!r.stdout.contains("SECRET") && !r.stderr.contains("SECRET"));
+}
+
+#[test]
+fn validate_refuses_a_topology_that_binds_files_outside_the_build() {
+    let t = tempfile::tempdir().unwrap();
+    let build = copy_build(t.path(), "b");
+    let topo = listed(&build, "lab/").replace("lab/", "");
+    let lab = build.join("lab");
+    let name = std::fs::read_dir(&lab)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".clab.yml"))
+        .unwrap_or(topo);
+    let f = lab.join(&name);
+    let text = std::fs::read_to_string(&f).unwrap();
+    let bad = text.replacen("../hosts/", "../../../../etc/", 1);
+    assert_ne!(text, bad, "the topology binds no host script");
+    std::fs::write(&f, bad).unwrap();
+    let r = democ_in(None, &["validate", build.to_str().unwrap()], DEADLINE);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("is outside the build"), "{}", r.stdout);
+}
