@@ -309,6 +309,12 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     }
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {
+        // A fabric's name becomes file names (`fabrics/<name>/`) and part of its NQN:
+        // the same safe characters as every other name.
+        {
+            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            crate::spec::name::check_name(&mut cx, &fab.name);
+        }
         if let Some(&first) = seen.get(fab.name.as_str()) {
             rx.duplicate(fab.name.span, first, "NVMe fabric", &fab.name);
         }
