@@ -1,0 +1,56 @@
+//! The spec side of the untrusted-input audit (issue 38 §9-11): what a hostile spec
+//! cannot make democ do: write outside its folder through the show's name, or echo a
+//! huge value back in every message.
+
+#![cfg(unix)]
+
+use std::time::Duration;
+
+mod common;
+use common::democ_in;
+
+fn check(text: &str) -> common::Run {
+    let t = tempfile::tempdir().unwrap();
+    let spec = t.path().join("show.yaml");
+    std::fs::write(&spec, text).unwrap();
+    democ_in(
+        None,
+        &["check", spec.to_str().unwrap()],
+        Duration::from_secs(30),
+    )
+}
+
+#[test]
+fn a_show_name_is_a_name() {
+    let r = check("show:\n  name: \"sc 16/../x\"\nsites:\n  lab: { kind: lab }\n");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("error[E0010]"), "{}", r.stderr);
+}
+
+#[test]
+fn a_long_title_is_refused() {
+    let title = "x".repeat(5000);
+    let r = check(&format!(
+        "show:\n  name: s\n  title: \"{title}\"\nsites:\n  lab: {{ kind: lab }}\n"
+    ));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("error[E0009]: this text is 5000 characters long")
+    );
+}
+
+#[test]
+fn a_huge_value_is_not_echoed_whole() {
+    let value = "y".repeat(100_000);
+    let r = check(&format!(
+        "show:\n  name: s\nsites:\n  lab: {{ kind: {value} }}\n"
+    ));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("error[E0007]"), "{}", r.stderr);
+    assert!(
+        r.stderr.len() < 10_000,
+        "{} bytes of diagnostics",
+        r.stderr.len()
+    );
+}
