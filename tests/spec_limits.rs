@@ -54,3 +54,54 @@ fn a_huge_value_is_not_echoed_whole() {
         r.stderr.len()
     );
 }
+
+/// sc16 copied into a temporary folder, with a file outside it holding a secret.
+fn sc16_beside_a_secret() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let spec = t.path().join("sc16");
+    common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sc16"),
+        &spec,
+    );
+    let secret = t.path().join("secret");
+    std::fs::write(&secret, "root:x:SECRET-LINE\n").unwrap();
+    (t, spec, secret)
+}
+
+#[test]
+fn a_lock_symlinked_out_of_the_show_is_refused_unquoted() {
+    let (_t, spec, secret) = sc16_beside_a_secret();
+    std::fs::remove_file(spec.join("democ.lock")).unwrap();
+    std::os::unix::fs::symlink(&secret, spec.join("democ.lock")).unwrap();
+    let show = spec.join("show.yaml");
+    let r = democ_in(
+        None,
+        &["check", show.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("error[E0130]") && r.stderr.contains("a symlink to outside"));
+    assert!(!r.stderr.contains("SECRET"), "{}", r.stderr);
+}
+
+#[test]
+fn a_catalog_entry_symlinked_out_of_its_folder_is_refused_unquoted() {
+    let (t, spec, secret) = sc16_beside_a_secret();
+    let cat = t.path().join("catalog");
+    std::fs::create_dir(&cat).unwrap();
+    std::os::unix::fs::symlink(&secret, cat.join("extra.yaml")).unwrap();
+    let show = spec.join("show.yaml");
+    let r = democ_in(
+        None,
+        &[
+            "check",
+            show.to_str().unwrap(),
+            "--catalog",
+            cat.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_ne!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("a symlink to outside"), "{}", r.stderr);
+    assert!(!r.stderr.contains("SECRET"), "{}", r.stderr);
+}
