@@ -2,8 +2,9 @@
 //! line ends, a cell quoted when it holds a comma, quote or line break). Cells are spec
 //! text, so they are made inert for spreadsheets: a cell starting with `=`, `+`, `-`,
 //! `@`, a tab or a carriage return is a formula to Excel and LibreOffice ("CSV
-//! injection"), and gets a leading `'` (OWASP's advice); numbers democ writes itself are
-//! never negative.
+//! injection"), and gets a leading `'` (OWASP's advice); so is one where such a character
+//! follows leading spaces or line breaks, which spreadsheets skip before they look for a
+//! formula. Numbers democ writes itself are never negative.
 
 use std::fmt::Write as _;
 
@@ -11,7 +12,8 @@ use crate::ir::cabling::{CableEnd, Cabling};
 
 /// One cell, neutralised and quoted as needed.
 pub(crate) fn cell(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    let lead = s.trim_start_matches([' ', '\n']);
+    let s = if lead.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{s}")
     } else {
         s.to_owned()
@@ -129,6 +131,9 @@ mod tests {
         assert_eq!(cell("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(cell("two\nlines"), "\"two\nlines\"");
         assert_eq!(cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(cell(" =1+1"), "' =1+1");
+        assert_eq!(cell("\n=1+1"), "\"'\n=1+1\"");
+        assert_eq!(cell("a =1"), "a =1");
         for f in ["+1", "-1+2", "@SUM(A1)", "\tx", "\rx"] {
             assert!(cell(f).trim_start_matches('"').starts_with('\''), "{f}");
         }

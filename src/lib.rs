@@ -8,6 +8,7 @@
 
 #[doc(hidden)]
 pub mod api;
+pub(crate) mod build_dir;
 pub(crate) mod catalog;
 pub(crate) mod check;
 pub mod cli;

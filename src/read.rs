@@ -94,6 +94,25 @@ pub(crate) fn bounded(path: &Path, limit: usize) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// Err when `path` is a symlink whose target is not inside `folder` (both resolved):
+/// democ's own side files (the address lock, `--catalog` entries) must not be a way to
+/// have democ read, and quote in its errors, a file from elsewhere.
+pub(crate) fn confined(path: &Path, folder: &Path) -> Result<(), std::io::Error> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(());
+    }
+    let (target, root) = (std::fs::canonicalize(path)?, std::fs::canonicalize(folder)?);
+    if target.starts_with(&root) {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!(
+            "a symlink to outside `{}`",
+            folder.display()
+        )))
+    }
+}
+
 /// [`bounded`] for files that must be text under the limit (templates): the whole text,
 /// or why not, in words.
 pub(crate) fn text(path: &Path, limit: usize) -> Result<String, String> {

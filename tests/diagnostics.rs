@@ -94,6 +94,8 @@ specs! {
     bad e0009_deep_nesting => "tests/bad/E0009-deep-nesting.yaml",
     bad e0009_billion_laughs => "tests/bad/E0009-billion-laughs.yaml",
     bad e0009_too_many_includes => "tests/bad/E0009-too-many-includes.yaml",
+    bad e0009_host_count => "tests/bad/E0009-host-count.yaml",
+    bad e0009_pair_count => "tests/bad/E0009-pair-count.yaml",
     bad e0010_invalid_name => "tests/bad/E0010-invalid-name.yaml",
     bad e0011_utf16 => "tests/bad/E0011-utf16.yaml",
     bad e0011_latin1 => "tests/bad/E0011-latin1.yaml",
@@ -121,6 +123,9 @@ specs! {
     bad e0115_shell_name_clash => "tests/bad/E0115-shell-name-clash.yaml",
     bad e0116_port_channel_id => "tests/bad/E0116-port-channel-id.yaml",
     bad e0117_lag_placement => "tests/bad/E0117-lag-placement.yaml",
+    bad e0010_fabric_name => "tests/bad/E0010-fabric-name.yaml",
+    bad e0114_memory_zero => "tests/bad/E0114-memory-zero.yaml",
+    bad e0118_path_loop => "tests/bad/E0118-path-loop.yaml",
     bad e0120_duplicate_port_channel => "tests/bad/E0120-duplicate-port-channel.yaml",
     bad e0121_slot_taken => "tests/bad/E0121-slot-taken.yaml",
     // ---- feasibility ----

@@ -239,6 +239,8 @@ pub(crate) fn load(
         for f in files {
             // Bounded, regular files only: a FIFO or a symlink to /dev/zero here must
             // neither hang democ nor fill its memory.
+            crate::read::confined(&f, dir)
+                .map_err(|e| format!("cannot read catalog file `{}`: {e}", f.display()))?;
             let bytes = crate::read::bounded(&f, loader.limits.max_file_bytes).map_err(|e| {
                 format!("cannot read catalog file `{}`: {}", f.display(), e.reason())
             })?;

@@ -9,9 +9,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use serde::Deserialize;
+
+use crate::build_dir::{BuildDir, MAX_BYTES, SMALL_BYTES};
 use crate::manifest::{Entry, Previous};
 
 #[derive(Args, Debug)]
@@ -27,18 +31,17 @@ pub(crate) struct DiffArgs {
 
 /// A build folder: its manifest's files by path.
 struct Build {
-    dir: PathBuf,
+    dir: BuildDir,
     files: BTreeMap<String, Entry>,
 }
 
-fn load(dir: &Path) -> Result<Build, String> {
-    let bytes = std::fs::read(dir.join("manifest.json")).map_err(|e| {
-        format!(
-            "{}: no readable manifest.json ({e}); is it a `democ build` folder?",
-            dir.display()
-        )
-    })?;
-    let m = Previous::parse(&bytes).map_err(|e| format!("{}/manifest.json: {e}", dir.display()))?;
+fn load(path: &Path) -> Result<Build, String> {
+    let dir = BuildDir::open(path)?;
+    let bytes = dir
+        .read("manifest.json", SMALL_BYTES)
+        .map_err(|e| format!("{e}; is it a `democ build` folder?"))?;
+    let m = Previous::parse(&bytes)
+        .map_err(|e| format!("{}/manifest.json: {e}", dir.path().display()))?;
     let mut files = BTreeMap::new();
     for e in m.files {
         // The manifest names files inside the build; anything else is not democ's.
@@ -49,16 +52,13 @@ fn load(dir: &Path) -> Result<Build, String> {
         {
             return Err(format!(
                 "{}/manifest.json names `{}`, outside the build",
-                dir.display(),
+                dir.path().display(),
                 e.path
             ));
         }
         files.insert(e.path.clone(), e);
     }
-    Ok(Build {
-        dir: dir.to_owned(),
-        files,
-    })
+    Ok(Build { dir, files })
 }
 
 /// The device a build file configures (switch or DTN), or `show` for show-wide files.
@@ -97,10 +97,47 @@ struct Changes {
     changed: Vec<String>,
 }
 
+/// A changed file's text, for its unified diff (a file the manifest lists but the
+/// folder does not hold as a plain file is an error: the build was altered).
 fn read(b: &Build, path: &str) -> Result<String, String> {
-    let bytes =
-        std::fs::read(b.dir.join(path)).map_err(|e| format!("{}/{path}: {e}", b.dir.display()))?;
+    let bytes = b.dir.read(path, SMALL_BYTES)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A JSON file of the build read into the few fields diff compares, or None when the
+/// build has none (older builds) or it does not parse.
+fn json<T: for<'de> Deserialize<'de>>(b: &Build, path: &str) -> Option<T> {
+    let bytes = b.dir.read(path, MAX_BYTES).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// What diff reads of `ir/flows/flows.json`.
+#[derive(Deserialize)]
+struct Flow {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    pairs: Vec<FlowPair>,
+}
+
+#[derive(Deserialize)]
+struct FlowPair {
+    #[serde(default)]
+    src: String,
+    #[serde(default)]
+    dst: String,
+    #[serde(default)]
+    path: Vec<Hop>,
+    #[serde(default)]
+    rtt_ms: serde_json::Value,
+    #[serde(default)]
+    mtu: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct Hop {
+    #[serde(default)]
+    switch: Option<String>,
 }
 
 /// Flow pair -> (path, rtt_ms, mtu), from `ir/flows/flows.json`.
@@ -108,34 +145,14 @@ type Pairs = BTreeMap<String, (String, String, String)>;
 
 fn pairs(b: &Build) -> Pairs {
     let mut out = Pairs::new();
-    let Ok(text) = read(b, "ir/flows/flows.json") else {
-        return out;
-    };
-    let Ok(serde_json::Value::Array(flows)) = serde_json::from_str::<serde_json::Value>(&text)
-    else {
-        return out;
-    };
-    for f in &flows {
-        let name = f["name"].as_str().unwrap_or("?");
-        for p in f["pairs"].as_array().into_iter().flatten() {
-            let key = format!(
-                "{name} {} -> {}",
-                p["src"].as_str().unwrap_or("?"),
-                p["dst"].as_str().unwrap_or("?")
-            );
-            let hops: Vec<&str> = p["path"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|h| h["switch"].as_str())
-                .collect();
+    let flows: Vec<Flow> = json(b, "ir/flows/flows.json").unwrap_or_default();
+    for f in flows {
+        for p in f.pairs {
+            let key = format!("{} {} -> {}", f.name, p.src, p.dst);
+            let hops: Vec<String> = p.path.into_iter().filter_map(|h| h.switch).collect();
             out.insert(
                 key,
-                (
-                    hops.join(" > "),
-                    p["rtt_ms"].to_string(),
-                    p["mtu"].to_string(),
-                ),
+                (hops.join(" > "), p.rtt_ms.to_string(), p.mtu.to_string()),
             );
         }
     }
@@ -145,27 +162,38 @@ fn pairs(b: &Build) -> Pairs {
 /// Flow -> (demand, prediction, bottleneck), from `plan.json` (builds before it have none).
 type Predictions = BTreeMap<String, (f64, f64, String)>;
 
+/// What diff reads of `plan.json`.
+#[derive(Deserialize)]
+struct Plan {
+    #[serde(default)]
+    flows: Vec<PlannedFlow>,
+}
+
+#[derive(Deserialize)]
+struct PlannedFlow {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    demand_gbps: f64,
+    #[serde(default)]
+    predicted_gbps: f64,
+    #[serde(default)]
+    bottleneck: Bottleneck,
+}
+
+#[derive(Deserialize, Default)]
+struct Bottleneck {
+    #[serde(default)]
+    why: String,
+}
+
 fn predictions(b: &Build) -> Predictions {
-    let mut out = Predictions::new();
-    let Ok(text) = read(b, "plan.json") else {
-        return out;
-    };
-    let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return out;
-    };
-    for f in doc["flows"].as_array().into_iter().flatten() {
-        let name = f["name"].as_str().unwrap_or("?").to_owned();
-        let why = f["bottleneck"]["why"].as_str().unwrap_or("").to_owned();
-        out.insert(
-            name,
-            (
-                f["demand_gbps"].as_f64().unwrap_or(0.0),
-                f["predicted_gbps"].as_f64().unwrap_or(0.0),
-                why,
-            ),
-        );
-    }
-    out
+    let plan: Option<Plan> = json(b, "plan.json");
+    plan.map(|p| p.flows)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| (f.name, (f.demand_gbps, f.predicted_gbps, f.bottleneck.why)))
+        .collect()
 }
 
 /// The prediction lines of flows whose demand or prediction moved by 0.1 Gbit/s or more.
@@ -270,19 +298,47 @@ fn diff(a: &DiffArgs) -> Result<(String, bool), String> {
         crate::diag::plural(flows.len(), "flow change")
     ));
     if !a.summary {
+        let deadline = Instant::now() + DIFF_TIME;
+        let mut skipped = Vec::new();
         for c in by_device.values() {
             for p in c.changed.iter().filter(|p| diffed(p)) {
                 let (o, n) = (read(&old, p)?, read(&new, p)?);
-                let d = similar::TextDiff::from_lines(&o, &n);
+                if o.len() + n.len() > DIFF_BYTES {
+                    skipped.push(format!(
+                        "{p}: not diffed, {} MiB of text is more than democ diffs (compare the files with diff(1))",
+                        (o.len() + n.len()) >> 20
+                    ));
+                    continue;
+                }
                 out.push('\n');
-                out.push_str(
-                    &d.unified_diff()
-                        .context_radius(3)
-                        .header(&format!("a/{p}"), &format!("b/{p}"))
-                        .to_string(),
-                );
+                out.push_str(&unified(p, &o, &n, deadline));
             }
+        }
+        for s in &skipped {
+            out.push('\n');
+            out.push_str(s);
+            out.push('\n');
         }
     }
     Ok((out, true))
+}
+
+/// The most text (old and new together) one file may have to be diffed.
+const DIFF_BYTES: usize = 16 * 1024 * 1024;
+/// How long all of a diff's unified diffs may take: Myers' algorithm is quadratic in
+/// the worst case (two long files that share little), so past this the remaining
+/// differences are shown as whole removed and added runs instead of the shortest edit.
+const DIFF_TIME: Duration = Duration::from_secs(5);
+
+/// The unified diff of one file, exact until `deadline`, coarser (still correct)
+/// after it.
+fn unified(path: &str, old: &str, new: &str, deadline: Instant) -> String {
+    similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .deadline(deadline)
+        .diff_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
 }

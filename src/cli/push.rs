@@ -102,7 +102,8 @@ fn installed(py: &Path) -> Result<(), String> {
 }
 
 pub(crate) fn run(a: &PushArgs) -> i32 {
-    if !a.build.join("manifest.json").is_file() {
+    let build = crate::build_dir::BuildDir::open(&a.build);
+    if !build.is_ok_and(|b| b.has("manifest.json")) {
         return usage(&format!(
             "{}: no manifest.json; `democ push` takes a `democ build` output folder",
             a.build.display()

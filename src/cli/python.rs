@@ -4,20 +4,39 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// DEMOC_PYTHON; else the `.venv` of the checkout this binary was built in (test.sh
-/// installs the packages there; the binary sits in `<repo>/target/<profile>/`); else
-/// python3.
+/// DEMOC_PYTHON; else the `.venv` that `./test.sh` made in the checkout this binary was
+/// built from, when it is this user's (or root's) and nobody else may write it; else
+/// python3. Never a `.venv` found by walking up from wherever the binary sits: a
+/// folder planted above a copied binary must not choose the interpreter that is handed
+/// the user's switch credentials.
 pub(crate) fn python() -> PathBuf {
     if let Some(p) = std::env::var_os("DEMOC_PYTHON").filter(|p| !p.is_empty()) {
         return PathBuf::from(p);
     }
-    let exe = std::env::current_exe().ok();
-    exe.as_deref()
-        .into_iter()
-        .flat_map(Path::ancestors)
-        .map(|dir| dir.join(".venv/bin/python"))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("python3"))
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv");
+    let py = venv.join("bin/python");
+    if trusted(&venv) && py.is_file() {
+        py
+    } else {
+        PathBuf::from("python3")
+    }
+}
+
+/// Whether `dir` is a real folder (not a symlink) owned by this user or root and not
+/// writable by group or others.
+#[cfg(unix)]
+fn trusted(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(m) = std::fs::symlink_metadata(dir) else {
+        return false;
+    };
+    let me = rustix::process::geteuid().as_raw();
+    m.is_dir() && (m.uid() == me || m.uid() == 0) && m.mode() & 0o022 == 0
+}
+
+#[cfg(not(unix))]
+fn trusted(dir: &Path) -> bool {
+    dir.is_dir()
 }
 
 /// Exit status of the probe when the module is missing (any other failure is Python's).

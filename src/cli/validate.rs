@@ -45,12 +45,16 @@ enum Format {
 }
 
 pub(crate) fn run(a: &ValidateArgs) -> i32 {
-    if !a.build.join("manifest.json").is_file() {
-        return super::usage(&format!(
-            "{}: no manifest.json; `democ validate` takes a `democ build` output folder",
-            a.build.display()
-        ));
-    }
+    let build = match crate::build_dir::BuildDir::open(&a.build) {
+        Ok(b) if b.has("manifest.json") => b,
+        Ok(_) => {
+            return super::usage(&format!(
+                "{}: no manifest.json; `democ validate` takes a `democ build` output folder",
+                a.build.display()
+            ));
+        }
+        Err(e) => return super::usage(&e),
+    };
     // An empty BATFISH_HOST is no host: `BATFISH_HOST= democ validate` turns it off.
     let host = a
         .batfish_host
@@ -59,7 +63,7 @@ pub(crate) fn run(a: &ValidateArgs) -> i32 {
         .filter(|h| !h.is_empty());
     let py = super::python::python();
     let mut all = vec![
-        clab::check(&a.build, a.clab_schema.as_deref()),
+        clab::check(&build, a.clab_schema.as_deref()),
         avd::check(&py, &a.build),
     ];
     all.extend(batfish::check(&py, &a.build, host.as_deref()));

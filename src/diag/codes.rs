@@ -129,6 +129,11 @@ codes! {
          controller (`openflow.ports`, or a pure or OVS mode switch); a port-channel's members are \
          no OpenFlow ports on the OSes democ configures (the port-channel is one OpenFlow port), \
          so nothing less can pin. With no port-channel there is no LACP either: drop `lacp:`.";
+    PATH_LOOP = "E0118" "path-loop" Error
+        "A flow's `path:` names a switch twice. Traffic that comes back to a switch it has \
+         crossed is a forwarding loop: the switch would need two different rules for the same \
+         packets, and every lap would load the links again. List each switch once, in the \
+         order the traffic crosses them.";
     DUPLICATE_PORT_CHANNEL = "E0120" "duplicate-port-channel" Error
         "Two `links:` entries give a switch two LAGs with the same `lag: { id }`, which would be \
          two port-channels with one number. democ does not merge them (the entries may disagree \

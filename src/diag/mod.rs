@@ -40,7 +40,7 @@ impl Diagnostic {
         Diagnostic {
             severity: code.severity(),
             code,
-            message: message.into(),
+            message: bounded(message.into()),
             primary: Label {
                 span,
                 message: String::new(),
@@ -53,7 +53,7 @@ impl Diagnostic {
 
     /// Text under the primary caret.
     pub(crate) fn label(mut self, message: impl Into<String>) -> Self {
-        self.primary.message = message.into();
+        self.primary.message = bounded(message.into());
         self
     }
 
@@ -61,18 +61,18 @@ impl Diagnostic {
     pub(crate) fn also(mut self, span: Span, message: impl Into<String>) -> Self {
         self.secondary.push(Label {
             span,
-            message: message.into(),
+            message: bounded(message.into()),
         });
         self
     }
 
     pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(bounded(help.into()));
         self
     }
 
     pub(crate) fn note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
+        self.notes.push(bounded(note.into()));
         self
     }
 
@@ -230,4 +230,17 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// The most characters a diagnostic's message, label, help or note holds: they quote
+/// what the user wrote, and a 100 KB value must not come back as a 100 KB message.
+const TEXT_MAX: usize = 1000;
+
+/// `text` cut to [`TEXT_MAX`] characters, with `…` where it was cut.
+fn bounded(mut text: String) -> String {
+    if let Some((at, _)) = text.char_indices().nth(TEXT_MAX) {
+        text.truncate(at);
+        text.push('…');
+    }
+    text
 }

@@ -43,6 +43,15 @@ enum Unusable {
 /// The text of the lock at `path`, bounded as a spec's files are: Ok(None) when there
 /// is none.
 fn text_in(path: &Path, limits: &Limits) -> Result<Option<String>, Unusable> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match crate::read::confined(path, folder) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Unusable::Unreadable(ReadError::Io(e))),
+        Ok(()) => {}
+    }
     let bytes = match crate::read::bounded(path, limits.max_file_bytes) {
         Ok(b) => b,
         Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::source::Span;
 use crate::spec::Spec;
 use crate::spec::flow::Store;
-use crate::spec::name::Pattern;
+use crate::spec::name::{MAX_PAIRS, Pattern};
 use crate::spec::show::Routing;
 use crate::yaml::decode::Sp;
 
@@ -97,12 +97,45 @@ fn pairs(
     Some(out)
 }
 
+/// E0009 at the flow whose pairs take the show past [`MAX_PAIRS`].
+fn too_many_pairs(rx: &mut Rx, f: &Sp<crate::spec::flow::Flow>, total: usize) {
+    rx.diags.push(
+        Diagnostic::new(
+            codes::LIMIT,
+            f.to.span,
+            format!("this flow brings the show to {total} host pairs, above the limit of {MAX_PAIRS}"),
+        )
+        .label("too many pairs")
+        .also(f.from.span, "sources")
+        .help(format!("the flows of a show make at most {MAX_PAIRS} host pairs together: shorten the ranges or split the show")),
+    );
+}
+
 fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>>>> {
     let Some(p) = &f.path else { return Some(None) };
-    let mut out = Vec::new();
+    let mut out: Vec<Sp<usize>> = Vec::new();
+    let mut visited: crate::fxhash::FxMap<usize, Span> = crate::fxhash::FxMap::default();
     for hop in p {
         match rx.nodes.get(hop.as_str()) {
-            Some(&(NodeId::Switch(s), _)) => out.push(Sp::new(s, hop.span)),
+            Some(&(NodeId::Switch(s), _)) => {
+                // A path through a switch twice is a forwarding loop: the switch would
+                // need two rules for one match, and every lap loads its links again.
+                if let Some(&first) = visited.get(&s) {
+                    rx.diags.push(
+                        Diagnostic::new(
+                            codes::PATH_LOOP,
+                            hop.span,
+                            format!("the path visits `{}` twice", hop.value),
+                        )
+                        .label("second visit")
+                        .also(first, "first visit")
+                        .help("list each switch of the path once, in the order the traffic crosses them"),
+                    );
+                    return None;
+                }
+                visited.insert(s, hop.span);
+                out.push(Sp::new(s, hop.span));
+            }
             None if rx.unresolved.contains(hop.as_str()) => return None,
             _ => {
                 let sw: Vec<String> = rx
@@ -155,6 +188,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     // Grown one flow at a time, the list was copied at each of its 17 doublings on the
     // largest synth show (a fifth of resolving its flows).
     m.flows.reserve(spec.flows.len());
+    let mut total_pairs = 0usize;
     for f in &spec.flows {
         let valid = {
             let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
@@ -186,10 +220,21 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let Some(pairs) = pairs(rx, f, from, to) else {
             continue;
         };
+        total_pairs += pairs.len();
+        if total_pairs > MAX_PAIRS {
+            too_many_pairs(rx, f, total_pairs);
+            return;
+        }
         m.flows.push(flow(f, pairs, path, m.settings.routing));
     }
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {
+        // A fabric's name becomes file names (`fabrics/<name>/`) and part of its NQN:
+        // the same safe characters as every other name.
+        {
+            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            crate::spec::name::check_name(&mut cx, &fab.name);
+        }
         if let Some(&first) = seen.get(fab.name.as_str()) {
             rx.duplicate(fab.name.span, first, "NVMe fabric", &fab.name);
         }

@@ -9,7 +9,7 @@ use crate::catalog::types::ChassisModel;
 use crate::diag::{Diagnostic, codes, suggest};
 use crate::source::Span;
 use crate::spec::Spec;
-use crate::spec::name::parse_pattern;
+use crate::spec::name::{MAX_HOSTS, parse_pattern};
 use crate::yaml::decode::Sp;
 
 fn slot_names(ch: &ChassisModel) -> Vec<&str> {
@@ -253,10 +253,30 @@ fn static_in_range(rx: &mut Rx, h: &crate::spec::host::Host, key: &Sp<String>) {
     }
 }
 
-pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
+/// Resolves every host; false when the show declares more than [`MAX_HOSTS`] (reported).
+pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
+    let mut declared = 0usize;
     for (key, h) in &spec.hosts {
         let names = match parse_pattern(key, false) {
-            Ok(p) => p.expand(),
+            Ok(p) if declared + p.count() > MAX_HOSTS => {
+                rx.diags.push(
+                    Diagnostic::new(
+                        codes::LIMIT,
+                        key.span,
+                        format!(
+                            "this entry brings the show to {} hosts, above the limit of {MAX_HOSTS}",
+                            declared + p.count()
+                        ),
+                    )
+                    .label("too many hosts")
+                    .help(format!("a show declares at most {MAX_HOSTS} hosts, ranges expanded: shorten the range or split the show")),
+                );
+                return false;
+            }
+            Ok(p) => {
+                declared += p.count();
+                p.expand()
+            }
             Err((msg, help)) => {
                 let code = if msg.contains("above the limit") {
                     codes::LIMIT
@@ -352,6 +372,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             m.hosts.push(host);
         }
     }
+    true
 }
 
 /// A slot holds one card: NICs and NVMe add-in cards name different slots (E0121).

@@ -141,7 +141,11 @@ pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> 
         lab_mgmt: Default::default(),
     };
     switches::resolve(spec, &mut rx, &mut m);
-    hosts::resolve(spec, &mut rx, &mut m);
+    if !hosts::resolve(spec, &mut rx, &mut m) {
+        // Past the host limit nothing further is resolved: every link and flow naming a
+        // host that was not declared would only add an error of its own.
+        return None;
+    }
     links::resolve(spec, &mut rx, &mut m);
     flows::resolve(spec, &mut rx, &mut m);
     m.allows = allow::resolve(spec, &mut rx);

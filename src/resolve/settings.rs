@@ -21,6 +21,15 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         );
         return None;
     };
+    {
+        let mut cx = crate::yaml::decode::Cx { diags: &mut *diags };
+        // The show's name is a file name (`lab/<name>.clab.yml`) and part of every
+        // generated identifier: the same safe characters as every other name.
+        crate::spec::name::check_name(&mut cx, &show.name);
+    }
+    for text in [&show.title, &show.venue].into_iter().flatten() {
+        text_limit(text, diags);
+    }
     let d = show.defaults.as_ref();
     let of = d.and_then(|d| d.openflow.as_ref());
     let at = show.name.span;
@@ -29,9 +38,13 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         name: show.name.value.clone(),
         title: show
             .title
-            .clone()
-            .unwrap_or_else(|| show.name.value.clone()),
-        venue: show.venue.clone().unwrap_or_default(),
+            .as_ref()
+            .map_or_else(|| show.name.value.clone(), |t| t.value.clone()),
+        venue: show
+            .venue
+            .as_ref()
+            .map(|v| v.value.clone())
+            .unwrap_or_default(),
         host_mtu: d
             .and_then(|d| d.host_mtu.clone())
             .unwrap_or(Sp::new(9000, at)),
@@ -78,6 +91,27 @@ fn vrf_name_ok(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The most characters of a show's title or venue: they are printed in the report,
+/// descriptions and every message that names the show.
+const TEXT_MAX: usize = 200;
+
+fn text_limit(text: &Sp<String>, diags: &mut Diags) {
+    let n = text.value.chars().count();
+    if n > TEXT_MAX {
+        diags.push(
+            Diagnostic::new(
+                codes::LIMIT,
+                text.span,
+                format!("this text is {n} characters long, above the limit of {TEXT_MAX}"),
+            )
+            .label("too long")
+            .help(format!(
+                "a show's title and venue are at most {TEXT_MAX} characters"
+            )),
+        );
+    }
 }
 
 fn management(m: Option<&Management>, at: Span, diags: &mut Diags) -> ManagementNet {

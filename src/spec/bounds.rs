@@ -160,6 +160,15 @@ pub(crate) const ASN: Bound = Bound {
     pow2: false,
 };
 
+pub(crate) const MEMORY_GB: Bound = Bound {
+    lo: 1.0,
+    hi: 1_048_576.0,
+    what: "a memory size in GB",
+    why: "a host without memory cannot run, and the buffer check divides by it; the largest \
+          servers hold a few TB, far below a PB",
+    pow2: false,
+};
+
 pub(crate) const TCP_PORT: Bound = Bound {
     lo: 1.0,
     hi: 65535.0,

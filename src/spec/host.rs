@@ -18,7 +18,7 @@ spec_struct! {
         /// Populated sockets (default: all the chassis has).
         sockets: Option<Sp<u8>> = opt,
         /// Installed memory, GB (TCP buffers for long round trips come out of it).
-        memory_gb: Option<Sp<u32>> = opt,
+        memory_gb: Option<Sp<u32>> = opt in MEMORY_GB,
         /// Host OS, for the planner's documents (host tuning will read it).
         #[allow(dead_code)]
         os: Option<String> = opt,

@@ -9,6 +9,13 @@ use crate::yaml::node::Node;
 
 /// Largest number of names one range may expand to.
 pub(crate) const MAX_RANGE: u64 = 100_000;
+/// The most hosts a show may declare, ranges expanded: ten times the largest show democ
+/// is measured on (10,000 DTNs). Without it a few-kilobyte spec of ranges could ask for
+/// millions of hosts and exhaust memory before any check ran.
+pub(crate) const MAX_HOSTS: usize = 100_000;
+/// The most host pairs all flows may make together (a flow from one host to a range
+/// makes a pair per host): ten times the largest measured show's 100,000.
+pub(crate) const MAX_PAIRS: usize = 1_000_000;
 pub(crate) const MAX_NAME_LEN: usize = 63;
 
 /// Why a name is not acceptable, or None.
@@ -96,6 +103,13 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// How many names the pattern expands to, without expanding it.
+    pub(crate) fn count(&self) -> usize {
+        self.range.map_or(1, |(a, b, _)| {
+            usize::try_from(b - a + 1).unwrap_or(usize::MAX)
+        })
+    }
+
     pub(crate) fn expand(&self) -> Vec<String> {
         match self.range {
             None => vec![self.prefix.clone()],

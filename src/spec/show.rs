@@ -9,9 +9,9 @@ spec_struct! {
     pub struct Show ("show") {
         /// Short name; used in file names and descriptions.
         name: Sp<String> = req,
-        title: Option<String> = opt,
+        title: Option<Sp<String>> = opt,
         /// Where the show takes place.
-        venue: Option<String> = opt,
+        venue: Option<Sp<String>> = opt,
         /// For the planner's documents; democ does not read it.
         #[allow(dead_code)]
         dates: Option<String> = opt,

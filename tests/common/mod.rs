@@ -65,20 +65,28 @@ pub fn democ_env(
         .stderr(Stdio::piped())
         .spawn()
         .expect("democ runs");
-    let pid = i32::try_from(child.id()).expect("pid");
+    let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).expect("pid"))
+        .expect("a child's pid is positive");
     // Read the pipes on threads so a large output cannot block the child.
     let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
     let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap_or_default());
     let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap_or_default());
-    let (status, usage) = loop {
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `pid` is our own child; both pointers are to live locals.
-        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if done == pid {
-            break (status, usage);
+    // The peak resident set is sampled while the child runs (a zombie has none left to
+    // read); its processor time is read once it has exited and before it is reaped, so
+    // /proc still holds it.
+    let mut peak_kb = 0;
+    let cpu = loop {
+        peak_kb = peak_kb.max(proc_peak_kb(pid).unwrap_or(0));
+        let exited = rustix::process::waitid(
+            rustix::process::WaitId::Pid(pid),
+            rustix::process::WaitIdOptions::EXITED
+                | rustix::process::WaitIdOptions::NOHANG
+                | rustix::process::WaitIdOptions::NOWAIT,
+        )
+        .expect("waitid on our own child");
+        if exited.is_some() {
+            break proc_cpu(pid);
         }
         if start.elapsed() > deadline {
             let _ = child.kill();
@@ -87,17 +95,14 @@ pub fn democ_env(
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
+    let status = child.wait().expect("the child is reaped");
+    let code = status.code().unwrap_or(-1);
     let run = Run {
         code,
         stderr: err.join().unwrap_or_default(),
         stdout: out.join().unwrap_or_default(),
-        peak_mb: u64::try_from(usage.ru_maxrss).unwrap_or(0) / 1024,
-        cpu: time(usage.ru_utime) + time(usage.ru_stime),
+        peak_mb: peak_kb / 1024,
+        cpu,
     };
     assert!(
         !run.stderr.contains("panicked"),
@@ -134,10 +139,27 @@ pub fn democ_bounded_env(dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]
     run
 }
 
-fn time(t: libc::timeval) -> Duration {
-    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
-    let micros = u64::try_from(t.tv_usec).unwrap_or(0);
-    Duration::from_secs(secs) + Duration::from_micros(micros)
+/// The child's peak resident set so far (VmHWM), in kB.
+fn proc_peak_kb(pid: rustix::process::Pid) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.as_raw_nonzero())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// An exited, unreaped child's user and system time (fields 14 and 15 of
+/// /proc/<pid>/stat, in clock ticks of 1/100 s: Linux's USER_HZ).
+fn proc_cpu(pid: rustix::process::Pid) -> Duration {
+    let stat =
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).unwrap_or_default();
+    // The command name (field 2) is in parentheses and may hold spaces.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // `after` starts at field 3: utime is field 14, stime 15.
+    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
 }
 
 /// Copies a folder tree (tests edit copies of the examples, never the examples).

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::outcome::{Outcome, first_lines};
+use crate::build_dir::{BuildDir, SMALL_BYTES};
 
 const NAME: &str = "containerlab";
 
@@ -24,23 +25,38 @@ fn schema_path(given: Option<&Path>) -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
+/// containerlab's schema. Its errors never quote the file: the path is the user's, but
+/// what it holds may be anything (a symlink to a private file), and a JSON Schema
+/// library's error prints the offending value whole.
 fn schema(path: &Path) -> Result<jsonschema::Validator, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    jsonschema::validator_for(&v).map_err(|e| format!("{}: {e}", path.display()))
+    let text = crate::read::text(path, crate::read::MAX_FILE_BYTES)?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}: not JSON (line {}, column {})",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    jsonschema::validator_for(&v).map_err(|e| {
+        format!(
+            "{}: not a JSON Schema democ can use (at `{}`)",
+            path.display(),
+            e.instance_path
+        )
+    })
 }
 
-/// The build's topology files, sorted.
-fn topologies(build: &Path) -> Result<Vec<PathBuf>, String> {
-    let lab = build.join("lab");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&lab)
-        .map_err(|e| format!("{}: {e}", lab.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.to_string_lossy().ends_with(".clab.yml"))
+/// The build's topology files (paths inside the build), sorted.
+fn topologies(build: &BuildDir) -> Result<Vec<String>, String> {
+    let out: Vec<String> = build
+        .files_in("lab")?
+        .into_iter()
+        .filter(|n| n.ends_with(".clab.yml"))
+        .map(|n| format!("lab/{n}"))
         .collect();
-    out.sort();
     if out.is_empty() {
-        return Err(format!("no *.clab.yml in {}", lab.display()));
+        return Err(format!("no *.clab.yml in {}/lab", build.path().display()));
     }
     Ok(out)
 }
@@ -74,9 +90,29 @@ fn references(doc: &Value) -> Vec<String> {
     errors
 }
 
+/// `src` (relative to the topology's folder `dir`, itself inside the build) as a path
+/// inside the build, or None when it leaves the build.
+fn inside(dir: &str, src: &str) -> Option<String> {
+    if src.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for p in src.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// The configs nodes boot and the files they bind (paths relative to the topology's
-/// folder, `dir`) that are not there: containerlab would refuse to deploy.
-fn missing_files(doc: &Value, dir: &Path) -> Vec<String> {
+/// folder, `dir`) that are not in the build: containerlab would refuse to deploy, or
+/// would hand a node a file from outside the build.
+fn missing_files(doc: &Value, build: &BuildDir, dir: &str) -> Vec<String> {
     let mut errors = Vec::new();
     let nodes = doc["topology"]["nodes"].as_object();
     for (name, node) in nodes.into_iter().flatten() {
@@ -86,8 +122,12 @@ fn missing_files(doc: &Value, dir: &Path) -> Vec<String> {
             .filter_map(|b| b.as_str()?.split(':').next())
             .chain(node["startup-config"].as_str());
         for src in sources {
-            if !dir.join(src).exists() {
-                errors.push(format!("node {name}: {src} is not in the build"));
+            match inside(dir, src) {
+                None => errors.push(format!("node {name}: {src} is outside the build")),
+                Some(p) if !build.has(&p) && !build.has_folder(&p) => {
+                    errors.push(format!("node {name}: {src} is not in the build"));
+                }
+                Some(_) => {}
             }
         }
     }
@@ -95,13 +135,11 @@ fn missing_files(doc: &Value, dir: &Path) -> Vec<String> {
 }
 
 /// The schema's and the references' findings for one file, each line naming the file.
-fn findings(path: &Path, schema: Option<&jsonschema::Validator>) -> Vec<String> {
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into(),
-    );
-    let doc: Value = match std::fs::read_to_string(path)
-        .map_err(|e| e.to_string())
+fn findings(build: &BuildDir, path: &str, schema: Option<&jsonschema::Validator>) -> Vec<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let doc: Value = match build
+        .text(path, SMALL_BYTES)
+        .map_err(String::from)
         .and_then(|t| serde_saphyr::from_str(&t).map_err(|e| e.to_string()))
     {
         Ok(d) => d,
@@ -115,11 +153,12 @@ fn findings(path: &Path, schema: Option<&jsonschema::Validator>) -> Vec<String> 
         })
         .collect();
     out.extend(references(&doc));
-    out.extend(missing_files(&doc, path.parent().unwrap_or(Path::new("."))));
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    out.extend(missing_files(&doc, build, dir));
     out.into_iter().map(|f| format!("{name}: {f}")).collect()
 }
 
-pub(crate) fn check(build: &Path, given: Option<&Path>) -> Outcome {
+pub(crate) fn check(build: &BuildDir, given: Option<&Path>) -> Outcome {
     let files = match topologies(build) {
         Ok(f) => f,
         Err(e) => return Outcome::failed(NAME, e),
@@ -131,14 +170,14 @@ pub(crate) fn check(build: &Path, given: Option<&Path>) -> Outcome {
     };
     let found: Vec<String> = files
         .iter()
-        .flat_map(|f| findings(f, validator.as_ref()))
+        .flat_map(|f| findings(build, f, validator.as_ref()))
         .collect();
     if !found.is_empty() {
         return Outcome::failed(NAME, first_lines(&found.join("\n")));
     }
-    let names: Vec<String> = files
+    let names: Vec<&str> = files
         .iter()
-        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .map(|f| f.rsplit('/').next().unwrap_or(f))
         .collect();
     match path {
         Some(p) => Outcome::passed(

@@ -79,3 +79,81 @@ def test_a_device_without_credentials_fails_alone(sc16, tmp_path, capsys):
                  "--report-dir", str(tmp_path / "rep")], env=env)
     assert code == 1
     assert reports(tmp_path / "rep")["scinet-core"]["error"].startswith("no credentials")
+
+
+def _crafted(sc16, tmp_path):
+    """A copy of the sc16 build the tests may alter."""
+    import shutil
+
+    b = tmp_path / "build"
+    shutil.copytree(sc16, b, symlinks=True)
+    return b
+
+
+def test_a_config_symlinked_out_of_the_build_is_refused_not_sent(sc16, tmp_path, capsys):
+    b = _crafted(sc16, tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-OUTSIDE-THE-BUILD\n")
+    cfg = b / "switches" / "scinet-core.cfg"
+    cfg.unlink()
+    cfg.symlink_to(secret)
+    code = main([str(b), "--device=scinet-core", "--report-dir", str(tmp_path / "rep")], env=mock_env(tmp_path))
+    out = capsys.readouterr()
+    assert code == 2
+    assert "symlink" in out.err
+    assert "SECRET" not in out.out + out.err
+
+
+def test_a_device_whose_ir_differs_from_the_manifest_is_not_contacted_unless_named(sc16, tmp_path, capsys):
+    import json
+
+    b = _crafted(sc16, tmp_path)
+    ir = b / "ir" / "scinet-core.json"
+    doc = json.loads(ir.read_text())
+    doc["management"]["address"]["address"] = "203.0.113.66"
+    ir.write_text(json.dumps(doc))
+    mock = tmp_path / "mock"
+    healthy(b, mock, "crsi-arista")
+    healthy(b, mock, "scinet-core")
+    env = mock_env(mock)
+    contacted = []
+
+    def connect(driver, device, creds):
+        contacted.append((device.name, device.address))
+        from democ_push import drivers
+
+        return drivers.connect(driver, device, creds, env)
+
+    rep = tmp_path / "rep"
+    code = main([str(b), "--commit", "--lldp-wait=0", "--report-dir", str(rep)], env=env, connect=connect)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert ("scinet-core", "203.0.113.66") not in contacted
+    assert "not contacted: `ir/scinet-core.json` differs from the build's manifest" in reports(rep)["scinet-core"]["error"]
+    assert "scinet-core: address 203.0.113.66, credentials from environment" in out
+    # Named, it is the user's decision.
+    contacted.clear()
+    main([str(b), "--device=scinet-core", "--report-dir", str(rep)], env=env, connect=connect)
+    assert contacted == [("scinet-core", "203.0.113.66")]
+
+
+def test_netrc_entries_match_the_host_contacted_only(tmp_path):
+    from democ_push.credentials import lookup
+
+    rc = tmp_path / "netrc"
+    rc.write_text("machine scinet-core login netops password s3cret\n")
+    rc.chmod(0o600)
+    assert lookup({}, rc, "scinet-core", "203.0.113.66") is None
+
+
+def test_encoded_forms_of_the_password_are_masked():
+    import base64
+    from urllib.parse import quote
+
+    from democ_push.credentials import Credentials, secrets
+    from democ_push.report import redact
+
+    pw = "p@ss w/rd:1"
+    s = secrets([Credentials("admin", pw)])
+    for leaked in (quote(pw, safe=""), pw.encode().hex(), base64.b64encode(f"admin:{pw}".encode()).decode()):
+        assert redact(f"sent {leaked} to the switch", s) == f"sent {MASK} to the switch", leaked

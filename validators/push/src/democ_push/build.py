@@ -1,14 +1,18 @@
 """Reading a `democ build` folder: the switches to push, their configs and addresses.
 
 Only the files democ writes are read (`manifest.json`, `ir/<switch>.json`, the config the
-IR's `config_file` names); nothing in the folder is ever written.
+IR's `config_file` names), through safefs (no symlink, regular files, a size cap), and each
+is checked against the manifest's sha256; nothing in the folder is ever written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from . import safefs
 
 
 class BuildError(Exception):
@@ -24,6 +28,10 @@ class Device:
     # Path of the config (or, for PicOS in OVS mode, the script) inside the build.
     config_file: str
     config: str
+    # Why the IR and config are not as the manifest lists them (None: they are). The
+    # address a password is sent to comes from the IR, so --commit refuses such a
+    # device unless the user names it.
+    unverified: str | None = None
 
 
 def _inside(build: Path, rel: str) -> Path:
@@ -41,21 +49,45 @@ def _address(ir: dict) -> str | None:
     return value or None
 
 
+def _read(build: Path, rel: str) -> bytes:
+    try:
+        return safefs.read_bytes(build, rel)
+    except safefs.UnsafeFile as e:
+        raise BuildError(str(e)) from None
+
+
 def load(build: Path) -> list[Device]:
     """Every switch of the build, sorted by name."""
-    manifest = build / "manifest.json"
     try:
-        doc = json.loads(manifest.read_text())
-    except (OSError, ValueError) as e:
+        doc = json.loads(safefs.read_bytes(build, "manifest.json"))
+    except (safefs.UnsafeFile, ValueError) as e:
         raise BuildError(f"{build}: no readable manifest.json ({e}); is it a `democ build` folder?")
-    if doc.get("format") != "democ-build-manifest":
-        raise BuildError(f"{manifest}: not a democ build manifest")
+    if not isinstance(doc, dict) or doc.get("format") != "democ-build-manifest":
+        raise BuildError(f"{build}/manifest.json: not a democ build manifest")
+    listed = {e.get("path"): e.get("sha256") for e in doc.get("files", []) if isinstance(e, dict)}
+
+    def mismatch(rel: str, data: bytes) -> str | None:
+        want = listed.get(rel)
+        if want is None:
+            return f"`{rel}` is not in the build's manifest"
+        if hashlib.sha256(data).hexdigest() != want:
+            return f"`{rel}` differs from the build's manifest"
+        return None
+
     devices = []
-    for f in sorted((build / "ir").glob("*.json")):
+    try:
+        names = safefs.files_in(build, "ir")
+    except safefs.UnsafeFile as e:
+        raise BuildError(str(e)) from None
+    for name in names:
+        if not name.endswith(".json"):
+            continue
+        rel_ir = f"ir/{name}"
+        raw = _read(build, rel_ir)
         try:
-            ir = json.loads(f.read_text())
-        except (OSError, ValueError) as e:
-            raise BuildError(f"{f}: {e}")
+            ir = json.loads(raw)
+        except ValueError as e:
+            raise BuildError(f"{build}/{rel_ir}: {e}")
         # ir/ also holds show-wide files; a switch's IR has a hostname and an OS.
         if not isinstance(ir, dict) or "hostname" not in ir or "os" not in ir:
             continue
@@ -63,11 +95,14 @@ def load(build: Path) -> list[Device]:
         if ir.get("external"):
             continue
         rel = ir.get("config_file") or f"switches/{ir['hostname']}.cfg"
+        _inside(build, rel)
+        data = _read(build, rel)
         try:
-            text = _inside(build, rel).read_text()
-        except OSError as e:
-            raise BuildError(f"{build}/{rel}: {e}")
-        devices.append(Device(ir["hostname"], ir["os"], _address(ir), rel, text))
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BuildError(f"{build}/{rel}: not UTF-8 text") from None
+        why = mismatch(rel_ir, raw) or mismatch(rel, data)
+        devices.append(Device(ir["hostname"], ir["os"], _address(ir), rel, text, why))
     if not devices:
         raise BuildError(f"{build}: the build has no switch IR (ir/<switch>.json)")
     return devices
@@ -76,5 +111,5 @@ def load(build: Path) -> list[Device]:
 def ports(build: Path, device: str) -> dict[str, tuple[str, bool]]:
     """The IR's port id (`1/1`, or `1/31:2` for a breakout lane) -> (interface name as
     the switch spells it, whether the IR runs LLDP on it)."""
-    ir = json.loads((build / "ir" / f"{device}.json").read_text())
+    ir = json.loads(_read(build, f"ir/{device}.json"))
     return {i["port"]: (i["name"], bool(i.get("lldp"))) for i in ir.get("interfaces", [])}

@@ -7,10 +7,12 @@ A commit is confirmed only when every check here passes (push.py).
 from __future__ import annotations
 
 import csv
+import io
 import time
 from pathlib import Path
 
 from . import build as build_mod
+from . import safefs
 
 
 def _short(name: str) -> str:
@@ -36,9 +38,10 @@ def expected_neighbors(build: Path, device: str, switches: set[str]) -> dict[str
     reports the host's own name for a port democ calls `p0`, which the build cannot
     predict."""
     try:
-        rows = list(csv.DictReader((build / "cabling.csv").open(newline="")))
-    except OSError:
+        text = safefs.read_text(build, "cabling.csv")
+    except safefs.UnsafeFile:
         return {}
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
     ports = build_mod.ports(build, device)
     out = {}
     for r in rows:

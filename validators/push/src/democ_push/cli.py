@@ -116,10 +116,26 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None, co
     lock = threading.Lock()
     unwritten: list[str] = []
 
+    named = set(a.device or [])
+
     def one(d: build.Device) -> dict:
-        expected = checks.expected_neighbors(a.build_dir, d.name, switches) if a.commit else {}
-        r = report.redact(push.run(d, choose(d), creds[d.name], connect, opts, expected), secrets)
+        c = creds[d.name]
+        if d.unverified and d.name not in named:
+            # The address comes from the IR: one that is not the file democ wrote could
+            # send the password anywhere, so such a device is not contacted unless the
+            # user names it.
+            r = push.new_report(d, choose(d), a.commit)
+            r["error"] = (f"not contacted: {d.unverified}, so its address ({d.address}) may not be "
+                          f"the one democ planned; name it with --device={d.name} to push to it anyway")
+        else:
+            expected = checks.expected_neighbors(a.build_dir, d.name, switches) if a.commit else {}
+            r = push.run(d, choose(d), c, connect, opts, expected)
+        r["address"] = d.address
+        r["credentials"] = c.source if c else None
+        r = report.redact(r, secrets)
         with lock:  # one device's block at a time, as each finishes
+            sys.stdout.write(f"{d.name}: address {d.address or 'none'}, credentials from "
+                             f"{(c.source if c else None) or 'nowhere'}\n")
             # Written as each device finishes: an interrupted push still leaves the
             # reports of the devices it changed.
             try:

@@ -6,7 +6,9 @@ Order, first found wins:
    DEMOC_PUSH_PASSWORD_<DEVICE> else DEMOC_PUSH_PASSWORD (the device name upper-cased,
    every character other than a letter or digit as `_`: `cit-a-arista` ->
    `DEMOC_PUSH_PASSWORD_CIT_A_ARISTA`), when both a user and a password are set;
-2. the netrc file's `machine <management address>` entry (then `machine <device name>`).
+2. the netrc file's `machine <management address>` entry: the host actually contacted,
+   never an entry filed under another name (a crafted IR could otherwise have the
+   password of `machine <device name>` sent to an address of its choosing).
 """
 
 from __future__ import annotations
@@ -50,9 +52,35 @@ def lookup(env: Mapping[str, str], netrc_path: Path | None, device: str, address
     password = env.get(f"DEMOC_PUSH_PASSWORD_{s}", env.get("DEMOC_PUSH_PASSWORD"))
     if user and password is not None:
         return Credentials(user, password, "environment")
-    return _from_netrc(netrc_path, [address, device])
+    return _from_netrc(netrc_path, [address] if address else [])
+
+
+def _encodings(username: str, password: str) -> set[str]:
+    """The password as it may appear in a URL, a form, a hex or base64 dump, or an HTTP
+    Basic header (`user:password` in base64): each is masked too."""
+    import base64
+    from urllib.parse import quote, quote_plus
+
+    raw = password.encode()
+    basic = f"{username}:{password}".encode()
+    return {
+        base64.b64encode(basic).decode(),
+        base64.b64encode(raw).decode(),
+        password,
+        quote(password, safe=""),
+        quote_plus(password),
+        raw.hex(),
+        raw.hex().upper(),
+        base64.b64encode(raw).decode().rstrip("="),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+    }
 
 
 def secrets(creds: list[Credentials | None]) -> list[str]:
-    """Every password in use, for redaction (report.redact)."""
-    return sorted({c.password for c in creds if c and c.password}, key=len, reverse=True)
+    """Every password in use and its encoded forms, longest first, for redaction
+    (report.redact)."""
+    out: set[str] = set()
+    for c in creds:
+        if c and c.password:
+            out |= _encodings(c.username, c.password)
+    return sorted(out, key=len, reverse=True)
