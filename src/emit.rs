@@ -2,8 +2,6 @@
 //! the build's files (configs, IR, the containerlab topology, manifest): in memory,
 //! but for the largest, streamed into the build's staging folder when given one.
 
-pub(crate) mod flows_json;
-
 use std::path::Path;
 
 use crate::check::predict::Plan;
@@ -211,7 +209,7 @@ fn tasks<'a>(
             Some(front) => {
                 Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
             }
-            None => Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w)),
+            None => Box::new(move |w: &mut dyn std::io::Write| ir::write_json(w, &lab.flows)),
         };
         large(sink, "ir/flows/flows.json", write)
     }));

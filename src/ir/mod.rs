@@ -6,7 +6,6 @@
 
 pub(crate) mod cabling;
 pub(crate) mod fabric;
-mod flat;
 pub(crate) mod flow;
 pub(crate) mod host;
 pub(crate) mod interface;
@@ -70,8 +69,17 @@ pub(crate) fn json_schema() -> String {
 }
 
 /// Pretty JSON with a final newline (the shape of every IR file democ writes).
-pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// [`to_json`] written to `w` as it is made (the largest files of a build).
+pub(crate) fn write_json<T: Serialize + ?Sized>(
+    w: &mut dyn std::io::Write,
+    value: &T,
+) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, value)?;
+    w.write_all(b"\n")
 }
