@@ -410,8 +410,7 @@ pub(crate) fn json_to(plan: &Plan, x: &Extras, w: &mut dyn std::io::Write) -> st
         venue: &plan.venue,
         warnings: &x.diagnostics["warnings"],
     };
-    serde_json::to_writer_pretty(&mut *w, &doc)?;
-    w.write_all(b"\n")
+    crate::ir::write_json(w, &doc)
 }
 
 /// plan.json: the plan with the session's diagnostics and acknowledged findings.

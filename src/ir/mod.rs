@@ -16,6 +16,8 @@ pub(crate) mod routing;
 pub(crate) mod rules;
 pub(crate) mod switch;
 
+use std::io::Write as _;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -80,6 +82,10 @@ pub(crate) fn write_json<T: Serialize + ?Sized>(
     w: &mut dyn std::io::Write,
     value: &T,
 ) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, value)?;
-    w.write_all(b"\n")
+    // Buffered here: serde_json writes a few bytes at a time, and each write to `w`
+    // would be a call through its vtable.
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer_pretty(&mut w, value)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }

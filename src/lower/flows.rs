@@ -2,6 +2,7 @@
 //! checks against. Straight from the routes the checks used, so the twin tests the plan
 //! democ predicted, not a second opinion.
 
+use std::io::Write as _;
 use std::sync::Arc;
 
 use crate::compile::Front;
@@ -72,9 +73,12 @@ pub(crate) fn write(front: &Front, w: &mut dyn std::io::Write) -> std::io::Resul
         .into_iter()
         .enumerate()
         .map(|(fi, cookie)| flow(front, &names, fi, cookie, &mask));
-    let mut ser = serde_json::Serializer::pretty(&mut *w);
+    // Buffered as `ir::write_json` buffers.
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    let mut ser = serde_json::Serializer::pretty(&mut w);
     serde::Serializer::collect_seq(&mut ser, each)?;
-    w.write_all(b"\n")
+    w.write_all(b"\n")?;
+    w.flush()
 }
 
 /// Declared flow `fi` with its pairs, addresses and planned paths.
