@@ -76,3 +76,62 @@ impl Build {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build folder's IR as `democ build` writes it for the render fixture.
+    fn folder(dir: &Path) {
+        let (_, lab) = crate::testkit::render_fixture();
+        let write = |path: &Path, text: String| {
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("folder");
+            std::fs::write(path, text).expect("written");
+        };
+        write(
+            &dir.join("manifest.json"),
+            format!("{{\"show\": \"{}\"}}", lab.show),
+        );
+        for s in &lab.switches {
+            write(
+                &dir.join(format!("ir/{}.json", s.hostname)),
+                crate::ir::to_json(s),
+            );
+        }
+        for h in &lab.hosts {
+            write(
+                &dir.join(format!("ir/hosts/{}.json", h.name)),
+                crate::ir::to_json(h),
+            );
+        }
+        std::fs::create_dir_all(dir.join("ir/hosts")).expect("folder");
+        write(
+            &dir.join("ir/flows/flows.json"),
+            crate::ir::to_json(&lab.flows),
+        );
+    }
+
+    /// The twin reads back what a build wrote, and refuses a switch's IR with a field
+    /// the IR does not have, anywhere in it (a port's flattened switching included).
+    #[test]
+    fn reads_what_a_build_wrote_and_refuses_unknown_fields() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        folder(tmp.path());
+        let b = Build::read(tmp.path()).expect("reads the build");
+        assert!(!b.switches.is_empty() && !b.flows.is_empty());
+        let (name, _) = b.switches.first_key_value().expect("a switch");
+        let path = tmp.path().join(format!("ir/{name}.json"));
+        let good = std::fs::read_to_string(&path).expect("read");
+        for (field, at) in [
+            ("\"hostname\"", "\"extra\": 1, \"hostname\""),
+            ("\"speed_mbps\"", "\"extra\": 1, \"speed_mbps\""),
+        ] {
+            std::fs::write(&path, good.replacen(field, at, 1)).expect("written");
+            let e = Build::read(tmp.path()).err().expect("refused");
+            assert!(
+                e.contains("unknown field `extra`") && e.contains(name.as_str()),
+                "{e}"
+            );
+        }
+    }
+}
