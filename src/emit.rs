@@ -2,8 +2,6 @@
 //! the build's files (configs, IR, the containerlab topology, manifest): in memory,
 //! but for the largest, streamed into the build's staging folder when given one.
 
-pub(crate) mod flows_json;
-
 use std::path::Path;
 
 use crate::check::predict::Plan;
@@ -181,7 +179,7 @@ fn made(
         Some(front) => {
             Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
         }
-        None => Box::new(move |w: &mut dyn std::io::Write| flows_json::write(&lab.flows, w)),
+        None => Box::new(move |w: &mut dyn std::io::Write| ir::write_json(w, &lab.flows)),
     };
     made.push(large(sink, "ir/flows/flows.json", write)?);
     if let Some((front, plan)) = report {

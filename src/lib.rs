@@ -4,7 +4,7 @@
 //! render -> write. Each pass collects every diagnostic it finds and the pipeline stops
 //! at the end of a pass that reported an error. The library never prints.
 
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 #[doc(hidden)]
 pub mod api;
@@ -14,7 +14,6 @@ pub(crate) mod check;
 pub mod cli;
 pub(crate) mod compile;
 pub(crate) mod csv;
-pub(crate) mod decimal;
 pub(crate) mod derive;
 pub mod diag;
 pub(crate) mod emit;
@@ -25,8 +24,6 @@ pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
 pub(crate) mod plan;
-#[allow(unsafe_code)]
-pub(crate) mod prefetch;
 pub(crate) mod read;
 pub(crate) mod render;
 pub(crate) mod report;

@@ -1,14 +1,12 @@
 //! `democ plan`: the per-flow predictions and the link-utilization table, as text,
 //! Markdown or JSON (the same data in each).
 
-mod indented;
-pub(crate) mod sorted;
-
 use std::fmt::Write as _;
 
-use indented::Indented;
+use serde::Serialize;
 
-use crate::check::predict::{FlowPrediction, LinkUse, Plan};
+use crate::check::fabrics::FabricPrediction;
+use crate::check::predict::{FlowPrediction, HostStorage, LinkUse, Plan, SiteSummary};
 use crate::compile::Session;
 use crate::diag::Severity;
 
@@ -379,174 +377,77 @@ pub(crate) fn json(plan: &Plan, x: &Extras) -> String {
     String::from_utf8(json_bytes(plan, x)).unwrap_or_default()
 }
 
-/// The plan as JSON, the bytes `serde_json::to_string_pretty` gives for it as one
-/// `Value` (keys sorted), written without building one.
+/// The plan as pretty JSON and a newline.
 pub(crate) fn json_bytes(plan: &Plan, x: &Extras) -> Vec<u8> {
-    let mut out: Vec<u8> = Vec::with_capacity(4096 + plan.flows.len() * 2048);
-    // Into memory (no sink): cannot fail.
-    let _ = json_into(plan, x, &mut out, None);
+    let mut out = Vec::new();
+    // Into memory: cannot fail.
+    let _ = json_to(plan, x, &mut out);
     out
 }
 
-/// [`json_bytes`] written to `w` as it is made, a block of elements at a time: a
-/// build's plan.json (196 MB at 100,000 flows) never whole in memory.
+/// [`json_bytes`] written to `w` as it is made: a build's plan.json (hundreds of
+/// megabytes on the largest shows) is never whole in memory.
 pub(crate) fn json_to(plan: &Plan, x: &Extras, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let mut out = Vec::with_capacity(2 * BLOCK);
-    json_into(plan, x, &mut out, Some(w))
+    let doc = Document {
+        acknowledged: &x.acknowledged,
+        diagnostics: &x.diagnostics["diagnostics"],
+        errors: &x.diagnostics["errors"],
+        external: &plan.external,
+        fabrics: &plan.fabrics,
+        flows: &plan.flows,
+        links: plan
+            .links
+            .iter()
+            .map(|(_, u)| LinkJson {
+                link: u,
+                flows: FlowNames(&u.flows, &plan.flows),
+            })
+            .collect(),
+        show: &plan.show,
+        sites: &plan.sites,
+        storage: &plan.storage,
+        title: &plan.title,
+        venue: &plan.venue,
+        warnings: &x.diagnostics["warnings"],
+    };
+    crate::ir::write_json(w, &doc)
 }
 
-/// Bytes gathered before a streamed plan goes to its writer (a few in tests, so they
-/// hand over blocks mid-array).
-const BLOCK: usize = if cfg!(test) { 64 } else { 1 << 20 };
-
-/// The plan's JSON into `out`; with a `sink`, the large arrays are written serially and
-/// `out` handed to it whenever a block is full, and at the end.
-fn json_into(
-    plan: &Plan,
-    x: &Extras,
-    out: &mut Vec<u8>,
-    mut sink: Option<&mut dyn std::io::Write>,
-) -> std::io::Result<()> {
-    let names = |i: usize| plan.flows.get(i).map(|f| f.name.as_str());
-    // Keys in order, as serde_json's sorted maps print them; the large arrays one
-    // element at a time (a whole 100,000-flow plan as one `Value` was 2 GB and most
-    // of a large build's time), each element serialized in place (`sorted`).
-    out.push(b'{');
-    let fields: [(&str, Field); 13] = [
-        ("acknowledged", Field::One(value(&x.acknowledged))),
-        (
-            "diagnostics",
-            Field::One(x.diagnostics["diagnostics"].clone()),
-        ),
-        ("errors", Field::One(x.diagnostics["errors"].clone())),
-        ("external", Field::One(value(&plan.external))),
-        ("fabrics", Field::One(value(&plan.fabrics))),
-        ("flows", Field::Flows),
-        ("links", Field::Links),
-        ("show", Field::One(value(&plan.show))),
-        ("sites", Field::One(value(&plan.sites))),
-        ("storage", Field::One(value(&plan.storage))),
-        ("title", Field::One(value(&plan.title))),
-        ("venue", Field::One(value(&plan.venue))),
-        ("warnings", Field::One(x.diagnostics["warnings"].clone())),
-    ];
-    for (i, (key, field)) in fields.into_iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n  \"" } else { b",\n  \"" });
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(b"\": ");
-        let flow = |out: &mut Vec<u8>, f: &FlowPrediction| sorted::flow(out, 2, f);
-        let link = |out: &mut Vec<u8>, l: &(_, LinkUse)| sorted::link(out, 2, &l.1, names);
-        match (field, sink.as_deref_mut()) {
-            (Field::One(v), _) => pretty_at(out, &v, 1),
-            (Field::Flows, None) => elements(out, &plan.flows, flow),
-            (Field::Links, None) => elements(out, &plan.links, link),
-            (Field::Flows, Some(w)) => {
-                streamed(out, &plan.flows, w, flow, |k| ahead_flow(plan, k))?
-            }
-            (Field::Links, Some(w)) => {
-                streamed(out, &plan.links, w, link, |k| ahead_link(plan, k))?
-            }
-        }
-    }
-    out.extend_from_slice(b"\n}\n");
-    match sink {
-        Some(w) => w.write_all(out),
-        None => Ok(()),
-    }
+/// plan.json: the plan with the session's diagnostics and acknowledged findings.
+#[derive(Serialize)]
+struct Document<'a> {
+    acknowledged: &'a [String],
+    diagnostics: &'a serde_json::Value,
+    errors: &'a serde_json::Value,
+    external: &'a [String],
+    fabrics: &'a [FabricPrediction],
+    flows: &'a [FlowPrediction],
+    links: Vec<LinkJson<'a>>,
+    show: &'a str,
+    sites: &'a [SiteSummary],
+    storage: &'a [HostStorage],
+    title: &'a str,
+    venue: &'a str,
+    warnings: &'a serde_json::Value,
 }
 
-/// [`elements`] on one thread, `out` handed to `w` whenever it holds a block; `ahead`
-/// told each element's number before it is written.
-fn streamed<T>(
-    out: &mut Vec<u8>,
-    items: &[T],
-    w: &mut dyn std::io::Write,
-    write: impl Fn(&mut Vec<u8>, &T),
-    ahead: impl Fn(usize),
-) -> std::io::Result<()> {
-    if items.is_empty() {
-        out.extend_from_slice(b"[]");
-        return Ok(());
-    }
-    out.push(b'[');
-    for (k, v) in items.iter().enumerate() {
-        out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
-        ahead(k);
-        write(out, v);
-        if out.len() >= BLOCK {
-            w.write_all(out)?;
-            out.clear();
-        }
-    }
-    out.extend_from_slice(b"\n  ]");
-    Ok(())
+/// A link direction's use with the flows loading it by name.
+#[derive(Serialize)]
+struct LinkJson<'a> {
+    #[serde(flatten)]
+    link: &'a LinkUse,
+    flows: FlowNames<'a>,
 }
 
-/// How many elements ahead of the one being written a streamed array asks for the
-/// memory it will read (`prefetch`). Asking 2 ahead took the largest plan.json from
-/// about 360 to 300 ms on its thread (the flows' words 40 ms, the links' flow names
-/// 25; task timings, 6-7 turns each); 4 ahead gained half as much on the flows, lines
-/// asked for too early gone again when needed.
-const AHEAD: usize = 2;
+/// Flows by index, written as their names (an index past the plan's flows is left out).
+struct FlowNames<'a>(&'a [usize], &'a [FlowPrediction]);
 
-/// Flow `k`'s turn: the words of flow `k + AHEAD`'s limits, each a text shared by the
-/// flows naming one resource and so anywhere in memory.
-fn ahead_flow(plan: &Plan, k: usize) {
-    if let Some(f) = plan.flows.get(k + AHEAD) {
-        crate::prefetch::line(f.bottleneck.why.as_ptr());
-        for l in &f.limits {
-            crate::prefetch::line(l.why.as_ptr());
-        }
+impl Serialize for FlowNames<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.0
+                .iter()
+                .filter_map(|&i| self.1.get(i).map(|f| f.name.as_str())),
+        )
     }
-}
-
-/// Link `k`'s turn: where the names of the flows crossing link `k + 2 AHEAD` are kept
-/// (each prediction's `name`), then the names of those crossing `k + AHEAD`, whose
-/// records were asked for `AHEAD` turns before.
-fn ahead_link(plan: &Plan, k: usize) {
-    if let Some((_, u)) = plan.links.get(k + 2 * AHEAD) {
-        for f in u.flows.iter().filter_map(|&i| plan.flows.get(i)) {
-            // The field's address only: nothing of the prediction is read here.
-            crate::prefetch::line(&raw const f.name);
-        }
-    }
-    if let Some((_, u)) = plan.links.get(k + AHEAD) {
-        for f in u.flows.iter().filter_map(|&i| plan.flows.get(i)) {
-            crate::prefetch::line(f.name.as_ptr());
-        }
-    }
-}
-
-/// A top-level field of the plan: one value, or a large array written element by element.
-enum Field {
-    One(serde_json::Value),
-    Flows,
-    Links,
-}
-
-/// An array one level deep, each element written in place (two levels deep) by `write`.
-fn elements<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&mut Vec<u8>, &T)) {
-    if items.is_empty() {
-        out.extend_from_slice(b"[]");
-        return;
-    }
-    out.push(b'[');
-    for (k, v) in items.iter().enumerate() {
-        out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
-        write(out, v);
-    }
-    out.extend_from_slice(b"\n  ]");
-}
-
-/// `v` as `serde_json::to_string_pretty` prints it `depth` levels deep, written in place.
-fn pretty_at<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T, depth: usize) {
-    let mut ser = serde_json::Serializer::with_formatter(out, Indented::at(depth));
-    // Writing into memory cannot fail, and the plan holds nothing serde_json refuses
-    // (its maps have string keys).
-    let _ = serde::Serialize::serialize(v, &mut ser);
-}
-
-/// Any serializable value as a `serde_json::Value` (its maps' keys sorted).
-fn value<T: serde::Serialize + ?Sized>(v: &T) -> serde_json::Value {
-    serde_json::to_value(v).unwrap_or_default()
 }

@@ -4,7 +4,6 @@
 use super::Ctx;
 use super::load::{Loads, Res};
 use super::predict::{Detail, Plan, SHORTFALL};
-use crate::decimal::fixed;
 use crate::diag::{Diagnostic, Diags, Severity, codes, plural};
 use crate::resolve::model::LinkKind;
 use crate::source::Span;
@@ -38,7 +37,7 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
         } else {
             codes::HIGH_UTILIZATION
         };
-        let mut d = Diagnostic::new(code, span, format!("{} is {what}: {} Gbit/s of demand on {} Gbit/s ({}%)", u.link, fixed(u.load_gbps, 0), fixed(u.capacity_gbps, 0), fixed(u.utilization_pct, 0)))
+        let mut d = Diagnostic::new(code, span, format!("{} is {what}: {:.0} Gbit/s of demand on {:.0} Gbit/s ({:.0}%)", u.link, u.load_gbps, u.capacity_gbps, u.utilization_pct))
             .severity(sev)
             .label(format!("{what} ({})", u.direction))
             .help("add capacity (more members or links), route some flows another way (`path:` or `routing: widest`), or lower their rates");

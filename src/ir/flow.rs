@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use schemars::JsonSchema;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Flow {
     pub(crate) name: String,
@@ -25,7 +25,7 @@ pub(crate) struct Flow {
     pub(crate) pairs: Vec<Pair>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Pair {
     pub(crate) src: String,
@@ -42,23 +42,27 @@ pub(crate) struct Pair {
 }
 
 // The names are shared by every hop through the same switch and port (a String per
-// hop was an allocation and a copy each, 12 % of a 100,000-flow build); they are
-// written and described as the strings they are.
-#[derive(Debug, Serialize, JsonSchema)]
+// hop is an allocation and a copy each); they are written, read and described as the
+// strings they are.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Hop {
-    #[serde(serialize_with = "text")]
+    #[serde(serialize_with = "text", deserialize_with = "shared")]
     #[schemars(with = "String")]
     pub(crate) switch: Arc<str>,
     /// Canonical port (`1/1`), or `lag<id>` for a port-channel.
-    #[serde(serialize_with = "text")]
+    #[serde(serialize_with = "text", deserialize_with = "shared")]
     #[schemars(with = "String")]
     pub(crate) in_port: Arc<str>,
-    #[serde(serialize_with = "text")]
+    #[serde(serialize_with = "text", deserialize_with = "shared")]
     #[schemars(with = "String")]
     pub(crate) out_port: Arc<str>,
 }
 
 fn text<S: Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(v)
+}
+
+fn shared<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
+    String::deserialize(d).map(Arc::from)
 }

@@ -3,9 +3,9 @@
 //! value can become another command.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Host {
     pub(crate) name: String,
@@ -44,7 +44,7 @@ pub(crate) struct Host {
     pub(crate) send: Vec<Transfer>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct HostInterface {
     /// The port's name in the spec (`p0`).
@@ -66,7 +66,7 @@ pub(crate) struct HostInterface {
 }
 
 /// A Linux bond over a host's members of one port-channel (the switch's LAG).
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Bond {
     /// `bond<id>`.
@@ -87,7 +87,7 @@ pub(crate) struct Bond {
     pub(crate) address: Option<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Sysctl {
     pub(crate) key: String,
@@ -95,7 +95,7 @@ pub(crate) struct Sysctl {
 }
 
 /// One side of one pair of a flow.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Transfer {
     pub(crate) flow: String,
@@ -112,7 +112,7 @@ pub(crate) struct Transfer {
 }
 
 /// One NVMe drive of a host: a folder on it (a mounted file system) holds the test files.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Drive {
     /// The shell variable naming the drive's folder (`DRIVE_1`).
@@ -127,7 +127,7 @@ pub(crate) struct Drive {
 
 /// fio on the drives while a transfer runs: direct I/O, one job per drive, each paced at
 /// its share of the pair's rate, so the drives carry what the network carries.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DiskIo {
     /// `read` (the sender) or `write` (the receiver).
@@ -148,7 +148,7 @@ pub(crate) struct DiskIo {
 
 /// The NIC side of the switches' DSCP scheme (`ir::qos`): trust DSCP, make the class
 /// lossless, and mark RDMA-CM connections with the ToS the switches classify.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Roce {
     /// `mlnx_qos --pfc`: 1 on the lossless priority.

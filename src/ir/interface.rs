@@ -1,12 +1,12 @@
 //! Ports, breakouts, port-channels and VLANs.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::switch::Ipv4;
 
 /// Layer-2/3 role of a port or port-channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Mode {
     Routed,
@@ -15,7 +15,7 @@ pub(crate) enum Mode {
 }
 
 /// Who forwards what a port receives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Role {
     /// Only the OpenFlow controller's rules (`openflow.ports`, or every cabled port in
@@ -36,7 +36,7 @@ impl Role {
 }
 
 /// LACP behaviour of a port-channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Lacp {
     Active,
@@ -46,7 +46,7 @@ pub(crate) enum Lacp {
 }
 
 /// A parent port split into lanes.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Breakout {
     /// Canonical parent port (`1/17`).
@@ -61,7 +61,7 @@ pub(crate) struct Breakout {
 }
 
 /// The other end of a cable.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Peer {
     pub(crate) device: String,
@@ -69,7 +69,7 @@ pub(crate) struct Peer {
 }
 
 /// Vendor keywords lowering chose for a port.
-#[derive(Debug, Default, Serialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct InterfaceCli {
     /// Speed argument (`forced 25gfull`, `25000`, `25G`) when the speed must be set.
@@ -88,7 +88,7 @@ pub(crate) struct InterfaceCli {
 }
 
 /// 802.3x pause.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FlowControl {
     pub(crate) receive: bool,
@@ -96,7 +96,7 @@ pub(crate) struct FlowControl {
 }
 
 /// Port-channel membership of a port.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LagMember {
     pub(crate) id: u16,
@@ -106,7 +106,7 @@ pub(crate) struct LagMember {
 }
 
 /// Layer 2/3 settings shared by ports and port-channels.
-#[derive(Debug, Default, Serialize, JsonSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Switching {
     /// None: not configured (unused, a LAG member, or under OpenFlow).
@@ -120,7 +120,7 @@ pub(crate) struct Switching {
 
 /// A port's MTU in both units, and what its OS's commands take
 /// (templates/<vendor>/vendor.yaml `mtu:`). Checks compute path MTUs from `ip`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Mtu {
     /// The largest IP packet the port carries (its frame less header, tags and FCS,
@@ -138,8 +138,7 @@ pub(crate) struct Mtu {
 }
 
 /// One physical port or breakout subport.
-// Serialized by hand (`flat.rs`); the schema keeps the derive's flattened `switching`.
-#[derive(Debug, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Interface {
     /// Vendor name (`ethernet1/1/17:2`, `Ethernet17/2`, `xe-1/1/49`).
@@ -183,8 +182,7 @@ pub(crate) struct Interface {
 }
 
 /// A LAG.
-// Serialized by hand (`flat.rs`), as `Interface` is.
-#[derive(Debug, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PortChannel {
     pub(crate) id: u16,
@@ -204,7 +202,7 @@ pub(crate) struct PortChannel {
 }
 
 /// A VLAN and its member ports (vendor names, in port order, port-channels last).
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Vlan {
     pub(crate) id: u16,
@@ -217,7 +215,7 @@ pub(crate) struct Vlan {
 }
 
 /// A routed VLAN interface.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct VlanL3 {
     /// Vendor name (`Vlan3016`, `vlan-3016`).
@@ -225,4 +223,18 @@ pub(crate) struct VlanL3 {
     pub(crate) ipv4: Ipv4,
     /// Untagged figures of the VLAN interface.
     pub(crate) mtu: Option<Mtu>,
+}
+
+impl Interface {
+    /// Forwarded by the switch's OpenFlow rules only.
+    pub(crate) fn openflow(&self) -> bool {
+        self.role == Role::Openflow
+    }
+}
+
+impl PortChannel {
+    /// Forwarded by the switch's OpenFlow rules only.
+    pub(crate) fn openflow(&self) -> bool {
+        self.role == Role::Openflow
+    }
 }

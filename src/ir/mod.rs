@@ -6,7 +6,6 @@
 
 pub(crate) mod cabling;
 pub(crate) mod fabric;
-mod flat;
 pub(crate) mod flow;
 pub(crate) mod host;
 pub(crate) mod interface;
@@ -16,6 +15,8 @@ pub(crate) mod qos;
 pub(crate) mod routing;
 pub(crate) mod rules;
 pub(crate) mod switch;
+
+use std::io::Write as _;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -70,8 +71,21 @@ pub(crate) fn json_schema() -> String {
 }
 
 /// Pretty JSON with a final newline (the shape of every IR file democ writes).
-pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// [`to_json`] written to `w` as it is made (the largest files of a build).
+pub(crate) fn write_json<T: Serialize + ?Sized>(
+    w: &mut dyn std::io::Write,
+    value: &T,
+) -> std::io::Result<()> {
+    // Buffered here: serde_json writes a few bytes at a time, and each write to `w`
+    // would be a call through its vtable.
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer_pretty(&mut w, value)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }

@@ -1,10 +1,10 @@
 //! OpenFlow: controller, datapath, ports under the controller.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How the switch takes part.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Mode {
     /// Some ports under the controller, the rest normal L2/L3.
@@ -15,7 +15,7 @@ pub(crate) enum Mode {
     Ovs,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Controller {
     pub(crate) address: String,
@@ -25,7 +25,7 @@ pub(crate) struct Controller {
     pub(crate) via: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Openflow {
     pub(crate) mode: Mode,
@@ -56,10 +56,20 @@ pub(crate) struct Openflow {
     pub(crate) ruleset: super::rules::Ruleset,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OfLag {
     pub(crate) name: String,
     pub(crate) members: Vec<String>,
     pub(crate) lacp: super::interface::Lacp,
+}
+
+impl Openflow {
+    /// The OpenFlow number of the port or port-channel named `interface`.
+    pub(crate) fn number(&self, interface: &str) -> Option<u32> {
+        self.port_numbers
+            .iter()
+            .find(|p| p.interface == interface)
+            .map(|p| p.number)
+    }
 }

@@ -1,9 +1,9 @@
 //! Lossless RoCE settings.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Qos {
     /// 802.1p priority made lossless (`show.defaults.pfc_priority`).

@@ -1,10 +1,10 @@
 //! Static routes and BGP.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `prefix via next_hop`.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StaticRoute {
     /// `10.16.0.0/16`
@@ -13,7 +13,7 @@ pub(crate) struct StaticRoute {
 }
 
 /// BGP over routed WAN circuits that name a `peer_asn`.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Bgp {
     pub(crate) asn: u32,
@@ -27,7 +27,7 @@ pub(crate) struct Bgp {
 
 /// One direction of a session's policy: a prefix list that permits exactly these
 /// subnets (and, empty, nothing), applied to the neighbor.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Policy {
     /// The prefix list's (and route map's, where the OS applies one) name.
@@ -36,7 +36,7 @@ pub(crate) struct Policy {
     pub(crate) prefixes: Vec<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct BgpNeighbor {
     pub(crate) address: String,

@@ -3,13 +3,13 @@
 //! bodies and the PicOS OVS script only print it; the twin reads it.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Priority of every rule that carries a flow (IPv4 and ARP differ in `dl_type`).
 pub(crate) const FLOW_PRIORITY: u16 = 1000;
 
 /// One OpenFlow port: a port or port-channel under the controller and its number.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OfPort {
     /// Vendor name of the port or port-channel.
@@ -19,7 +19,7 @@ pub(crate) struct OfPort {
 }
 
 /// What a table-miss entry does.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Miss {
     /// Pure OpenFlow: unmatched packets are dropped.
@@ -30,7 +30,7 @@ pub(crate) enum Miss {
 }
 
 /// Which way a rule carries its flow's packets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Direction {
     /// From the flow's `from` host to its `to` host.
@@ -41,7 +41,7 @@ pub(crate) enum Direction {
 }
 
 /// Where a rule sends its packets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase", tag = "kind", deny_unknown_fields)]
 pub(crate) enum Output {
     /// Out of this OpenFlow port.
@@ -51,13 +51,22 @@ pub(crate) enum Output {
 }
 
 /// Ethernet type a rule matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum EtherType {
     /// 0x0800; addresses are `nw_src`/`nw_dst`.
     Ipv4,
     /// 0x0806; addresses are the sender and target protocol addresses.
     Arp,
+}
+
+impl Rule {
+    /// Whether this rule carries `flow`'s packets (its own, or shared with it).
+    pub(crate) fn carries(&self, flow: &str) -> bool {
+        self.flow == flow || self.shared_with.iter().any(|f| f == flow)
+    }
 }
 
 impl EtherType {
@@ -70,7 +79,7 @@ impl EtherType {
 }
 
 /// The match of a flow rule.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Match {
     pub(crate) in_port: u32,
@@ -89,7 +98,7 @@ pub(crate) struct Match {
 
 /// What a rule does, in order: meter, pop the arriving VLAN tag, push the leaving one,
 /// queue, output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Actions {
     /// Meter id (`meters`), for flows with a rate cap.
@@ -107,7 +116,7 @@ pub(crate) struct Actions {
 }
 
 /// One flow entry that carries one direction of one pair of a flow.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Rule {
     /// 64 bits as `0x` + 16 hex digits: democ's tag, the flow, the direction and the pair
@@ -132,7 +141,7 @@ pub(crate) struct Rule {
 }
 
 /// An OpenFlow 1.3 meter: one drop band at the flow's rate cap.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Meter {
     pub(crate) id: u32,
@@ -159,7 +168,7 @@ pub(crate) fn outside_templates<S: serde::Serializer>(
 
 /// The rules of one switch. Sorted by cookie, then ether type and in_port, so the
 /// files are byte-identical from build to build.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Ruleset {
     /// Cookie of the table-miss entry (priority 0, matches everything).

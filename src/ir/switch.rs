@@ -1,7 +1,7 @@
 //! One switch's structured configuration.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::interface::{Breakout, Interface, PortChannel, Vlan};
 use super::openflow::Openflow;
@@ -9,7 +9,7 @@ use super::qos::Qos;
 use super::routing::{Bgp, StaticRoute};
 
 /// A switch: identity, management, ports, L2, L3, OpenFlow and QoS.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Switch {
     pub(crate) hostname: String,
@@ -60,7 +60,7 @@ pub(crate) struct Switch {
     pub(crate) qos: Option<Qos>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Management {
     /// Vendor name of the out-of-band port (`Management1`, `mgmt1/1/1`).
@@ -78,7 +78,7 @@ pub(crate) struct Management {
 
 /// Base services, each reached from the management port (`source`), in the management
 /// VRF where the OS keeps one (`vrf`).
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Services {
     pub(crate) ntp: Vec<String>,
@@ -91,7 +91,7 @@ pub(crate) struct Services {
     pub(crate) source: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Snmp {
     /// Read-only v2c community (letters, digits, `-`, `_`, `.`).
@@ -100,7 +100,7 @@ pub(crate) struct Snmp {
     pub(crate) traps: Vec<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Sflow {
     pub(crate) collector: String,
@@ -113,14 +113,14 @@ pub(crate) struct Sflow {
     pub(crate) agent: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Lldp {
     pub(crate) enabled: bool,
 }
 
 /// An interface address in the three spellings the CLIs use.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Ipv4 {
     /// `10.255.0.0`
@@ -132,6 +132,21 @@ pub(crate) struct Ipv4 {
     /// `10.255.0.0/31`
     #[schemars(regex(pattern = r"^[0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}$"))]
     pub(crate) cidr: String,
+}
+
+impl Switch {
+    /// Whether the canonical port (or `lag<id>`) is under the controller.
+    pub(crate) fn under_controller(&self, port: &str) -> bool {
+        if let Some(id) = port.strip_prefix("lag").and_then(|i| i.parse::<u16>().ok()) {
+            return self
+                .port_channels
+                .iter()
+                .any(|p| p.id == id && p.openflow());
+        }
+        self.interfaces
+            .iter()
+            .any(|i| i.port == port && i.openflow())
+    }
 }
 
 impl Ipv4 {

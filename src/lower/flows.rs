@@ -2,6 +2,7 @@
 //! checks against. Straight from the routes the checks used, so the twin tests the plan
 //! democ predicted, not a second opinion.
 
+use std::io::Write as _;
 use std::sync::Arc;
 
 use crate::compile::Front;
@@ -39,12 +40,7 @@ impl Names {
                 .iter()
                 .map(|l| {
                     [l.a, l.b].map(|end| match end.node {
-                        // A pair has two; 100,000 flows made `Ipv4Addr`'s padded
-                        // Display count.
-                        NodeId::Host(_) => m
-                            .port(end)
-                            .address
-                            .map(|a| super::rules::dotted::dotted(a.addr)),
+                        NodeId::Host(_) => m.port(end).address.map(|a| a.addr.to_string()),
                         _ => None,
                     })
                 })
@@ -59,93 +55,63 @@ impl Names {
 }
 
 pub(crate) fn lower(front: &Front) -> Vec<Flow> {
-    let m = &front.model;
-    let names = Names::new(m);
-    let (cookies, mask) = super::rules::flow_cookies(m);
-    m.flows
-        .iter()
-        .zip(cookies)
+    let names = Names::new(&front.model);
+    let (cookies, mask) = super::rules::flow_cookies(&front.model);
+    cookies
+        .into_iter()
         .enumerate()
-        .map(|(fi, (f, cookie))| Flow {
-            name: f.name.value.clone(),
-            protocol: f.protocol.value.as_str().to_owned(),
-            cookie,
-            cookie_mask: mask.clone(),
-            pairs: routed(front, fi)
-                .iter()
-                .map(|pr| {
-                    let (src_address, dst_address) = addresses(m, &names, pr);
-                    Pair {
-                        src: m.hosts[pr.src].name.value.clone(),
-                        dst: m.hosts[pr.dst].name.value.clone(),
-                        src_address: src_address.map(str::to_owned),
-                        dst_address: dst_address.map(str::to_owned),
-                        mtu: mtu(m, pr),
-                        rtt_ms: rtt_ms(pr),
-                        path: hops(front, &names, pr)
-                            .map(|[switch, in_port, out_port]| Hop {
-                                switch: Arc::clone(switch),
-                                in_port: Arc::clone(in_port),
-                                out_port: Arc::clone(out_port),
-                            })
-                            .collect(),
-                    }
-                })
-                .collect(),
-        })
+        .map(|(fi, cookie)| flow(front, &names, fi, cookie, &mask))
         .collect()
 }
 
-/// `ir/flows/flows.json` as the flows [`lower`] makes print it (`emit::flows_json`),
-/// written straight from the model and routes: a build holds no flows' IR (at
-/// 100,000 flows, a million small allocations made while the checks ran, read back
-/// from cold memory here).
+/// `ir/flows/flows.json` as `ir::write_json` prints the flows [`lower`] makes, each
+/// made as it is written: a build never holds the whole flows' IR.
 pub(crate) fn write(front: &Front, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-    use crate::emit::flows_json::{FlowView, HopView, PairView};
+    let names = Names::new(&front.model);
+    let (cookies, mask) = super::rules::flow_cookies(&front.model);
+    let each = cookies
+        .into_iter()
+        .enumerate()
+        .map(|(fi, cookie)| flow(front, &names, fi, cookie, &mask));
+    // Buffered as `ir::write_json` buffers.
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    let mut ser = serde_json::Serializer::pretty(&mut w);
+    serde::Serializer::collect_seq(&mut ser, each)?;
+    w.write_all(b"\n")?;
+    w.flush()
+}
+
+/// Declared flow `fi` with its pairs, addresses and planned paths.
+fn flow(front: &Front, names: &Names, fi: usize, cookie: String, mask: &str) -> Flow {
     let m = &front.model;
-    let names = Names::new(m);
-    let (cookies, mask) = super::rules::flow_cookies(m);
-    // Reused from flow to flow: every pair's hops, then the pairs over them.
-    let mut path: Vec<HopView> = Vec::new();
-    let mut ends: Vec<usize> = Vec::new();
-    let n = m.flows.len().min(cookies.len());
-    crate::emit::flows_json::write_each(n, w, |fi, out| {
-        let f = &m.flows[fi];
-        let routed = routed(front, fi);
-        path.clear();
-        ends.clear();
-        for pr in routed {
-            path.extend(hops(front, &names, pr).map(|h| h.map(|n| &**n)));
-            ends.push(path.len());
-        }
-        let mut start = 0;
-        let pairs: Vec<PairView> = routed
+    let f = &m.flows[fi];
+    Flow {
+        name: f.name.value.clone(),
+        protocol: f.protocol.value.as_str().to_owned(),
+        cookie,
+        cookie_mask: mask.to_owned(),
+        pairs: routed(front, fi)
             .iter()
-            .zip(&ends)
-            .map(|(pr, &end)| {
-                let (src_address, dst_address) = addresses(m, &names, pr);
-                let p = PairView {
-                    src: &m.hosts[pr.src].name.value,
-                    dst: &m.hosts[pr.dst].name.value,
-                    src_address,
-                    dst_address,
+            .map(|pr| {
+                let (src_address, dst_address) = addresses(m, names, pr);
+                Pair {
+                    src: m.hosts[pr.src].name.value.clone(),
+                    dst: m.hosts[pr.dst].name.value.clone(),
+                    src_address: src_address.map(str::to_owned),
+                    dst_address: dst_address.map(str::to_owned),
                     mtu: mtu(m, pr),
                     rtt_ms: rtt_ms(pr),
-                    path: &path[start..end],
-                };
-                start = end;
-                p
+                    path: hops(front, names, pr)
+                        .map(|[switch, in_port, out_port]| Hop {
+                            switch: Arc::clone(switch),
+                            in_port: Arc::clone(in_port),
+                            out_port: Arc::clone(out_port),
+                        })
+                        .collect(),
+                }
             })
-            .collect();
-        let view = FlowView {
-            name: &f.name.value,
-            protocol: f.protocol.value.as_str(),
-            cookie: &cookies[fi],
-            cookie_mask: &mask,
-            pairs: &pairs,
-        };
-        crate::emit::flows_json::flow(out, 1, &view);
-    })
+            .collect(),
+    }
 }
 
 /// Flow `fi`'s routed pairs.
@@ -244,8 +210,7 @@ mod tests {
         let (front, _) = crate::testkit::render_fixture();
         let lowered = super::lower(&front);
         assert!(lowered.iter().any(|f| !f.pairs.is_empty()));
-        let mut want = Vec::new();
-        crate::emit::flows_json::write(&lowered, &mut want).expect("into memory");
+        let want = crate::ir::to_json(&lowered).into_bytes();
         let mut got = Vec::new();
         super::write(&front, &mut got).expect("into memory");
         assert_eq!(String::from_utf8(got), String::from_utf8(want));

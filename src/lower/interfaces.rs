@@ -39,7 +39,7 @@ fn name(lx: &mut Lx, p: &Port) -> String {
     if let Some(n) = naming::os_interface(lx.f, p) {
         return n;
     }
-    let speed = naming::speed_text(p.speed);
+    let speed = p.speed.to_string();
     let (os, sw) = (lx.os(), lx.name());
     let span = blame(lx, p);
     lx.unsupported("name", span, format!("`{os}` has no interface name for `{sw}:{}` at {speed}", p.name), "catalog port names must be `unit/port` (`1/17`); the OS's naming rules are in templates/<vendor>/vendor.yaml");
@@ -55,7 +55,7 @@ fn speed_cli(lx: &mut Lx, p: &Port) -> Option<String> {
     if !needed || super::breakout::single(lx, p).is_some() {
         return None;
     }
-    let speed = naming::speed_text(p.speed);
+    let speed = p.speed.to_string();
     if let Some(k) = lx.speeds.get(&speed) {
         return Some(k.clone());
     }
@@ -99,7 +99,7 @@ fn fec(lx: &mut Lx, p: &Port) -> (Option<String>, Option<String>) {
         Some(Fec::None) => "none",
         Some(Fec::Auto) | None => return (None, None),
     };
-    let speed = naming::speed_text(p.speed);
+    let speed = p.speed.to_string();
     let rule =
         lx.f.fec
             .iter()

@@ -1,9 +1,10 @@
 //! Canonical port names (`1/17`, `1/17:2`) to each OS's interface names, by the
 //! patterns in vendor.yaml.
 
+use std::fmt::Write as _;
+
 use super::vendor::{Flavour, NameRule};
 use crate::resolve::model::Port;
-use crate::spec::units::Rate;
 
 /// A canonical port name taken apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,29 +57,12 @@ pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
             continue;
         };
         if let Some(v) = value {
-            crate::decimal::push(&mut out, u64::from(v), 0);
+            let _ = write!(out, "{v}");
         }
         rest = &tail[len..];
     }
     out.push_str(rest);
     out
-}
-
-/// A port speed as naming rules and speed tables key it (`25G`): `Rate`'s own text,
-/// written directly for whole gigabits below a terabit (every port speed in the
-/// catalog), where `to_string` went through the formatter twice, 0.44 M instructions of
-/// `democ check` on sc16's 745 ports.
-pub(crate) fn speed_text(rate: Rate) -> String {
-    let g = rate.gbps();
-    if (1.0..1000.0).contains(&g) && g.fract() == 0.0 {
-        let mut text = String::with_capacity(4);
-        // Whole and below 1000: the cast is exact.
-        crate::decimal::push(&mut text, g as u64, 0);
-        text.push('G');
-        text
-    } else {
-        rate.to_string()
-    }
 }
 
 fn rule<'a>(rules: &'a [NameRule], speed: &str, form: &str, unit: u32) -> Option<&'a NameRule> {
@@ -100,7 +84,7 @@ pub(crate) fn interface(f: &Flavour, port: &str, speed: &str, form: &str) -> Opt
 /// (FTOS 9 on the S4810/Z9000: `fortyGigE 0/48`, quad lanes `TenGigabitEthernet
 /// 0/48`..`0/51`), else by the canonical name.
 pub(crate) fn os_interface(f: &Flavour, p: &Port) -> Option<String> {
-    let speed = speed_text(p.speed);
+    let speed = p.speed.to_string();
     let Some(c) = os_number(p) else {
         return interface(f, &p.name, &speed, &p.form);
     };
@@ -165,20 +149,6 @@ mod tests {
     }
 
     /// The one-pass fill names every pattern as the three replacements it replaced.
-    #[test]
-    fn speed_text_is_the_rates_own() {
-        let mut gbps: Vec<f64> = (0..=2000).map(f64::from).collect();
-        gbps.extend([
-            0.001, 0.1, 0.5, 0.9999, 1.5, 2.5, 10.05, 999.9, 999.99, 1e6, 1.5e3,
-        ]);
-        gbps.extend([f64::MIN_POSITIVE, 1e-12, 4e15, 1e300]);
-        for g in gbps {
-            for rate in [Rate::from_gbps(g), Rate(g * 1e9 + 1.0), Rate(g)] {
-                assert_eq!(speed_text(rate), rate.to_string(), "{g}");
-            }
-        }
-    }
-
     #[test]
     fn fill_is_the_three_replacements() {
         let by_replace = |p: &str, c: Canonical| {

@@ -120,16 +120,9 @@ impl Pattern {
     }
 }
 
-/// `format!("{prefix}{i:0width$}{suffix}")`, written straight into a string of the right
-/// size: ranges expand to every switch port and host of a show (tens of thousands of
-/// names on a large one), where the formatting machinery cost three times this.
+/// Name `i` of a range: the number zero-padded to `width` digits.
 fn numbered(prefix: &str, i: u64, width: usize, suffix: &str) -> String {
-    let digits = width.max(crate::decimal::digits(i));
-    let mut s = String::with_capacity(prefix.len() + digits + suffix.len());
-    s.push_str(prefix);
-    crate::decimal::push(&mut s, i, width);
-    s.push_str(suffix);
-    s
+    format!("{prefix}{i:0width$}{suffix}")
 }
 
 impl std::fmt::Display for Pattern {

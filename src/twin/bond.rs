@@ -9,8 +9,8 @@
 use std::path::Path;
 
 use super::cmd::Cmd;
-use super::ir::HostBond;
 use super::switch::{Dirs, Step, add_bridge, ovs_daemons, vsctl};
+use crate::ir::host::Bond as HostBond;
 
 /// The private folders of a DTN's bond daemons.
 pub(crate) fn dirs(state: &Path, host: &str) -> Dirs {

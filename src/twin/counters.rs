@@ -6,9 +6,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::ir::{Flow, Switch};
 use super::net;
 use super::switch;
+use crate::ir::Switch;
+use crate::ir::flow::Flow;
+use crate::ir::rules::EtherType;
 
 /// A rule as `dump-flows` shows it: (cookie, in_port, `ip`|`arp`).
 pub(crate) type Key = (u64, u32, &'static str);
@@ -74,7 +76,7 @@ pub(crate) fn carrying(sw: &Switch, flow: &Flow) -> Vec<Key> {
             (c & mask == want || r.carries(&flow.name)).then_some((
                 c,
                 r.matches.in_port,
-                if r.matches.ether_type == "arp" {
+                if r.matches.ether_type == EtherType::Arp {
                     "arp"
                 } else {
                     "ip"

@@ -3,10 +3,10 @@
 //! datapath), FRR, veth pairs. See README "The twin".
 
 mod bond;
+mod build;
 mod cmd;
 pub(crate) mod controller;
 mod counters;
-mod ir;
 mod net;
 mod report;
 mod state;
@@ -133,7 +133,7 @@ fn netem_available(n: &net::Names) -> Result<(), String> {
 
 pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<String, (String, i32)> {
     let t0 = Instant::now();
-    let b = ir::Build::read(build).map_err(|e| (e, 2))?;
+    let b = build::Build::read(build).map_err(|e| (e, 2))?;
     let names = net::Names::new(&b.show);
     let state = state_dir(build, state);
     if let Some(c) = Created::load(&state).map_err(|e| (e, 2))? {
@@ -315,7 +315,7 @@ pub(crate) fn script(
     state: Option<&Path>,
     name: &str,
 ) -> Result<String, (String, i32)> {
-    let b = ir::Build::read(build).map_err(|e| (e, 2))?;
+    let b = build::Build::read(build).map_err(|e| (e, 2))?;
     let names = net::Names::new(&b.show);
     let Some(sw) = b.switches.get(name) else {
         return Err((format!("no switch `{name}` in {}", build.display()), 2));
@@ -341,23 +341,18 @@ pub(crate) fn netem_command(dev: &str, us: u64) -> String {
 pub(crate) const LAB_STATE: &str = "/run/democ";
 
 /// A lab stand-in's script (`lab/nodes/<switch>.sh`): the twin's steps for the switch's
-/// IR, read as the twin reads `ir/<switch>.json`, inside a container whose ports the
+/// IR (the type `ir/<switch>.json` is read into), inside a container whose ports the
 /// topology wires by canonical port (`wired`), with the ruleset bound at `ruleset`.
 pub(crate) fn lab_script(
     sw: &crate::ir::Switch,
     wired: &std::collections::BTreeMap<String, String>,
     ruleset: Option<&Path>,
 ) -> Result<String, String> {
-    // Through JSON text, as the twin reads the file: a `serde_json::Value` in between
-    // built a map per interface and cost three times as much.
-    let ir: ir::Switch = serde_json::to_vec(sw)
-        .and_then(|json| serde_json::from_slice(&json))
-        .map_err(|e| format!("the IR of `{}` as the twin reads it: {e}", sw.hostname))?;
     let site = switch::Site::Lab(wired);
     let d = switch::Dirs::under(Path::new(LAB_STATE));
     // One switch per container: FRR's pathspace need only be fixed.
-    let steps = switch::steps(&ir, site, &d, ruleset, "democ");
-    Ok(switch::script(&ir, site, &steps))
+    let steps = switch::steps(sw, site, &d, ruleset, "democ");
+    Ok(switch::script(sw, site, &steps))
 }
 
 pub(crate) use test::test;

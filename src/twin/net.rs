@@ -6,9 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
+use super::build::Build;
 use super::cmd::Cmd;
-use super::ir::{Build, Host};
 use super::switch::{self, Dirs, Step};
+use crate::ir::host::{Host, HostInterface};
 
 /// Names of one twin: everything starts with its show id.
 pub(crate) struct Names {
@@ -77,7 +78,7 @@ fn in_ns(step: Step, ns: &str) -> Step {
     }
 }
 
-fn host_ports(h: &Host) -> BTreeMap<&str, (String, &super::ir::HostInterface)> {
+fn host_ports(h: &Host) -> BTreeMap<&str, (String, &HostInterface)> {
     h.interfaces
         .iter()
         .enumerate()

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::cmd::Cmd;
-use super::ir::{Bgp, Interface, Lacp, Mode, Switch};
+use crate::ir::Switch;
+use crate::ir::interface::{Interface, Lacp, Mode, Switching};
+use crate::ir::routing::Bgp;
 
 /// One step of bringing a switch up.
 #[derive(Debug, Clone)]
@@ -157,7 +159,8 @@ pub(crate) fn steps(
         run(&mut s, Cmd::new(&["ethtool", "-K", local, "tx", "off"]));
     }
     let bridged_l2 = ports.values().any(|(_, i)| {
-        !i.openflow() && (i.lag.is_some() || matches!(i.mode, Some(Mode::Access | Mode::Trunk)))
+        !i.openflow()
+            && (i.lag.is_some() || matches!(i.switching.mode, Some(Mode::Access | Mode::Trunk)))
     }) || sw.vlans.iter().any(|v| v.l3.is_some());
     // A switch with OpenFlow configured talks to its controller even when none of its
     // ports is under the controller (yet).
@@ -172,7 +175,9 @@ pub(crate) fn steps(
         of_bridge(&mut s, sw, d, &ports, &by_name, ruleset);
     }
     for (local, i) in ports.values() {
-        if let (Some(Mode::Routed) | None, Some(ip), None) = (i.mode, &i.ipv4, &i.lag) {
+        if let (Some(Mode::Routed) | None, Some(ip), None) =
+            (i.switching.mode, &i.switching.ipv4, &i.lag)
+        {
             run(
                 &mut s,
                 Cmd::new(&["ip", "addr", "add", &ip.cidr, "dev", local]),
@@ -238,18 +243,15 @@ fn detached(cmd: Cmd, d: &Dirs, name: &str) -> Cmd {
 }
 
 /// `tag`, `trunks` and `vlan_mode` for an access or trunk port.
-fn vlan_args(
-    mode: Option<Mode>,
-    access: Option<u16>,
-    trunks: &[u16],
-    native: Option<u16>,
-) -> Vec<String> {
+fn vlan_args(sw: &Switching) -> Vec<String> {
     let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
-    match mode {
-        Some(Mode::Access) => access.map_or(Vec::new(), |v| vec![format!("tag={v}")]),
+    match sw.mode {
+        Some(Mode::Access) => sw
+            .access_vlan
+            .map_or(Vec::new(), |v| vec![format!("tag={v}")]),
         Some(Mode::Trunk) => {
-            let mut a = vec![format!("trunks={}", list(trunks))];
-            match native {
+            let mut a = vec![format!("trunks={}", list(&sw.trunk_vlans))];
+            match sw.native_vlan {
                 Some(n) => a.extend([format!("tag={n}"), "vlan_mode=native-untagged".into()]),
                 None => a.push("vlan_mode=trunk".into()),
             }
@@ -292,11 +294,14 @@ fn l2_bridge(
 ) {
     add_bridge(s, d, "l2", &["fail_mode=standalone".into()]);
     for (local, i) in ports.values() {
-        if i.openflow() || i.lag.is_some() || !matches!(i.mode, Some(Mode::Access | Mode::Trunk)) {
+        if i.openflow()
+            || i.lag.is_some()
+            || !matches!(i.switching.mode, Some(Mode::Access | Mode::Trunk))
+        {
             continue;
         }
         let mut c = vsctl(d).arg("add-port").arg("l2").arg(local.clone());
-        for a in vlan_args(i.mode, i.access_vlan, &i.trunk_vlans, i.native_vlan) {
+        for a in vlan_args(&i.switching) {
             c = c.arg(a);
         }
         s.push(Step::Run(c));
@@ -307,7 +312,7 @@ fn l2_bridge(
             .iter()
             .filter_map(|m| by_name.get(m.as_str()).copied())
             .collect();
-        if members.is_empty() || !matches!(pc.mode, Some(Mode::Access | Mode::Trunk)) {
+        if members.is_empty() || !matches!(pc.switching.mode, Some(Mode::Access | Mode::Trunk)) {
             continue;
         }
         let name = format!("lag{}", pc.id);
@@ -320,7 +325,7 @@ fn l2_bridge(
             .arg("l2")
             .arg(name);
         c.argv.extend(members.iter().map(|m| (*m).to_owned()));
-        for a in vlan_args(pc.mode, pc.access_vlan, &pc.trunk_vlans, pc.native_vlan) {
+        for a in vlan_args(&pc.switching) {
             c = c.arg(a);
         }
         if members.len() > 1 {

@@ -8,13 +8,15 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::build::Build;
 use super::cmd::Cmd;
 use super::counters;
-use super::ir::{Build, Flow, Pair, Switch};
 use super::net::{self, Names};
 use super::report::{ControlRow, FlowRow, Report};
 use super::state::Created;
 use super::switch;
+use crate::ir::Switch;
+use crate::ir::flow::{Flow, Pair};
 
 fn of_switches(b: &Build) -> Vec<&str> {
     b.switches
@@ -31,13 +33,17 @@ fn address_owner(b: &Build) -> BTreeMap<String, String> {
         let ips = s
             .interfaces
             .iter()
-            .filter_map(|i| i.ipv4.as_ref())
+            .filter_map(|i| i.switching.ipv4.as_ref())
             .chain(
                 s.vlans
                     .iter()
                     .filter_map(|v| v.l3.as_ref().map(|l| &l.ipv4)),
             )
-            .chain(s.port_channels.iter().filter_map(|p| p.ipv4.as_ref()));
+            .chain(
+                s.port_channels
+                    .iter()
+                    .filter_map(|p| p.switching.ipv4.as_ref()),
+            );
         for ip in ips {
             m.insert(ip.address.clone(), s.hostname.clone());
         }
@@ -51,11 +57,11 @@ fn routes_at(sw: &Switch, port: &str) -> bool {
     let Some(i) = sw.interfaces.iter().find(|i| i.port == port) else {
         return false;
     };
-    if i.ipv4.is_some() {
+    if i.switching.ipv4.is_some() {
         return true;
     }
     let svi = |v: u16| sw.vlans.iter().any(|x| x.id == v && x.l3.is_some());
-    i.access_vlan.is_some_and(svi) || i.trunk_vlans.iter().any(|v| svi(*v))
+    i.switching.access_vlan.is_some_and(svi) || i.switching.trunk_vlans.iter().any(|v| svi(*v))
 }
 
 /// Runs `pair`'s probes; fills everything but `path`.
@@ -134,10 +140,10 @@ fn probe(
             .iter()
             .filter(|h| {
                 b.switches
-                    .get(&h.switch)
+                    .get(&*h.switch)
                     .is_some_and(|s| routes_at(s, &h.in_port))
             })
-            .map(|h| h.switch.as_str())
+            .map(|h| &*h.switch)
             .collect();
         let max = (pair.path.len() + 2).to_string();
         // Three probes per hop, one at a time: a single probe lost on a loaded machine (or
@@ -345,12 +351,12 @@ pub(crate) fn test(
             .iter()
             .flat_map(|p| &p.path)
             .filter(|h| {
-                b.switches.get(&h.switch).is_some_and(|s| {
+                b.switches.get(&*h.switch).is_some_and(|s| {
                     s.openflow.is_some()
                         && (s.under_controller(&h.in_port) || s.under_controller(&h.out_port))
                 })
             })
-            .map(|h| h.switch.as_str())
+            .map(|h| &*h.switch)
             .collect();
         let path_ok = rose == planned;
         for r in &mut flow_rows {

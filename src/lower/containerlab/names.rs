@@ -49,7 +49,7 @@ pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId, cabled: &Cabled)
 }
 
 fn rule_name(rules: &[NameRule], p: &Port) -> Option<String> {
-    naming::by_rules(rules, &p.name, &naming::speed_text(p.speed), &p.form)
+    naming::by_rules(rules, &p.name, &p.speed.to_string(), &p.form)
 }
 
 /// Interface names of every cabled port of every node, unique per node.

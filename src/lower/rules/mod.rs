@@ -9,7 +9,6 @@
 //! return pair itself, and its replies ride that route.
 
 mod cookie;
-pub(crate) mod dotted;
 mod ports;
 
 use std::net::Ipv4Addr;
@@ -446,8 +445,8 @@ impl Gen<'_> {
                     in_port,
                     vlan: tags.arrive,
                     ether_type,
-                    src: dotted::dotted(leg.src.1),
-                    dst: dotted::dotted(leg.dst.1),
+                    src: leg.src.1.to_string(),
+                    dst: leg.dst.1.to_string(),
                 },
                 actions,
                 shared_with: Vec::new(),
