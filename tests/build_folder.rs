@@ -225,3 +225,146 @@ fn validate_refuses_a_topology_that_binds_files_outside_the_build() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("is outside the build"), "{}", r.stdout);
 }
+
+/// Root, `ip` and network namespaces, or why not.
+fn can_make_namespaces() -> Result<(), String> {
+    let uid = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(1).map(str::to_owned))
+        });
+    if uid.as_deref() != Some("0") {
+        return Err("not root".into());
+    }
+    let probe = format!("democ-t-probe-{}", std::process::id());
+    let ok = std::process::Command::new("ip")
+        .args(["netns", "add", &probe])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        return Err("network namespaces cannot be made here".into());
+    }
+    let _ = std::process::Command::new("ip")
+        .args(["netns", "del", &probe])
+        .status();
+    Ok(())
+}
+
+#[test]
+fn twin_down_on_a_crafted_record_kills_and_deletes_nothing() {
+    if let Err(why) = can_make_namespaces() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let victim_ns = format!("democ-t-victim-{}", std::process::id());
+    assert!(
+        std::process::Command::new("ip")
+            .args(["netns", "add", &victim_ns])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut sleep = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let victim_file = t.path().join("victim.txt");
+    std::fs::write(&victim_file, "keep me").unwrap();
+    let pidfile = t.path().join("sleep.pid");
+    std::fs::write(&pidfile, format!("{}\n", sleep.id())).unwrap();
+    let record = serde_json::json!({
+        "id": "evil",
+        "nonce": "00000000",
+        "namespaces": [victim_ns],
+        "pidfiles": [pidfile, victim_file],
+        "daemons": [{"pidfile": pidfile, "pid": sleep.id(), "start": 1, "cmdline": "sleep 60"}],
+    });
+    // In the build folder, where the twin kept its record before: no longer read.
+    let build = t.path().join("build");
+    std::fs::create_dir_all(build.join("twin/state")).unwrap();
+    std::fs::write(build.join("twin/state/created.json"), record.to_string()).unwrap();
+    let r = democ_in(None, &["twin", "down", build.to_str().unwrap()], DEADLINE);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Handed over as `--state` (a folder of root's own): the record names nothing `up`
+    // can prove it made.
+    let state = t.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(state.join("created.json"), record.to_string()).unwrap();
+    let r = democ_in(
+        None,
+        &[
+            "twin",
+            "down",
+            build.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+        ],
+        DEADLINE,
+    );
+    let alive = sleep.try_wait().unwrap().is_none();
+    let ns_kept = std::path::Path::new("/run/netns").join(&victim_ns).exists();
+    let _ = sleep.kill();
+    let _ = sleep.wait();
+    let _ = std::process::Command::new("ip")
+        .args(["netns", "del", &victim_ns])
+        .status();
+    assert!(
+        alive,
+        "twin down killed a process it did not start: {}",
+        r.stderr
+    );
+    assert!(
+        ns_kept,
+        "twin down deleted a namespace it did not make: {}",
+        r.stderr
+    );
+    assert!(
+        victim_file.exists(),
+        "twin down deleted a file outside its state folder"
+    );
+    assert!(
+        r.stderr.contains("not stopped")
+            || r.stdout.contains("not stopped")
+            || r.stderr.contains("not deleted"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+#[test]
+fn the_twin_refuses_ir_text_democ_never_writes() {
+    let t = tempfile::tempdir().unwrap();
+    let b = copy_build(t.path(), "b");
+    let rel = listed(&b, "ir/").to_owned();
+    let rel = if rel.starts_with("ir/hosts/") || rel.starts_with("ir/flows/") {
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
+        m["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["path"].as_str().unwrap().to_owned())
+            .find(|p| p.starts_with("ir/") && p.matches('/').count() == 1 && !p.contains("cabling"))
+            .unwrap()
+    } else {
+        rel
+    };
+    let f = b.join(&rel);
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    let marker = t.path().join("ran");
+    v["interfaces"][0]["name"] = format!("x\ntouch {}\n#", marker.display()).into();
+    std::fs::write(&f, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let sw = v["hostname"].as_str().unwrap().to_owned();
+    let r = democ_in(
+        None,
+        &["twin", "script", b.to_str().unwrap(), &sw],
+        DEADLINE,
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("control character"), "{}", r.stderr);
+    assert!(!marker.exists());
+}

@@ -6,9 +6,12 @@
 #[path = "fixtures/render/support.rs"]
 mod support;
 
+#[path = "fixtures/twin_state.rs"]
+mod twin_state;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use twin_state::twin_state;
 
 use serde_json::Value;
 use support::{build, example};
@@ -123,7 +126,7 @@ fn port_names(script: &str) -> BTreeMap<String, String> {
 #[test]
 fn each_stand_in_script_is_the_twins_emulation() {
     let (_tmp, out, doc) = sc16();
-    let state = out.join("twin/state/switches");
+    let state = twin_state(&out).join("switches");
     for name in nodes_with_role(&doc, "stand-in").keys() {
         let lab = std::fs::read_to_string(out.join(format!("lab/nodes/{name}.sh"))).expect("lab");
         let o = democ(&["twin", "script", out.to_str().expect("utf-8"), name]);

@@ -3,9 +3,12 @@
 //! the twin is left. Needs root, network namespaces, Open vSwitch, FRR, iperf3 and
 //! traceroute (.ci/run installs them); skips with a printed reason otherwise.
 
+#[path = "fixtures/twin_state.rs"]
+mod twin_state;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
+use twin_state::twin_state;
 
 /// The scenarios of one test process share a show id: one twin at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -103,7 +106,7 @@ fn run(out: &Path) -> (i32, serde_json::Value) {
     println!("{table}{err}");
     let (down, msg, err) = democ(&["twin", "down", &b]);
     assert_eq!(down, 0, "down: {msg}{err}");
-    let state = out.join("twin/state");
+    let state = twin_state(out);
     assert!(
         leftovers(&state).is_empty(),
         "left behind: {:?}",
@@ -460,7 +463,7 @@ fn bgp_scenario(
     println!("{table}{err}");
     let (down, msg, err2) = democ(&["twin", "down", &b]);
     assert_eq!(down, 0, "down: {msg}{err2}");
-    assert!(leftovers(&out.join("twin/state")).is_empty());
+    assert!(leftovers(&twin_state(&out)).is_empty());
     let report = std::fs::read_to_string(out.join("twin/report.json")).expect("report");
     Some((tested, serde_json::from_str(&report).expect("json"), err))
 }

@@ -4,8 +4,11 @@
 //! the reason otherwise), the Batfish questions are skipped without a service, the twin
 //! without `--twin`. A broken topology fails; a folder that is not a build is refused.
 
+#[path = "fixtures/twin_state.rs"]
+mod twin_state;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use twin_state::twin_state;
 
 use serde_json::Value;
 
@@ -253,7 +256,7 @@ fn the_twin_runs_up_test_down() {
     let twin = entry(&v, "twin");
     assert_eq!(twin["status"], "passed", "{twin}");
     assert!(
-        !out.join("twin/state/created.json").exists() && !netns_named(&name),
+        !twin_state(&out).join("created.json").exists() && !netns_named(&name),
         "the twin is down again"
     );
 }

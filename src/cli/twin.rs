@@ -42,7 +42,7 @@ pub(super) struct TwinArgs {
     /// A `democ build --hosts` output folder.
     build: PathBuf,
     /// Folder for the daemons' run/db/log folders and the twin's record
-    /// (default: BUILD_DIR/twin/state).
+    /// (default: /run/democ/twin/<build>, root's own, never inside the build).
     #[arg(long)]
     state: Option<PathBuf>,
 }

@@ -1,7 +1,11 @@
 //! A build folder as the twin reads it: the manifest's show, and the IR of every
 //! switch, DTN and flow, read with the very types `democ build` wrote them with. A
-//! build folder is input like any other: a file with a field the IR does not have, or
-//! without one it requires, is refused, naming the file.
+//! build folder is input like any other, and the twin runs as root: every file comes
+//! through [`BuildDir`] (no symlink, regular files, a size cap), a file with a field the
+//! IR does not have, or without one it requires, is refused, and so is any text in it
+//! that democ would never write (a control character outside a description, a
+//! switch, host or flow name outside the spec's name rules): such text would otherwise
+//! reach the shell scripts and FRR configurations the twin writes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,6 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::build_dir::{BuildDir, MAX_BYTES, SMALL_BYTES};
 use crate::ir::Switch;
 use crate::ir::flow::Flow;
 use crate::ir::host::Host;
@@ -29,45 +34,97 @@ struct Manifest {
     show: String,
 }
 
-fn read<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+/// A JSON file of the build, checked as text first ([`plain`]), then as its type.
+fn read<T: DeserializeOwned>(dir: &BuildDir, rel: &str, limit: u64) -> Result<T, String> {
+    let bytes = dir.read(rel, limit)?;
+    let at = || format!("{}/{rel}", dir.path().display());
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", at()))?;
+    plain(&value, "").map_err(|e| format!("{}: {e}", at()))?;
+    T::deserialize(value).map_err(|e| format!("{}: {e}", at()))
 }
 
-/// The `.json` files of one folder, sorted.
-fn json_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
-    let mut out: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    out.sort();
-    Ok(out)
+/// Err naming the first string of `v` that holds a control character, except in a
+/// description (free text, which every consumer quotes or escapes).
+fn plain(v: &serde_json::Value, at: &str) -> Result<(), String> {
+    match v {
+        serde_json::Value::String(s) if !at.ends_with("description") => {
+            match s.chars().find(|c| c.is_control()) {
+                Some(c) => Err(format!(
+                    "`{at}` holds the control character {c:?}, which democ never writes there; \
+                     the build folder was altered"
+                )),
+                None => Ok(()),
+            }
+        }
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, x)| plain(x, &format!("{at}[{i}]"))),
+        serde_json::Value::Object(map) => map.iter().try_for_each(|(k, x)| {
+            plain(&serde_json::Value::String(k.clone()), &format!("{at}.key"))?;
+            plain(
+                x,
+                &if at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{at}.{k}")
+                },
+            )
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Err unless `name` (a switch, host or flow of the IR) follows the spec's name rules.
+fn name(what: &str, name: &str, rel: &str) -> Result<(), String> {
+    match crate::spec::name::name_problem(name, false) {
+        None => Ok(()),
+        Some(p) => Err(format!(
+            "{rel}: the {what} name `{}` is not one democ writes ({p}); the build folder was altered",
+            crate::escape::line(name)
+        )),
+    }
+}
+
+/// The `.json` files of one folder of the build, sorted.
+fn json_files(dir: &BuildDir, rel: &str) -> Result<Vec<String>, String> {
+    Ok(dir
+        .files_in(rel)?
+        .into_iter()
+        .filter(|n| n.ends_with(".json"))
+        .map(|n| format!("{rel}/{n}"))
+        .collect())
 }
 
 impl Build {
-    pub(crate) fn read(dir: &Path) -> Result<Build, String> {
-        let manifest: Manifest = read(&dir.join("manifest.json"))
+    pub(crate) fn read(path: &Path) -> Result<Build, String> {
+        let dir = BuildDir::open(path)?;
+        let manifest: Manifest = read(&dir, "manifest.json", SMALL_BYTES)
             .map_err(|e| format!("{e} (is this a `democ build` folder?)"))?;
-        let ir = dir.join("ir");
+        name("show", &manifest.show, "manifest.json")?;
         let mut switches = BTreeMap::new();
-        for p in json_files(&ir)? {
-            let s: Switch = read(&p)?;
+        for rel in json_files(&dir, "ir")? {
+            let s: Switch = read(&dir, &rel, SMALL_BYTES)?;
+            name("switch", &s.hostname, &rel)?;
             switches.insert(s.hostname.clone(), s);
         }
-        let hosts_dir = ir.join("hosts");
-        if !hosts_dir.is_dir() {
+        if !dir.has_folder("ir/hosts") {
             return Err(format!(
                 "{} has no DTN IR: build it with `democ build --hosts`",
-                dir.display()
+                path.display()
             ));
         }
         let mut hosts = BTreeMap::new();
-        for p in json_files(&hosts_dir)? {
-            let h: Host = read(&p)?;
+        for rel in json_files(&dir, "ir/hosts")? {
+            let h: Host = read(&dir, &rel, SMALL_BYTES)?;
+            name("host", &h.name, &rel)?;
             hosts.insert(h.name.clone(), h);
         }
-        let flows = read(&ir.join("flows").join("flows.json"))?;
+        let flows: Vec<Flow> = read(&dir, "ir/flows/flows.json", MAX_BYTES)?;
+        for f in &flows {
+            name("flow", &f.name, "ir/flows/flows.json")?;
+        }
         Ok(Build {
             show: manifest.show,
             switches,

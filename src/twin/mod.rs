@@ -20,9 +20,10 @@ use cmd::Cmd;
 use state::Created;
 use switch::Step;
 
-/// Where a twin keeps its daemons' folders and its record.
+/// Where a twin keeps its daemons' folders and its record: `--state`, else a folder of
+/// root's own under /run for this build folder (never inside the build: see `state`).
 pub(crate) fn state_dir(build: &Path, state: Option<&Path>) -> PathBuf {
-    state.map_or_else(|| build.join("twin").join("state"), Path::to_path_buf)
+    state.map_or_else(|| state::default_dir(build), Path::to_path_buf)
 }
 
 /// Whether a twin of this build is up (its record is in the state folder).
@@ -134,7 +135,8 @@ fn netem_available(n: &net::Names) -> Result<(), String> {
 pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<String, (String, i32)> {
     let t0 = Instant::now();
     let b = build::Build::read(build).map_err(|e| (e, 2))?;
-    let names = net::Names::new(&b.show);
+    let nonce = state::nonce().map_err(|e| (e, 2))?;
+    let names = net::Names::with_nonce(&b.show, &nonce);
     let state = state_dir(build, state);
     if let Some(c) = Created::load(&state).map_err(|e| (e, 2))? {
         return Ok(format!(
@@ -146,7 +148,9 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
     if delay {
         netem_available(&names).map_err(|e| (e, 2))?;
     }
-    let plan = net::plan(&b, &names, &state, &build.join("openflow"), delay);
+    state::make(&state).map_err(|e| (e, 2))?;
+    let rulesets = copy_rulesets(build, &b, &state).map_err(|e| (e, 2))?;
+    let plan = net::plan(&b, &names, &state, &rulesets, delay);
     let existing = state::namespaces();
     if let Some(ns) = plan.namespaces.iter().find(|n| existing.contains(n)) {
         return Err((
@@ -178,14 +182,15 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
             2,
         ));
     }
-    std::fs::create_dir_all(&state).map_err(|e| (format!("{}: {e}", state.display()), 2))?;
     for note in &plan.notes {
         eprintln!("twin: note: {note}");
     }
     let mut rec = Created {
         id: names.id.clone(),
+        nonce,
         namespaces: Vec::new(),
         pidfiles: plan.pidfiles.clone(),
+        daemons: Vec::new(),
     };
     let fail = |rec: &Created, e: String| {
         let _ = rec.save(&state);
@@ -207,7 +212,9 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
             return Err(fail(&rec, e));
         }
     }
-    if let Err(e) = run_side_by_side(&plan.switches) {
+    let switches_up = run_side_by_side(&plan.switches);
+    identify_daemons(&mut rec);
+    if let Err(e) = switches_up {
         return Err(fail(&rec, e));
     }
     let exe = std::env::current_exe().map_err(|e| (e.to_string(), 2))?;
@@ -230,6 +237,7 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+    identify_daemons(&mut rec);
     rec.save(&state).map_err(|e| (e, 2))?;
     Ok(format!(
         "twin `{}` is up: {} switches, {} DTNs, {} namespaces in {:.1} s (state {})",
@@ -242,13 +250,60 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
     ))
 }
 
-/// Stops the daemons and deletes the namespaces of a record, then the record.
+/// Each switch's `openflow/<switch>.flows`, read from the build as untrusted input
+/// and copied into the state folder, whose copies the switches load: `ovs-ofctl` runs
+/// as root and would otherwise open whatever a symlink in the build points at.
+fn copy_rulesets(build: &Path, b: &build::Build, state: &Path) -> Result<PathBuf, String> {
+    let dir = crate::build_dir::BuildDir::open(build)?;
+    let to = state.join("rulesets");
+    let _ = std::fs::remove_dir_all(&to);
+    std::fs::create_dir(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+    for name in b.switches.keys() {
+        let rel = format!("openflow/{name}.flows");
+        match dir.read(&rel, crate::build_dir::SMALL_BYTES) {
+            Ok(bytes) => crate::write::file(&to.join(format!("{name}.flows")), &bytes)?,
+            Err(e) if e.missing => {}
+            Err(e) => return Err(e.message),
+        }
+    }
+    Ok(to)
+}
+
+/// Records every daemon whose pidfile now names a running process, by pid, start time
+/// and command line, once each.
+fn identify_daemons(rec: &mut Created) {
+    for f in &rec.pidfiles {
+        if rec.daemons.iter().any(|d| &d.pidfile == f) {
+            continue;
+        }
+        if let Some(d) = state::daemon(f) {
+            rec.daemons.push(d);
+        }
+    }
+}
+
+/// Stops the daemons and deletes the namespaces of a record, then the record: only
+/// what the record proves `up` made (a daemon still the same process, a namespace
+/// named with the record's nonce, files inside the state folder); what it refuses is
+/// said in the error.
 fn down_record(rec: &Created, state: &Path) -> Result<(), String> {
     let mut pids = Vec::new();
-    for f in &rec.pidfiles {
-        if let Some(pid) = state::live_pid(f) {
-            let _ = Cmd::new(&["kill", &pid.to_string()]).run();
-            pids.push(pid);
+    let mut refused = Vec::new();
+    for d in &rec.daemons {
+        if !d.pidfile.starts_with(state) {
+            refused.push(format!(
+                "pidfile {} is outside the state folder",
+                d.pidfile.display()
+            ));
+        } else if state::same(d) {
+            let _ = Cmd::new(&["kill", &d.pid.to_string()]).run();
+            pids.push(d.pid);
+        } else if Path::new(&format!("/proc/{}", d.pid)).exists() {
+            refused.push(format!(
+                "pid {} is no longer the `{}` that twin up started: not stopped",
+                d.pid,
+                crate::escape::line(&d.cmdline)
+            ));
         }
     }
     let t = Instant::now();
@@ -259,31 +314,44 @@ fn down_record(rec: &Created, state: &Path) -> Result<(), String> {
     {
         std::thread::sleep(Duration::from_millis(50));
     }
-    for p in pids
-        .iter()
-        .filter(|p| Path::new(&format!("/proc/{p}")).exists())
-    {
-        let _ = Cmd::new(&["kill", "-9", &p.to_string()]).run();
+    for d in rec.daemons.iter().filter(|d| pids.contains(&d.pid)) {
+        if state::same(d) {
+            let _ = Cmd::new(&["kill", "-9", &d.pid.to_string()]).run();
+        }
     }
     let existing = state::namespaces();
     let mut errors = Vec::new();
     for ns in rec.namespaces.iter().rev().filter(|n| existing.contains(n)) {
+        if !rec.made(ns) {
+            refused.push(format!(
+                "namespace `{}` is not named by this twin's record: not deleted",
+                crate::escape::line(ns)
+            ));
+            continue;
+        }
         if let Err(e) = Cmd::new(&["ip", "netns", "del", ns]).run() {
             errors.push(e);
         }
     }
-    // FRR makes a folder per pathspace under /var/run/frr.
-    for ns in &rec.namespaces {
+    // FRR makes a folder per pathspace under /var/run/frr (empty once bgpd is gone).
+    for ns in rec.namespaces.iter().filter(|n| rec.made(n)) {
         if let Some(sw) = ns.strip_prefix(&format!("{}-s-", rec.id)) {
             let _ = std::fs::remove_dir(Path::new("/var/run/frr").join(format!("{}-{sw}", rec.id)));
         }
     }
-    let _ = std::fs::remove_dir_all(state.join("switches"));
-    for f in &rec.pidfiles {
+    // Everything else `up` wrote is inside the state folder: the daemons' folders, the
+    // pidfiles, the record (remove_dir_all removes symlinks, never what they point to).
+    // The folder itself goes when that leaves it empty (a `--state` folder may hold
+    // the user's own files).
+    for sub in ["switches", "hosts", "rulesets"] {
+        let _ = std::fs::remove_dir_all(state.join(sub));
+    }
+    for f in rec.pidfiles.iter().filter(|f| f.parent() == Some(state)) {
         let _ = std::fs::remove_file(f);
     }
     let _ = std::fs::remove_file(state::file(state));
     let _ = std::fs::remove_dir(state);
+    errors.extend(refused);
     if errors.is_empty() {
         Ok(())
     } else {
@@ -318,7 +386,14 @@ pub(crate) fn script(
     let b = build::Build::read(build).map_err(|e| (e, 2))?;
     let names = net::Names::new(&b.show);
     let Some(sw) = b.switches.get(name) else {
-        return Err((format!("no switch `{name}` in {}", build.display()), 2));
+        return Err((
+            format!(
+                "no switch `{}` in {}",
+                crate::escape::line(name),
+                crate::escape::line(&build.display().to_string())
+            ),
+            2,
+        ));
     };
     let state = state_dir(build, state);
     let rules = build.join("openflow").join(format!("{name}.flows"));

@@ -30,6 +30,19 @@ impl Names {
         }
         Names { id }
     }
+
+    /// The names of one twin: the show's id and the nonce its `up` drew, so nothing
+    /// that exists before `up` can carry them.
+    pub(crate) fn with_nonce(show: &str, nonce: &str) -> Names {
+        Names {
+            id: format!("{}-{nonce}", Names::new(show).id),
+        }
+    }
+
+    /// The names of the twin a record describes.
+    pub(crate) fn recorded(id: &str) -> Names {
+        Names { id: id.to_owned() }
+    }
     pub(crate) fn switch(&self, name: &str) -> String {
         format!("{}-s-{name}", self.id)
     }

@@ -579,12 +579,20 @@ fn frr(s: &mut Vec<Step>, sw: &Switch, bgp: &Bgp, d: &Dirs, pathspace: &str) {
 
 /// The steps as a shell script (for a container that holds the switch's ports).
 pub(crate) fn script(sw: &Switch, site: Site, steps: &[Step]) -> String {
+    // Comments show IR text on one line, made visible (a line break in a name must not
+    // start a command of its own).
+    let shown = |s: &str| crate::escape::line(s).into_owned();
     let mut t = format!(
         "#!/bin/sh\n# {}: the switch emulated from its IR (democ twin). Ports, by local name:\n",
-        sw.hostname
+        shown(&sw.hostname)
     );
     for (local, i) in ports_at(sw, site).values() {
-        t.push_str(&format!("#   {local} = {} ({})\n", i.name, i.port));
+        t.push_str(&format!(
+            "#   {} = {} ({})\n",
+            shown(local),
+            shown(&i.name),
+            shown(&i.port)
+        ));
     }
     t.push_str("set -eu\n");
     for st in steps {
@@ -594,12 +602,74 @@ pub(crate) fn script(sw: &Switch, site: Site, steps: &[Step]) -> String {
                 t.push('\n');
             }
             Step::Write { path, text } => {
+                let end = heredoc_end(text);
                 t.push_str(&format!(
-                    "cat > {} <<'DEMOC_EOF'\n{text}DEMOC_EOF\n",
-                    super::cmd::quote(&path.display().to_string())
+                    "cat > {} <<'{end}'\n{text}{}{end}\n",
+                    super::cmd::quote(&path.display().to_string()),
+                    if text.is_empty() || text.ends_with('\n') {
+                        ""
+                    } else {
+                        "\n"
+                    }
                 ));
             }
         }
     }
     t
+}
+
+/// A here-document terminator that is no line of `text`, so the text cannot end the
+/// document early and run what follows as commands.
+fn heredoc_end(text: &str) -> String {
+    let taken: std::collections::HashSet<&str> = text.lines().collect();
+    (0..)
+        .map(|k| {
+            if k == 0 {
+                "DEMOC_EOF".to_owned()
+            } else {
+                format!("DEMOC_EOF_{k}")
+            }
+        })
+        .find(|end| !taken.contains(end.as_str()))
+        .expect("some terminator is free")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A script from IR text full of shell metacharacters runs as data: a hostname and a
+    /// port with line breaks stay inside comments, and a file whose text holds the
+    /// here-document terminator is written whole, nothing after it run.
+    #[test]
+    fn ir_text_cannot_run_as_commands() {
+        let (_, mut lab) = crate::testkit::render_fixture();
+        let mut sw = lab.switches.swap_remove(0);
+        let t = tempfile::tempdir().expect("tempdir");
+        let marker = t.path().join("ran");
+        let touch = format!("touch '{}'", marker.display());
+        sw.hostname = format!("x\n{touch}\n#");
+        if let Some(i) = sw.interfaces.first_mut() {
+            i.name = format!("e\n{touch}\n");
+        }
+        let target = t.path().join("frr.conf");
+        let text = format!("hostname a\nDEMOC_EOF\n{touch}\nDEMOC_EOF_1\n");
+        let steps = [Step::Write {
+            path: target.clone(),
+            text: text.clone(),
+        }];
+        let script = script(&sw, Site::Twin, &steps);
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .expect("sh runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!marker.exists(), "the script ran IR text:\n{script}");
+        assert_eq!(std::fs::read_to_string(&target).expect("written"), text);
+    }
 }

@@ -271,9 +271,8 @@ pub(crate) fn test(
 ) -> Result<(String, bool), (String, i32)> {
     let t0 = Instant::now();
     let b = Build::read(build).map_err(|e| (e, 2))?;
-    let n = Names::new(&b.show);
     let st = super::state_dir(build, state_arg);
-    if Created::load(&st).map_err(|e| (e, 2))?.is_none() {
+    let Some(rec) = Created::load(&st).map_err(|e| (e, 2))? else {
         return Err((
             format!(
                 "no twin is up for {} (run `democ twin up` first)",
@@ -281,7 +280,9 @@ pub(crate) fn test(
             ),
             2,
         ));
-    }
+    };
+    // The names `up` gave this twin (its nonce among them), from root's record.
+    let n = Names::recorded(&rec.id);
     let mut notes = wait_bgp(&b, &st, &n);
     for note in &notes {
         eprintln!("twin: {note}");
