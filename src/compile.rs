@@ -149,17 +149,23 @@ pub(crate) fn lowered(
     } else {
         Detail::Shortfalls
     };
-    let prediction = crate::check::run(&front, &mut s.diags, detail);
-    clock.mark("check");
+    // The checks and lowering read the same front end and report into diagnostics of
+    // their own: side by side on two cores.
     let mut lower_diags = Diags::default();
-    let lab = if opts.checks_only {
-        crate::lower::checks(&front, &mut lower_diags).map(|()| None)
-    } else if opts.full_prediction {
-        crate::lower::lower_but_flows(&front, &mut lower_diags).map(Some)
-    } else {
-        crate::lower::lower(&front, &mut lower_diags).map(Some)
-    };
-    clock.mark("lower");
+    let diags = &mut s.diags;
+    let (prediction, lab) = rayon::join(
+        || crate::check::run(&front, diags, detail),
+        || {
+            if opts.checks_only {
+                crate::lower::checks(&front, &mut lower_diags).map(|()| None)
+            } else if opts.full_prediction {
+                crate::lower::lower_but_flows(&front, &mut lower_diags).map(Some)
+            } else {
+                crate::lower::lower(&front, &mut lower_diags).map(Some)
+            }
+        },
+    );
+    clock.mark("check and lower");
     let Some(front) = settle(front, opts, s) else {
         return Ok(None);
     };

@@ -9,6 +9,8 @@ use crate::compile::{Front, Session};
 use crate::ir::{self, Lab};
 use crate::manifest::{self, Entry, Manifest};
 use crate::render::Renderer;
+use rayon::prelude::*;
+
 use crate::write::{OutFile, Staging};
 
 /// Writes a large file's bytes as they are made.
@@ -155,7 +157,10 @@ fn large(sink: Option<&Staging>, path: &str, write: Writer<'_>) -> Result<Made, 
     Ok(Made::Files(f, hashes))
 }
 
-/// The build's parts, each made in turn.
+/// The build's parts, side by side: plan.json, flows.json and the rest, and the configs
+/// and scripts device by device, on every core (the largest shows' build spent most of
+/// its time here on one). The order they are made in does not matter: `files` sorts
+/// what they give by path.
 fn made(
     lab: &Lab,
     r: &Renderer,
@@ -169,58 +174,79 @@ fn made(
         let hashes = hashed(&f);
         Made::Files(f, hashes)
     };
-    let mut made = Vec::new();
-    if let Some(x) = extra {
-        made.push(large(sink, x.path, x.write)?);
-    }
-    // As `ir::to_json` writes it, from the routes when the lab was lowered without the
-    // flows' IR. In a folder of its own: a switch may be named `flows`.
-    let write: Writer<'_> = match flows {
-        Some(front) => {
-            Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
-        }
-        None => Box::new(move |w: &mut dyn std::io::Write| ir::write_json(w, &lab.flows)),
+    let plan_json = move || extra.map(|x| large(sink, x.path, x.write)).transpose();
+    let flows_json = move || {
+        // As `ir::to_json` writes it, from the routes when the lab was lowered without
+        // the flows' IR. In a folder of its own: a switch may be named `flows`.
+        let write: Writer<'_> = match flows {
+            Some(front) => {
+                Box::new(move |w: &mut dyn std::io::Write| crate::lower::flows::write(front, w))
+            }
+            None => Box::new(move |w: &mut dyn std::io::Write| ir::write_json(w, &lab.flows)),
+        };
+        large(sink, "ir/flows/flows.json", write)
     };
-    made.push(large(sink, "ir/flows/flows.json", write)?);
-    if let Some((front, plan)) = report {
-        let found = crate::report::Finding::all(s, main_dir);
-        made.push(Made::Report(crate::report::body(front, plan, lab, &found)));
-    }
-    let mut f = vec![OutFile {
-        path: lab.containerlab.file.clone(),
-        bytes: lab.containerlab.to_yaml()?.into_bytes(),
-    }];
-    f.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
-        path: path.clone(),
-        bytes: text.clone().into_bytes(),
-    }));
-    made.push(files(f));
-    let mut f = crate::rulesets::files(lab);
-    for (path, (fab, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
-        f.push(OutFile {
-            path,
-            bytes: r.fabric(fab, i, &lab.show)?.into_bytes(),
-        });
-    }
-    f.extend(lab.fabrics.iter().map(|fab| OutFile {
-        path: format!("ir/fabrics/{}.json", fab.name),
-        bytes: ir::to_json(fab).into_bytes(),
-    }));
-    made.push(files(f));
-    made.push(files(vec![
-        OutFile {
-            path: "cabling.csv".into(),
-            bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
-        },
-        OutFile {
-            path: "bom.csv".into(),
-            bytes: crate::csv::bom(&lab.cabling).into_bytes(),
-        },
-    ]));
-    made.push(files(switches(&lab.switches, r, &lab.show)?));
-    made.push(files(hosts(&lab.hosts, r, &lab.show)?));
+    let the_rest = || -> Result<Vec<Made>, String> {
+        let mut made = Vec::new();
+        if let Some((front, plan)) = report {
+            let found = crate::report::Finding::all(s, main_dir);
+            made.push(Made::Report(crate::report::body(front, plan, lab, &found)));
+        }
+        let mut f = vec![OutFile {
+            path: lab.containerlab.file.clone(),
+            bytes: lab.containerlab.to_yaml()?.into_bytes(),
+        }];
+        f.extend(lab.containerlab.scripts.iter().map(|(path, text)| OutFile {
+            path: path.clone(),
+            bytes: text.clone().into_bytes(),
+        }));
+        made.push(files(f));
+        let mut f = crate::rulesets::files(lab);
+        for (path, (fab, i)) in crate::lower::fabrics::scripts(&lab.fabrics) {
+            f.push(OutFile {
+                path,
+                bytes: r.fabric(fab, i, &lab.show)?.into_bytes(),
+            });
+        }
+        f.extend(lab.fabrics.iter().map(|fab| OutFile {
+            path: format!("ir/fabrics/{}.json", fab.name),
+            bytes: ir::to_json(fab).into_bytes(),
+        }));
+        made.push(files(f));
+        made.push(files(vec![
+            OutFile {
+                path: "cabling.csv".into(),
+                bytes: crate::csv::cabling(&lab.cabling).into_bytes(),
+            },
+            OutFile {
+                path: "bom.csv".into(),
+                bytes: crate::csv::bom(&lab.cabling).into_bytes(),
+            },
+        ]));
+        let per_device: Vec<Result<Made, String>> = lab
+            .switches
+            .par_chunks(CHUNK)
+            .map(|run| switches(run, r, &lab.show).map(files))
+            .chain(
+                lab.hosts
+                    .par_chunks(CHUNK)
+                    .map(|run| hosts(run, r, &lab.show).map(files)),
+            )
+            .collect();
+        for m in per_device {
+            made.push(m?);
+        }
+        Ok(made)
+    };
+    let (plan, (flows, rest)) = rayon::join(plan_json, || rayon::join(flows_json, the_rest));
+    let mut made = rest?;
+    made.push(flows?);
+    made.extend(plan?);
     Ok(made)
 }
+
+/// Devices rendered together as one piece of parallel work.
+const CHUNK: usize = 64;
 
 /// The prediction the report and plan.json show; None without physics (then neither
 /// is made). The command line's build has its checks make it (`Options::full_prediction`).
