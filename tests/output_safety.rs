@@ -343,3 +343,39 @@ fn ir_to_a_full_disk_leaves_no_temporary_file() {
     assert_eq!(names(tmp.path()), ["ir.json"], "a temporary file is left");
     assert_eq!(std::fs::read_to_string(&path).expect("kept"), "previous");
 }
+
+#[test]
+fn a_rebuild_links_in_nothing_through_a_symlinked_folder() {
+    // hosts/ moved out of the build and replaced by a symlink to it: the old files look
+    // unchanged through the link, and were hard-linked into the new build from outside.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(FIXTURE, &out);
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::rename(out.join("hosts"), &elsewhere).expect("mv");
+    std::os::unix::fs::symlink(&elsewhere, out.join("hosts")).expect("symlink");
+    let outs = out.to_str().expect("utf-8");
+    let o = within(&["build", FIXTURE, "-o", outs, "--hosts"]);
+    let hosts = out.join("hosts");
+    if std::fs::symlink_metadata(&hosts)
+        .expect("hosts")
+        .is_symlink()
+    {
+        // Refused, the folder left as it was.
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        return;
+    }
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    use std::os::unix::fs::MetadataExt as _;
+    for e in std::fs::read_dir(&elsewhere).expect("ls").flatten() {
+        let outside = e.metadata().expect("meta");
+        let inside = out.join("hosts").join(e.file_name());
+        if let Ok(m) = std::fs::symlink_metadata(&inside) {
+            assert!(
+                m.ino() != outside.ino(),
+                "{} is the outside file, linked in",
+                inside.display()
+            );
+        }
+    }
+}

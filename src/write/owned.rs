@@ -67,9 +67,15 @@ impl Prior {
     }
 
     /// The old file at `path` if it is still what the build left: a regular file of
-    /// `len` bytes, not modified since.
+    /// `len` bytes, not modified since, reached without a symlink (a `hosts/` turned
+    /// into a symlink out of the build must not have an outside file linked in).
     fn kept(&self, dir: &Path, path: &str, len: usize) -> Option<fs::Metadata> {
-        let meta = fs::symlink_metadata(dir.join(path)).ok()?;
+        let meta = crate::build_dir::BuildDir::open(dir)
+            .ok()?
+            .open_file(path)
+            .ok()?
+            .metadata()
+            .ok()?;
         let fresh = meta.modified().is_ok_and(|t| t <= self.written);
         (meta.is_file() && meta.len() == len as u64 && fresh).then_some(meta)
     }
