@@ -274,3 +274,27 @@ fn a_large_show_lists_the_flows_with_least_headroom_and_counts_the_rest() {
         "{best_listed} > {worst_left_out}"
     );
 }
+
+#[test]
+fn report_never_overwrites_an_index_html_it_did_not_write() {
+    let text = std::fs::read_to_string("tests/fixtures/infeasible/show.yaml")
+        .unwrap()
+        .replace("BIG", "10G")
+        .replace("EXPECT", "")
+        .replace("ALLOW", "");
+    let (dir, _) = report_of(&text);
+    // Its own report it replaces.
+    let o = democ(dir.path(), &["report", "show.yaml", "-o", "rep"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The user's page it leaves alone.
+    let mine = dir.path().join("site");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("index.html"), "<html>my page</html>\n").unwrap();
+    let o = democ(dir.path(), &["report", "show.yaml", "-o", "site"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a report democ wrote"));
+    assert_eq!(
+        std::fs::read_to_string(mine.join("index.html")).unwrap(),
+        "<html>my page</html>\n"
+    );
+}

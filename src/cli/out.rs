@@ -293,6 +293,37 @@ pub(super) fn report_only(a: &ReportArgs) -> i32 {
     if let Err(e) = std::fs::create_dir_all(&a.output) {
         return usage(&format!("cannot create {}: {e}", a.output.display()));
     }
-    crate::write::file(&a.output.join("index.html"), text.as_bytes())
-        .map_or_else(|e| usage(&e), |()| 0)
+    let target = a.output.join("index.html");
+    if let Err(e) = replaceable(&target) {
+        return usage(&e);
+    }
+    crate::write::file(&target, text.as_bytes()).map_or_else(|e| usage(&e), |()| 0)
+}
+
+/// Err unless `index` is absent or a report democ wrote (its title says so): a user's
+/// own index.html is never overwritten, as `build` never replaces a folder it did not
+/// write.
+fn replaceable(index: &std::path::Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(index).is_err() {
+        return Ok(());
+    }
+    let refuse = || {
+        format!(
+            "{} is not a report democ wrote: refusing to overwrite it (remove it, or write the report to another folder)",
+            index.display()
+        )
+    };
+    // The title sits in the first line of every report democ writes.
+    let head = crate::read::bounded(index, crate::read::MAX_FILE_BYTES).map_err(|_| refuse())?;
+    let first = head
+        .split(|&b| b == b'\n')
+        .take(30)
+        .flatten()
+        .copied()
+        .collect::<Vec<u8>>();
+    if String::from_utf8_lossy(&first).contains(" — democ report</title>") {
+        Ok(())
+    } else {
+        Err(refuse())
+    }
 }
