@@ -368,3 +368,18 @@ fn the_twin_refuses_ir_text_democ_never_writes() {
     assert!(r.stderr.contains("control character"), "{}", r.stderr);
     assert!(!marker.exists());
 }
+
+#[test]
+fn twin_commands_never_send_control_characters_to_the_terminal() {
+    let t = tempfile::tempdir().unwrap();
+    let odd = t.path().join("b\u{1b}]0;pwned\u{7}");
+    std::fs::create_dir(&odd).unwrap();
+    for args in [
+        vec!["twin", "down", odd.to_str().unwrap()],
+        vec!["twin", "script", odd.to_str().unwrap(), "sw\u{1b}[2J"],
+    ] {
+        let r = democ_in(None, &args, DEADLINE);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(!all.contains('\u{1b}') && !all.contains('\u{7}'), "{all:?}");
+    }
+}

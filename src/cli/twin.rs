@@ -58,16 +58,20 @@ fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_owned())
 }
 
+/// An error of a twin command: its text names paths and IR names from the build folder,
+/// so control characters in it are shown, never sent to the terminal.
+fn failed(message: &str, code: i32) -> i32 {
+    eprintln!("error: {}", crate::escape::lines(message));
+    code
+}
+
 pub(super) fn run(c: &TwinCmd) -> i32 {
     let done = |r: Result<String, (String, i32)>| match r {
         Ok(m) => {
-            crate::cli::stdout::put(&format!("{m}\n"));
+            crate::cli::stdout::put(&format!("{}\n", crate::escape::lines(&m)));
             0
         }
-        Err((m, code)) => {
-            eprintln!("error: {m}");
-            code
-        }
+        Err((m, code)) => failed(&m, code),
     };
     match c {
         TwinCmd::Up { twin: a, delay } => check_host().unwrap_or_else(|| {
@@ -88,13 +92,10 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                 &mut std::io::stdout(),
             ) {
                 Ok((m, passed)) => {
-                    crate::cli::stdout::put(&format!("{m}\n"));
+                    crate::cli::stdout::put(&format!("{}\n", crate::escape::lines(&m)));
                     i32::from(!passed)
                 }
-                Err((m, code)) => {
-                    eprintln!("error: {m}");
-                    code
-                }
+                Err((m, code)) => failed(&m, code),
             }
         }),
         TwinCmd::Script { twin, switch } => {
@@ -107,10 +108,7 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                     crate::cli::stdout::put(&s);
                     0
                 }
-                Err((m, code)) => {
-                    eprintln!("error: {m}");
-                    code
-                }
+                Err((m, code)) => failed(&m, code),
             }
         }
         TwinCmd::Controller { listen, pidfile } => {
