@@ -12,15 +12,14 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::Read as _;
 use std::path::Path;
 use std::time::SystemTime;
 
 use super::io;
 use crate::manifest;
 
-/// The largest manifest read back (a 100,000-file build writes about 15 MB).
-const MANIFEST_LIMIT: u64 = 256 << 20;
+/// The largest manifest read back (a 20,000-file build writes about 4 MB).
+const MANIFEST_LIMIT: u64 = crate::build_dir::SMALL_BYTES;
 
 /// A previous build in the output folder.
 pub(crate) struct Prior {
@@ -118,7 +117,9 @@ pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Pr
     if !meta.is_file() {
         return Err(not_ours("not a regular file"));
     }
-    let bytes = read_limited(&path).map_err(|e| not_ours(&e))?;
+    let bytes = crate::build_dir::BuildDir::open(dir)
+        .and_then(|d| d.read("manifest.json", MANIFEST_LIMIT).map_err(|e| e.message))
+        .map_err(|e| not_ours(&e))?;
     let m = manifest::Previous::parse(&bytes).map_err(|e| not_ours(&e))?;
     let files: HashMap<String, (String, usize)> = m
         .files
@@ -136,37 +137,6 @@ pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Pr
         written: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
         new,
     }))
-}
-
-/// At most [`MANIFEST_LIMIT`] bytes of a regular file, never through a symlink.
-fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
-    let file = open_no_follow(path).map_err(|e| e.to_string())?;
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Err("not a regular file".into());
-    }
-    let mut bytes = Vec::new();
-    file.take(MANIFEST_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MANIFEST_LIMIT {
-        return Err(format!("larger than {} MiB", MANIFEST_LIMIT >> 20));
-    }
-    Ok(bytes)
-}
-
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let no_follow = rustix::fs::OFlags::NOFOLLOW.bits();
-    fs::File::options()
-        .read(true)
-        .custom_flags(no_follow as i32)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
-    fs::File::open(path)
 }
 
 /// The first entry of `dir` (in name order, depth first) that the manifest does not
