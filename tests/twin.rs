@@ -8,7 +8,7 @@ mod twin_state;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
-use twin_state::twin_state;
+use twin_state::{twin_id, twin_state};
 
 /// The scenarios of one test process share a show id: one twin at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -540,7 +540,7 @@ fn delay_applies_the_wan_latency_or_says_why_it_cannot() {
         .args([
             "netns",
             "exec",
-            &format!("{}-s-sw1", show_id()),
+            &format!("{}-s-sw1", twin_id(Path::new(&s))),
             "tc",
             "qdisc",
             "show",

@@ -5,9 +5,12 @@
 //! Needs root, the twin's tools, fio and numactl (.ci/run installs them); skips with a
 //! printed reason otherwise.
 
+#[path = "fixtures/twin_state.rs"]
+mod twin_state;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use twin_state::{twin_id, twin_state};
 
 fn democ(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_democ"))
@@ -136,7 +139,7 @@ fn a_disk_flow_reads_and_writes_the_drives_while_the_pair_runs() {
     assert_eq!(code, 0, "{err}");
     let (code, msg, err) = democ(&["twin", "up", &o]);
     assert_eq!(code, 0, "up: {msg}{err}");
-    let id = show_id();
+    let id = twin_id(&twin_state(&out));
     let (rx, tx) = (format!("{id}-h-dtn4"), format!("{id}-h-dtn3"));
     let logs = tmp.path().join("logs");
     let (served, serve_out) = script(&rx, &out, "dtn4", "serve", &logs);
