@@ -29,8 +29,10 @@ pub(crate) mod render;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod rulesets;
+pub(crate) mod session;
 pub mod source;
 pub(crate) mod spec;
+pub(crate) mod stages;
 pub mod synth;
 #[cfg(test)]
 pub(crate) mod testkit;

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::check::Ctx;
 use crate::check::load::host_ports;
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::host::{DiskIo, Host, HostInterface, Sysctl, Transfer};
 use crate::resolve::model::HostId;
 use crate::spec::fabric::Transport;

@@ -27,7 +27,7 @@ pub(crate) mod vendor;
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::ir::{Lab, Switch};
 use crate::resolve::model::{End, LinkId, Model, NodeId, SwitchId};

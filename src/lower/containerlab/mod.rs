@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
 use super::vendor::Vendors;
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::lab::{Body, Containerlab, Link, Topology};
 use crate::resolve::model::{LinkId, Model, NodeId};
 

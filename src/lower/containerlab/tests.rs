@@ -1,5 +1,5 @@
 use super::{Plan, names};
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::Lab;
 use crate::lower::vendor::vendors;
 use crate::resolve::model::NodeId;

@@ -13,7 +13,7 @@ mod ports;
 
 use std::net::Ipv4Addr;
 
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::derive::paths::{Hop, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::{FxMap, FxSet};
