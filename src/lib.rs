@@ -19,6 +19,7 @@ pub mod diag;
 pub(crate) mod emit;
 pub(crate) mod escape;
 pub(crate) mod fxhash;
+pub(crate) mod host_tuning;
 pub(crate) mod ir;
 pub(crate) mod lock;
 pub(crate) mod lower;
@@ -37,6 +38,7 @@ pub mod synth;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub(crate) mod twin;
+pub(crate) mod vendor;
 pub(crate) mod write;
 pub(crate) mod yaml;
 
