@@ -3,20 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::{self, Db};
+use crate::catalog;
 use crate::check::predict::Detail;
-use crate::derive::paths::Routes;
 use crate::diag::Diags;
 use crate::ir::Lab;
 use crate::resolve::model::Model;
-use crate::source::Sources;
 use crate::spec::Spec;
 use crate::spec::load::{Limits, Loader};
 
-/// Files of examples/sc16, compiled in so `democ check` with no argument has a show to work on.
-pub(crate) const EMBEDDED_SC16: &[(&str, &str)] =
-    &include!(concat!(env!("OUT_DIR"), "/embedded_sc16.rs"));
-pub(crate) const EMBEDDED_SC16_MAIN: &str = "examples/sc16/show.yaml";
+pub(crate) use crate::derive::Front;
+pub use crate::session::Session;
+pub(crate) use crate::spec::examples::{EMBEDDED_SC16, EMBEDDED_SC16_MAIN};
+pub(crate) use crate::stages::Stages;
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -51,51 +49,6 @@ pub enum LockMode {
     Locked,
     /// `--no-lock`: allocate as if there were no lock, and never write one.
     Ignore,
-}
-
-/// Everything read and reported during one compilation.
-#[derive(Debug, Default)]
-pub struct Session {
-    pub sources: Sources,
-    pub diags: Diags,
-    /// The spec's address lock: what it held and what this compilation allocated (None
-    /// without a spec file or with `--no-lock`).
-    pub(crate) lock: Option<crate::lock::Locking>,
-}
-
-/// What a successful front end produces.
-pub(crate) struct Front {
-    pub(crate) db: Db,
-    pub(crate) model: Model,
-    pub(crate) routes: Routes,
-    /// The VLAN of every segment of every route (derive::segments).
-    pub(crate) segments: crate::derive::segments::Segments,
-}
-
-/// Stage timings on stderr when `DEMOC_TIMINGS` is set (for profiling; never in outputs).
-pub(crate) struct Stages {
-    on: bool,
-    last: std::time::Instant,
-}
-
-impl Stages {
-    pub(crate) fn new() -> Stages {
-        Stages {
-            on: std::env::var_os("DEMOC_TIMINGS").is_some(),
-            last: std::time::Instant::now(),
-        }
-    }
-
-    pub(crate) fn mark(&mut self, stage: &str) {
-        if self.on {
-            let now = std::time::Instant::now();
-            eprintln!(
-                "timing: {stage:<8} {:>8.1} ms",
-                (now - self.last).as_secs_f64() * 1000.0
-            );
-            self.last = now;
-        }
-    }
 }
 
 /// Where the spec comes from.

@@ -5,10 +5,11 @@
 use std::path::Path;
 
 use crate::check::predict::Plan;
-use crate::compile::{Front, Session};
+use crate::derive::Front;
 use crate::ir::{self, Lab};
 use crate::manifest::{self, Entry, Manifest};
 use crate::render::Renderer;
+use crate::session::Session;
 use rayon::prelude::*;
 
 use crate::write::{OutFile, Staging};
@@ -102,7 +103,7 @@ pub(crate) fn files(
     out.extend(late);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     entries.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut clock = crate::compile::Stages::new();
+    let mut clock = crate::stages::Stages::new();
     let (sources_sha256, sources) = sources(s, main_dir);
     let m = Manifest {
         format: manifest::FORMAT,
@@ -327,7 +328,7 @@ fn with_ir<T: serde::Serialize>(
 pub(crate) fn main_dir(spec: Option<&Path>) -> String {
     let main = match spec {
         Some(p) => p.to_string_lossy().replace('\\', "/"),
-        None => crate::compile::EMBEDDED_SC16_MAIN.to_owned(),
+        None => crate::spec::examples::EMBEDDED_SC16_MAIN.to_owned(),
     };
     let main = main.strip_prefix("./").unwrap_or(&main).to_owned();
     main.rsplit_once('/')

@@ -19,6 +19,7 @@ pub mod diag;
 pub(crate) mod emit;
 pub(crate) mod escape;
 pub(crate) mod fxhash;
+pub(crate) mod host_tuning;
 pub(crate) mod ir;
 pub(crate) mod lock;
 pub(crate) mod lower;
@@ -29,12 +30,15 @@ pub(crate) mod render;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod rulesets;
+pub(crate) mod session;
 pub mod source;
 pub(crate) mod spec;
+pub(crate) mod stages;
 pub mod synth;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub(crate) mod twin;
+pub(crate) mod vendor;
 pub(crate) mod write;
 pub(crate) mod yaml;
 

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use crate::check::fabrics::FabricPrediction;
 use crate::check::predict::{FlowPrediction, HostStorage, LinkUse, Plan, SiteSummary};
-use crate::compile::Session;
 use crate::diag::Severity;
+use crate::session::Session;
 
 /// What the plan shows beside the predictions: the session's diagnostics (JSON), the
 /// findings acknowledged by `allow:` or `expect: infeasible`, and whether to show each

@@ -9,7 +9,7 @@ use minijinja::value::{Serde, Value};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, context};
 
 use crate::ir::Switch;
-use crate::lower::vendor::EMBEDDED;
+use crate::vendor::EMBEDDED;
 
 /// The templates democ renders with.
 pub(crate) struct Renderer {

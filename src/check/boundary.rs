@@ -11,13 +11,13 @@ use std::collections::HashMap;
 use super::Ctx;
 use crate::derive::paths::{Hop, Via};
 use crate::diag::{Diagnostic, Diags, codes};
-use crate::lower::vendor::OfBoundary;
 use crate::resolve::model::{End, Model, NodeId, SwitchId};
+use crate::vendor::OfBoundary;
 
 /// The boundary data of each switch's OS; None: the switch runs no OpenFlow (or democ has
 /// no OpenFlow data for its OS, which lowering reports).
 fn boundaries(m: &Model) -> Vec<Option<&'static OfBoundary>> {
-    let vendors = crate::lower::vendor::vendors().ok();
+    let vendors = crate::vendor::vendors().ok();
     m.switches
         .iter()
         .map(|s| {

@@ -10,8 +10,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::Ipv4Addr;
 
 use super::Ctx;
+use crate::derive::roles::under_openflow;
 use crate::diag::{Diagnostic, Diags, codes};
-use crate::lower::under_openflow;
 use crate::resolve::model::{End, LinkId, Model, NodeId, SwitchId};
 use crate::source::Span;
 use crate::spec::show::ControllerVia;

@@ -9,8 +9,8 @@
 use serde::Serialize;
 
 use super::Ctx;
-use super::load::host_ports;
 use super::predict::{Detail, FlowPrediction, HostFacts, Limit, LimitKind, goodput};
+use crate::derive::paths::host_ports;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{Fabric, HostId, Model};
 use crate::spec::fabric::Transport;

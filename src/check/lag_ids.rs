@@ -5,7 +5,7 @@
 
 use super::Ctx;
 use crate::diag::{Diagnostic, Diags, codes};
-use crate::lower::vendor::vendors;
+use crate::vendor::vendors;
 
 /// E0116 once per LAG, against the most restrictive OS among its switches.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {

@@ -31,31 +31,6 @@ pub(crate) fn forward(m: &Model, via: Via, from: NodeId) -> bool {
     }
 }
 
-/// The host a pair leaves (first hop) or enters (last hop), and its ports on that hop:
-/// one, or every member of a host bond (LAG).
-pub(crate) fn host_ports<'a>(
-    m: &'a Model,
-    pr: &'a PairRoute,
-    first: bool,
-) -> impl Iterator<Item = (HostId, usize)> + 'a {
-    let (hop, host) = if first {
-        (pr.hops.first(), pr.src)
-    } else {
-        (pr.hops.last(), pr.dst)
-    };
-    hop.into_iter().flat_map(move |hop| {
-        hop.via.links(m).iter().map(move |&link| {
-            let l = &m.links[link];
-            let end = if l.a.node == NodeId::Host(host) {
-                l.a
-            } else {
-                l.b
-            };
-            (host, end.port)
-        })
-    })
-}
-
 /// Per link, the NIC at each end (`a`, `b`) when that end is a host's port, as (host,
 /// NIC): what [`host_nics`] reads several times per pair. A dense table of the links,
 /// because reading each host's own port list there missed the cache on nearly every

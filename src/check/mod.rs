@@ -37,7 +37,7 @@ pub(crate) mod wan_rtt;
 
 use crate::catalog::Db;
 use crate::catalog::types::{PcieDma, Physics};
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::derive::paths::Routes;
 use crate::diag::Diags;
 use crate::resolve::model::Model;
@@ -85,7 +85,7 @@ pub(crate) fn run(
     detail: predict::Detail,
 ) -> Option<predict::Plan> {
     let cx = Ctx::new(front)?;
-    let mut clock = crate::compile::Stages::new();
+    let mut clock = crate::stages::Stages::new();
     others(&cx, diags, &mut clock);
     let plan = findings::check(&cx, diags, detail);
     acknowledge(front, diags);
@@ -128,7 +128,7 @@ const OTHERS: &[(&[Check], &str)] = &[
     ),
 ];
 
-fn others(cx: &Ctx, diags: &mut Diags, clock: &mut crate::compile::Stages) {
+fn others(cx: &Ctx, diags: &mut Diags, clock: &mut crate::stages::Stages) {
     for (checks, stage) in OTHERS {
         for check in *checks {
             check(cx, diags);

@@ -6,7 +6,7 @@
 
 use super::Ctx;
 use crate::diag::{Diagnostic, Diags, codes};
-use crate::lower::hosts::first_server_port;
+use crate::host_tuning::first_server_port;
 
 /// E0228 once per host that runs out, at the flow whose pair finds no port left.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {

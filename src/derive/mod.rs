@@ -2,6 +2,7 @@
 //! flow paths and their latencies.
 pub(crate) mod addressing;
 pub(crate) mod bgp;
+mod front;
 pub(crate) mod islands;
 pub(crate) mod keep;
 pub(crate) mod lab_mgmt;
@@ -11,3 +12,5 @@ pub(crate) mod pins;
 pub(crate) mod roles;
 pub(crate) mod segments;
 pub(crate) mod topology;
+
+pub(crate) use front::Front;

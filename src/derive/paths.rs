@@ -485,6 +485,31 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
     out
 }
 
+/// The host a pair leaves (first hop) or enters (last hop), and its ports on that hop:
+/// one, or every member of a host bond (LAG).
+pub(crate) fn host_ports<'a>(
+    m: &'a crate::resolve::model::Model,
+    pr: &'a PairRoute,
+    first: bool,
+) -> impl Iterator<Item = (crate::resolve::model::HostId, usize)> + 'a {
+    let (hop, host) = if first {
+        (pr.hops.first(), pr.src)
+    } else {
+        (pr.hops.last(), pr.dst)
+    };
+    hop.into_iter().flat_map(move |hop| {
+        hop.via.links(m).iter().map(move |&link| {
+            let l = &m.links[link];
+            let end = if l.a.node == crate::resolve::model::NodeId::Host(host) {
+                l.a
+            } else {
+                l.b
+            };
+            (host, end.port)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testkit::checks;

@@ -43,7 +43,7 @@ impl Pins {
 /// The hosts and addresses a pair's data leaves and enters by (what its rules match).
 pub(crate) fn ends(m: &Model, pr: &PairRoute) -> Option<((HostId, Ipv4Addr), (HostId, Ipv4Addr))> {
     let addr = |first| {
-        let (h, p) = crate::check::load::host_ports(m, pr, first).next()?;
+        let (h, p) = crate::derive::paths::host_ports(m, pr, first).next()?;
         m.hosts[h].ports[p].address.map(|a| (h, a.addr))
     };
     Some((addr(true)?, addr(false)?))

@@ -140,3 +140,14 @@ fn mixed_lag(m: &Model, lag: &crate::resolve::model::Lag, sw: usize, diags: &mut
         .help("a LAG is forwarded as one port: name all its members in `openflow.ports`, or none"),
     );
 }
+
+/// Whether a port of switch `s` is under the controller (forwards nothing until the
+/// controller installs flows): the role `derive::roles` gave it, the one answer the
+/// checks, the lowering and the IR share.
+pub(crate) fn under_openflow(
+    m: &crate::resolve::model::Model,
+    s: crate::resolve::model::SwitchId,
+    port: usize,
+) -> bool {
+    m.switches[s].ports.get(port).is_some_and(|p| p.openflow)
+}

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use super::vendor::{DpidRule, Vendors};
 use crate::resolve::model::Model;
+use crate::vendor::{DpidRule, Vendors};
 
 /// Per switch (by index): its datapath id, if it runs OpenFlow.
 pub(crate) fn assign(m: &Model, vendors: &Vendors) -> Vec<Option<u64>> {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::check::Ctx;
 use crate::check::fabrics::{FabricPrediction, carriers, exported, port_toward};
 use crate::check::predict::Plan;
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::fabric::{Fabric, Initiator, Namespace, Target};
 use crate::resolve::model::{Fabric as Spec, HostId};
 use crate::spec::fabric::Transport;

@@ -5,7 +5,7 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::derive::paths::{Hop as RouteHop, PairRoute, Via};
 use crate::ir::flow::{Flow, Hop, Pair};
 use crate::resolve::model::{HostId, Model, NodeId};

@@ -4,81 +4,16 @@
 //! the streams the prediction assumed and the pacing that spreads the pair's rate over
 //! them.
 
-use std::sync::OnceLock;
-
-use serde::Deserialize;
-
 use crate::check::Ctx;
-use crate::check::load::host_ports;
-use crate::compile::Front;
+use crate::derive::Front;
+use crate::derive::paths::host_ports;
+use crate::host_tuning::{DiskPlan, Tuning, tuning};
 use crate::ir::host::{DiskIo, Host, HostInterface, Sysctl, Transfer};
 use crate::resolve::model::HostId;
 use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
 
-const TUNING: &str = "linux/tuning.yaml";
 const TEMPLATE: &str = "linux/dtn.sh.j2";
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Tuning {
-    #[allow(dead_code)] // documentation of the figures
-    sources: Vec<String>,
-    modules: Vec<String>,
-    sysctl: Vec<Setting>,
-    jumbo_sysctl: Vec<Setting>,
-    governor: Option<String>,
-    coalescing: Vec<String>,
-    transfers: TransferPlan,
-    disk: DiskPlan,
-    needs: Needs,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Needs {
-    iperf3: String,
-    iperf3_min_version: String,
-    perftest: String,
-    fio: String,
-    numactl: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DiskPlan {
-    options: Vec<String>,
-    drive_dir: String,
-    receiver_lead_s: u32,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Setting {
-    key: String,
-    value: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TransferPlan {
-    first_port: u16,
-    seconds: u32,
-}
-
-fn tuning() -> Result<&'static Tuning, String> {
-    static CELL: OnceLock<Result<Tuning, String>> = OnceLock::new();
-    CELL.get_or_init(|| crate::yaml::embedded::data(&format!("templates/{TUNING}")))
-        .as_ref()
-        .map_err(Clone::clone)
-}
-
-/// The port of the first test server on a host (templates/linux/tuning.yaml); each
-/// routed pair into the host takes the next one, up to 65535 (checked by
-/// check::server_ports).
-pub(crate) fn first_server_port() -> Result<u16, String> {
-    tuning().map(|t| t.transfers.first_port)
-}
 
 fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| (*s).to_owned()).collect()
@@ -461,16 +396,5 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                 .send
                 .push(transfer(dst, send, client_duration, send_disk));
         }
-    }
-}
-
-#[cfg(test)]
-mod tuning_tests {
-    /// The host tuning data decodes through the fast YAML route (read on every build).
-    #[test]
-    fn tuning_takes_the_fast_route() {
-        let f = crate::yaml::embedded::file(&format!("templates/{}", super::TUNING));
-        let text = f.expect("embedded").text;
-        assert!(crate::yaml::embedded::quick::<super::Tuning>(text).is_some());
     }
 }

@@ -8,11 +8,11 @@ use super::{Lx, l2, naming, text};
 use crate::ir::interface::{
     FlowControl, Interface, InterfaceCli, Lacp, LagMember, Peer, Role, Switching,
 };
-use crate::lower::vendor::OfForbid;
 use crate::resolve::model::{End, LinkKind, NodeId, Port};
 use crate::source::Span;
 use crate::spec::link::Lacp as SpecLacp;
 use crate::spec::switch::Fec;
+use crate::vendor::OfForbid;
 
 pub(crate) fn lower(lx: &mut Lx, of: &BTreeSet<usize>, rdma: &Rdma) -> Vec<Interface> {
     (0..lx.switch().ports.len())

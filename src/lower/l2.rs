@@ -12,13 +12,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::vendor::RoutedPorts;
 use super::{Lx, naming};
 use crate::derive::segments::circuit_vlan;
 use crate::ir::interface::{Interface, Mode, Mtu, PortChannel, Switching, Vlan, VlanL3};
 use crate::ir::switch::Ipv4;
 use crate::resolve::model::{End, Link, LinkKind, NodeId};
 use crate::spec::link::PortMode;
+use crate::vendor::RoutedPorts;
 
 fn access(vlan: u16) -> Switching {
     Switching {

@@ -8,7 +8,7 @@ use super::interfaces::{description, lacp};
 use super::qos::Rdma;
 use super::{Lx, l2, naming};
 use crate::ir::interface::{Interface, PortChannel, Role, Switching};
-use crate::lower::vendor::OfForbid;
+use crate::vendor::OfForbid;
 
 pub(crate) fn lower(
     lx: &mut Lx,

@@ -23,17 +23,16 @@ mod routing;
 mod rules;
 mod services;
 pub(crate) mod text;
-pub(crate) mod vendor;
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::ir::{Lab, Switch};
 use crate::resolve::model::{End, LinkId, Model, NodeId, SwitchId};
 use crate::source::Span;
 use crate::spec::switch::OfMode;
-use vendor::Flavour;
+use crate::vendor::{self, Flavour};
 
 /// What every lowering step reads for one switch.
 pub(crate) struct Lx<'a> {
@@ -131,7 +130,6 @@ impl<'a> Lx<'a> {
 }
 
 pub(crate) use hosts::lower as hosts;
-pub(crate) use openflow::under_openflow;
 
 /// Lowers every switch. `Err` is a bug in the embedded vendor data.
 pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {

@@ -3,10 +3,10 @@
 //! PicOS take a frame size, EOS the IP MTU, OS10 routed interfaces also an `ip mtu`.
 
 use super::Lx;
-use super::vendor::MtuUnit;
 use crate::derive::mtu::{self as figures, FCS, Origin};
 use crate::ir::interface::Mtu;
 use crate::resolve::model::Port;
+use crate::vendor::MtuUnit;
 
 /// The MTU of a cabled port (None when it is not cabled); `routed`: it holds an address.
 pub(crate) fn port(lx: &mut Lx, p: &Port, index: usize, routed: bool) -> Option<Mtu> {

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::vendor::{Flavour, NameRule};
 use crate::resolve::model::Port;
+use crate::vendor::{Flavour, NameRule};
 
 /// A canonical port name taken apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,7 +141,7 @@ mod tests {
     use super::*;
 
     fn flavour(vendor: &str, os: &str) -> &'static Flavour {
-        crate::lower::vendor::vendors()
+        crate::vendor::vendors()
             .expect("vendor data")
             .flavour(vendor, os)
             .expect("flavour")

@@ -7,9 +7,9 @@ use super::Lx;
 use crate::diag::{Diagnostic, codes};
 use crate::ir::interface::{Interface, Lacp, PortChannel, Role};
 use crate::ir::openflow::{Controller, Mode, OfLag, Openflow};
-use crate::lower::vendor::{DpidRule, OfForbid};
-use crate::resolve::model::{End, Model, NodeId, SwitchId};
+use crate::resolve::model::{End, NodeId};
 use crate::spec::switch::OfMode;
+use crate::vendor::{DpidRule, OfForbid};
 
 /// Port indices under the controller (roles come from `derive::roles`); reports a routed
 /// port on a switch whose ports all belong to the controller.
@@ -47,13 +47,6 @@ pub(crate) fn managed_ports(lx: &mut Lx) -> BTreeSet<usize> {
     out
 }
 
-/// Whether a port of switch `s` is under the controller (forwards nothing until the
-/// controller installs flows): the role `derive::roles` gave it, the one answer the
-/// checks, the lowering and the IR share.
-pub(crate) fn under_openflow(m: &Model, s: SwitchId, port: usize) -> bool {
-    m.switches[s].ports.get(port).is_some_and(|p| p.openflow)
-}
-
 /// The OS forbids this feature on OpenFlow ports.
 pub(crate) fn forbids(lx: &Lx, f: OfForbid) -> bool {
     lx.f.openflow.as_ref().is_some_and(|c| c.forbids(f))
@@ -68,7 +61,7 @@ fn mode(m: OfMode) -> Mode {
 }
 
 /// Checks the OS can do what the spec asks; returns the caps when it can.
-fn capable<'f>(lx: &mut Lx<'f>) -> Option<&'f crate::lower::vendor::OfCaps> {
+fn capable<'f>(lx: &mut Lx<'f>) -> Option<&'f crate::vendor::OfCaps> {
     let s = lx.switch();
     let of = s.openflow.as_ref()?;
     let (os, name, span, m) = (lx.os(), s.name.value.clone(), of.span, of.mode.as_str());

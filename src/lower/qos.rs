@@ -8,10 +8,10 @@ use crate::derive::paths::Routes;
 use crate::derive::paths::Via;
 use crate::ir::interface::{Interface, PortChannel, Role};
 use crate::ir::qos::Qos;
-use crate::lower::vendor::OfForbid;
 use crate::resolve::model::{LagId, Model, NodeId};
 use crate::source::Span;
 use crate::spec::flow::Protocol;
+use crate::vendor::OfForbid;
 
 /// Ports (indices) and LAGs of this switch on RDMA routes, and the first RDMA flow's
 /// protocol span (for diagnostics).

@@ -2,7 +2,7 @@
 //! time; descriptions are not, so every one passes through here: control characters
 //! (a newline above all) never reach a config, whatever the vendor.
 
-use super::vendor::TextRules;
+use crate::vendor::TextRules;
 
 /// One safe line: printable ASCII only (control characters and line separators become
 /// spaces, other characters `_`), whitespace collapsed, the vendor's replacements

@@ -16,7 +16,7 @@ use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use crate::check::predict::Plan;
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::Lab;
 
 /// A finding as the report lists it.
@@ -31,7 +31,7 @@ pub(crate) struct Finding {
 impl Finding {
     /// The session's diagnostics, located relative to the main spec's folder `main_dir`
     /// (as the manifest names sources), so the report does not depend on where democ ran.
-    pub(crate) fn all(s: &crate::compile::Session, main_dir: &str) -> Vec<Finding> {
+    pub(crate) fn all(s: &crate::session::Session, main_dir: &str) -> Vec<Finding> {
         let prefix = format!("{main_dir}/");
         s.diags
             .items()

@@ -7,7 +7,7 @@
 use minijinja::value::Value;
 use minijinja::{AutoEscape, Environment, Error, Output, State, UndefinedBehavior};
 
-use crate::lower::vendor::EMBEDDED;
+use crate::vendor::EMBEDDED;
 
 /// Where the report's templates are, among the embedded ones.
 pub(crate) const FOLDER: &str = "report/";

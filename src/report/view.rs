@@ -8,7 +8,7 @@ use super::Finding;
 use super::topology::{self, Diagram};
 use crate::check::Ctx;
 use crate::check::predict::Plan;
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::Lab;
 
 /// The page up to its list of files.

@@ -143,7 +143,7 @@ fn short(v: &Value) -> Option<Value> {
 /// Harvests the embedded SC16 show (spec files) and catalog (catalog files).
 fn harvest_embedded(schema: &Value, seen: &mut Seen) {
     let parse = |text: &str| serde_saphyr::from_str::<Value>(text).ok();
-    for (_, text) in crate::compile::EMBEDDED_SC16 {
+    for (_, text) in crate::spec::examples::EMBEDDED_SC16 {
         if let Some(doc) = parse(text) {
             harvest(schema, schema, ROOT, &doc, seen, 0);
         }

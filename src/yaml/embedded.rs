@@ -97,7 +97,7 @@ mod tests {
             );
             assert!(tree(f.path, FileId(1)).is_some(), "{}", f.path);
         }
-        for (path, _) in crate::lower::vendor::EMBEDDED {
+        for (path, _) in crate::vendor::EMBEDDED {
             if path.ends_with(".yaml") {
                 assert!(file(&format!("templates/{path}")).is_some(), "{path}");
             }
@@ -112,8 +112,8 @@ mod tests {
     /// stricter than serde-saphyr about numbers where strings are expected).
     #[test]
     fn typed_data_decodes_through_the_fast_route() {
-        use crate::lower::vendor::{LabNodes, VendorFile};
-        for (path, text) in crate::lower::vendor::EMBEDDED {
+        use crate::vendor::{LabNodes, VendorFile};
+        for (path, text) in crate::vendor::EMBEDDED {
             if path.ends_with("/vendor.yaml") {
                 assert!(quick::<VendorFile>(text).is_some(), "templates/{path}");
             } else if *path == "containerlab.yaml" {
@@ -127,7 +127,7 @@ mod tests {
     /// for every typed data file.
     #[test]
     fn the_json_holds_the_trees_values() {
-        use crate::lower::vendor::{LabNodes, VendorFile};
+        use crate::vendor::{LabNodes, VendorFile};
         for f in FILES.iter().filter(|f| f.path.starts_with("templates/")) {
             let json = f.json.unwrap_or_else(|| panic!("{} has no JSON", f.path));
             let from_json: Value = serde_json::from_str(json).expect("JSON parses");
@@ -153,7 +153,7 @@ mod tests {
     /// The fast route reads the same values as serde-saphyr.
     #[test]
     fn both_routes_read_the_same_values() {
-        for (path, text) in crate::lower::vendor::EMBEDDED {
+        for (path, text) in crate::vendor::EMBEDDED {
             if path.ends_with(".yaml") {
                 let quick: Value = quick(text).expect("fast route");
                 let full: Value = serde_saphyr::from_str(text).expect("parses");

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use crate::ir::lab::Node;
-use crate::lower::vendor::Vendors;
 use crate::spec::addr::Prefix;
+use crate::vendor::Vendors;
 
 /// Where the controller's container sees the build's openflow/ folder.
 pub(crate) const OPENFLOW: &str = "/democ/openflow";
@@ -80,8 +80,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     use crate::ir::lab::Node;
-    use crate::lower::vendor::vendors;
     use crate::spec::addr::Prefix;
+    use crate::vendor::vendors;
 
     fn node(mgmt: &str) -> Node {
         Node {

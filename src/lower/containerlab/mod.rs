@@ -15,15 +15,15 @@ use std::collections::{BTreeMap, HashMap};
 
 pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
-use super::vendor::Vendors;
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::lab::{Body, Containerlab, Link, Topology};
 use crate::resolve::model::{LinkId, Model, NodeId};
+use crate::vendor::Vendors;
 
 /// How one switch runs in the lab.
 pub(crate) enum Plan<'a> {
     /// Under a containerlab kind (its flavour's section).
-    Kind(&'a super::vendor::ClabCaps),
+    Kind(&'a crate::vendor::ClabCaps),
     /// A stand-in, and why.
     Standin(String),
 }

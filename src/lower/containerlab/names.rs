@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use super::{Cabled, Ifaces, Plan};
 use crate::ir::lab::linux_iface_ok;
 use crate::lower::naming;
-use crate::lower::vendor::{NameRule, Vendors};
 use crate::resolve::model::{Model, NodeId, Port, SwitchId};
 use crate::spec::switch::OfMode;
+use crate::vendor::{NameRule, Vendors};
 
 /// A kind when the flavour has one and it can wire every cabled port, else a stand-in.
 pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId, cabled: &Cabled) -> Plan<'a> {

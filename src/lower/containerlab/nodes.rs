@@ -7,8 +7,8 @@ use std::path::Path;
 use super::mgmt::Assigned;
 use super::{Cabled, Ifaces, Plan};
 use crate::ir::lab::{LabConfig, Node};
-use crate::lower::vendor::Vendors;
 use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
+use crate::vendor::Vendors;
 
 /// What a switch node is built from besides the model.
 pub(crate) struct SwitchCx<'a> {
@@ -93,7 +93,7 @@ fn lab_config(
     m: &Model,
     cx: &SwitchCx,
     sw: SwitchId,
-    caps: &crate::lower::vendor::ClabCaps,
+    caps: &crate::vendor::ClabCaps,
     ir: &crate::ir::Switch,
 ) -> LabConfig {
     let node = NodeId::Switch(sw);

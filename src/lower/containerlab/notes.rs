@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Ifaces, Plan};
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::derive::topology::link_latency_us;
 use crate::ir::lab::Node;
 

@@ -1,8 +1,8 @@
 use super::{Plan, names};
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::ir::Lab;
-use crate::lower::vendor::vendors;
 use crate::resolve::model::NodeId;
+use crate::vendor::vendors;
 
 fn fixture() -> (Front, Lab) {
     crate::testkit::render_fixture()

@@ -13,7 +13,7 @@ mod ports;
 
 use std::net::Ipv4Addr;
 
-use crate::compile::Front;
+use crate::derive::Front;
 use crate::derive::paths::{Hop, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::{FxMap, FxSet};
@@ -23,9 +23,9 @@ use crate::ir::openflow::Mode;
 use crate::ir::rules::{
     Actions, Direction, EtherType, FLOW_PRIORITY, Match, Meter, Miss, OfPort, Output, Rule, Ruleset,
 };
-use crate::lower::vendor::{Support, Vendors, VlanTags};
 use crate::resolve::model::{End, Model, NodeId, SwitchId};
 use crate::spec::flow::Protocol;
+use crate::vendor::{Support, Vendors, VlanTags};
 use ports::PortMap;
 
 /// A port under the controller: its number, or None when the port map gives it none.

@@ -1,0 +1,81 @@
+//! The host tuning data (templates/linux/tuning.yaml): the sysctls, modules and
+//! transfer settings the host scripts apply, each figure with its source. Read by
+//! lowering for the scripts and by the checks for the test servers' ports.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+pub(crate) const TUNING: &str = "linux/tuning.yaml";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Tuning {
+    #[allow(dead_code)] // documentation of the figures
+    pub(crate) sources: Vec<String>,
+    pub(crate) modules: Vec<String>,
+    pub(crate) sysctl: Vec<Setting>,
+    pub(crate) jumbo_sysctl: Vec<Setting>,
+    pub(crate) governor: Option<String>,
+    pub(crate) coalescing: Vec<String>,
+    pub(crate) transfers: TransferPlan,
+    pub(crate) disk: DiskPlan,
+    pub(crate) needs: Needs,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Needs {
+    pub(crate) iperf3: String,
+    pub(crate) iperf3_min_version: String,
+    pub(crate) perftest: String,
+    pub(crate) fio: String,
+    pub(crate) numactl: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DiskPlan {
+    pub(crate) options: Vec<String>,
+    pub(crate) drive_dir: String,
+    pub(crate) receiver_lead_s: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Setting {
+    pub(crate) key: String,
+    pub(crate) value: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TransferPlan {
+    pub(crate) first_port: u16,
+    pub(crate) seconds: u32,
+}
+
+pub(crate) fn tuning() -> Result<&'static Tuning, String> {
+    static CELL: OnceLock<Result<Tuning, String>> = OnceLock::new();
+    CELL.get_or_init(|| crate::yaml::embedded::data(&format!("templates/{TUNING}")))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The port of the first test server on a host (templates/linux/tuning.yaml); each
+/// routed pair into the host takes the next one, up to 65535 (checked by
+/// check::server_ports).
+pub(crate) fn first_server_port() -> Result<u16, String> {
+    tuning().map(|t| t.transfers.first_port)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The host tuning data decodes through the fast YAML route (read on every build).
+    #[test]
+    fn tuning_takes_the_fast_route() {
+        let f = crate::yaml::embedded::file(&format!("templates/{}", super::TUNING));
+        let text = f.expect("embedded").text;
+        assert!(crate::yaml::embedded::quick::<super::Tuning>(text).is_some());
+    }
+}
