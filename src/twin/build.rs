@@ -87,6 +87,25 @@ fn name(what: &str, name: &str, rel: &str) -> Result<(), String> {
     }
 }
 
+/// Err unless `text` (an interface name or port id of the IR: `Ethernet1/1`,
+/// `TenGigabitEthernet 0/1`, `1/31:2`, `p0`) holds only what democ writes there:
+/// letters, digits, `/ : . _ -` and the characters of `also`, at most 63 of them.
+fn port(what: &str, text: &str, also: &str, rel: &str) -> Result<(), String> {
+    let ok = !text.is_empty()
+        && text.len() <= 63
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/:._-".contains(c) || also.contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{rel}: the {what} `{}` is not one democ writes; the build folder was altered",
+            crate::escape::line(text)
+        ))
+    }
+}
+
 /// The `.json` files of one folder of the build, sorted.
 fn json_files(dir: &BuildDir, rel: &str) -> Result<Vec<String>, String> {
     Ok(dir
@@ -107,6 +126,14 @@ impl Build {
         for rel in json_files(&dir, "ir")? {
             let s: Switch = read(&dir, &rel, SMALL_BYTES)?;
             name("switch", &s.hostname, &rel)?;
+            for i in &s.interfaces {
+                port("interface", &i.name, " ", &rel)?;
+                port("port", &i.port, "", &rel)?;
+                if let Some(p) = &i.peer {
+                    name("peer", &p.device, &rel)?;
+                    port("peer port", &p.port, "", &rel)?;
+                }
+            }
             switches.insert(s.hostname.clone(), s);
         }
         if !dir.has_folder("ir/hosts") {

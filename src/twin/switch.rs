@@ -659,11 +659,26 @@ mod tests {
             text: text.clone(),
         }];
         let script = script(&sw, Site::Twin, &steps);
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(&script)
+        // In a throwaway network namespace where this machine allows one (root), as the
+        // twin runs it; else in a plain shell.
+        let ns = format!("democ-unit-{}", std::process::id());
+        let in_ns = std::process::Command::new("ip")
+            .args(["netns", "add", &ns])
             .output()
-            .expect("sh runs");
+            .is_ok_and(|o| o.status.success());
+        let mut sh = if in_ns {
+            let mut c = std::process::Command::new("ip");
+            c.args(["netns", "exec", &ns, "sh"]);
+            c
+        } else {
+            std::process::Command::new("sh")
+        };
+        let out = sh.arg("-c").arg(&script).output().expect("sh runs");
+        if in_ns {
+            let _ = std::process::Command::new("ip")
+                .args(["netns", "del", &ns])
+                .output();
+        }
         assert!(
             out.status.success(),
             "{}",
