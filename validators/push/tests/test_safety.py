@@ -157,3 +157,21 @@ def test_encoded_forms_of_the_password_are_masked():
     s = secrets([Credentials("admin", pw)])
     for leaked in (quote(pw, safe=""), pw.encode().hex(), base64.b64encode(f"admin:{pw}".encode()).decode()):
         assert redact(f"sent {leaked} to the switch", s) == f"sent {MASK} to the switch", leaked
+
+
+def test_an_ir_with_text_democ_never_writes_is_refused(sc16, tmp_path, capsys):
+    import json
+
+    for field, value, why in (("hostname", "scinet-core;reboot", "hostname"),
+                              ("address", "evil.example.com", "management address")):
+        b = _crafted(sc16, tmp_path / field)
+        ir = b / "ir" / "scinet-core.json"
+        doc = json.loads(ir.read_text())
+        if field == "hostname":
+            doc["hostname"] = value
+        else:
+            doc["management"]["address"]["address"] = value
+        ir.write_text(json.dumps(doc))
+        code = main([str(b), "--report-dir", str(tmp_path / field / "rep")], env=mock_env(tmp_path))
+        assert code == 2
+        assert why in capsys.readouterr().err

@@ -8,11 +8,17 @@ is checked against the manifest's sha256; nothing in the folder is ever written.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from . import safefs
+
+
+# The spec's name rules (src/spec/name.rs): what democ writes as a switch's hostname.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}")
 
 
 class BuildError(Exception):
@@ -94,6 +100,16 @@ def load(build: Path) -> list[Device]:
         # Owned by others: democ wrote no config, so there is nothing to push.
         if ir.get("external"):
             continue
+        # Text democ never writes is refused, not obeyed: the name goes into file names
+        # and messages, the address is where the password goes.
+        if not isinstance(ir["hostname"], str) or not _NAME.fullmatch(ir["hostname"]):
+            raise BuildError(f"{build}/{rel_ir}: its hostname is not a name democ writes; the build was altered")
+        address = _address(ir)
+        if address is not None:
+            try:
+                ipaddress.ip_address(address)
+            except ValueError:
+                raise BuildError(f"{build}/{rel_ir}: its management address is not an IP address; the build was altered") from None
         rel = ir.get("config_file") or f"switches/{ir['hostname']}.cfg"
         _inside(build, rel)
         data = _read(build, rel)
@@ -102,7 +118,7 @@ def load(build: Path) -> list[Device]:
         except UnicodeDecodeError:
             raise BuildError(f"{build}/{rel}: not UTF-8 text") from None
         why = mismatch(rel_ir, raw) or mismatch(rel, data)
-        devices.append(Device(ir["hostname"], ir["os"], _address(ir), rel, text, why))
+        devices.append(Device(ir["hostname"], ir["os"], address, rel, text, why))
     if not devices:
         raise BuildError(f"{build}: the build has no switch IR (ir/<switch>.json)")
     return devices
