@@ -33,14 +33,7 @@ pub(crate) fn is_up(build: &Path, state: Option<&Path>) -> Result<bool, String> 
 
 /// Why the twin cannot run here, if it cannot (not root, no netns, a tool missing).
 pub(crate) fn unavailable() -> Option<String> {
-    let uid = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Uid:"))
-                .and_then(|l| l.split_whitespace().nth(1).map(str::to_owned))
-        });
-    if uid.as_deref() != Some("0") {
+    if !rustix::process::geteuid().is_root() {
         return Some("the twin needs root (network namespaces, veth pairs)".into());
     }
     for tool in [
