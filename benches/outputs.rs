@@ -44,7 +44,9 @@ fn spec(switches: usize) -> String {
         .lines()
         .map(|l| match l.strip_suffix(", os: eos }") {
             Some(head) if l.starts_with("  sw-") => {
-                format!("{head}, os: eos, openflow: {{ mode: hybrid }} }}\n")
+                format!(
+                    "{head}, os: eos, openflow: {{ mode: hybrid, placeholder_port_map: true }} }}\n"
+                )
             }
             _ => format!("{l}\n"),
         })

@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+pub(crate) mod profile;
+
 /// Every file under templates/, by path (`dell/os10.j2`), embedded by build.rs.
 pub(crate) const EMBEDDED: &[(&str, &str)] =
     &include!(concat!(env!("OUT_DIR"), "/embedded_templates.rs"));
@@ -365,10 +367,10 @@ pub(crate) struct OfCaps {
     pub(crate) normal: bool,
     /// What OpenFlow ports may share with the switch's own forwarding.
     pub(crate) boundary: OfBoundary,
-    /// Whether rules can match, push and pop 802.1Q tags (a circuit ending on an
-    /// OpenFlow port, a legacy trunk facing one).
-    #[serde(default)]
-    pub(crate) vlan_tags: VlanTags,
+    /// What rules may match and do on this OS's agent.
+    pub(crate) profile: profile::Profile,
+    /// How the agent numbers its ports.
+    pub(crate) port_numbers: profile::Numbering,
     /// OVS mode renders this template instead.
     #[serde(default)]
     pub(crate) ovs: Option<OvsOutput>,
@@ -397,21 +399,6 @@ pub(crate) enum Support {
     /// Not found in the manual either way: the rules use it, with a warning.
     #[default]
     Unconfirmed,
-}
-
-/// VLAN tag handling in OpenFlow rules (vendor.yaml `openflow.vlan_tags`).
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct VlanTags {
-    /// Match the VLAN id (`dl_vlan`).
-    #[serde(rename = "match", default)]
-    pub(crate) matches: Support,
-    /// Push a tag (`push_vlan` + `set_field` of its VID).
-    #[serde(default)]
-    pub(crate) push: Support,
-    /// Pop the tag (`pop_vlan`).
-    #[serde(default)]
-    pub(crate) pop: Support,
 }
 
 /// A feature an OS does not allow on OpenFlow ports.

@@ -168,6 +168,9 @@ specs! {
     bad e0280_openflow_rule_conflict => "tests/bad/E0280-openflow-rule-conflict.yaml",
     bad e0282_openflow_meters => "tests/bad/E0282-openflow-meters.yaml",
     bad e0283_openflow_port_number => "tests/bad/E0283-openflow-port-number.yaml",
+    bad e0284_openflow_port_map => "tests/bad/E0284-openflow-port-map.yaml",
+    bad w0285_openflow_port_map_placeholder => "tests/bad/W0285-openflow-port-map-placeholder.yaml",
+    bad w0305_unconfirmed => "tests/bad/W0305-unconfirmed.yaml",
     // ---- the malformed corpus (issue 5) ----
     bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",
     bad corpus_tabs => "tests/bad/corpus/E0002-tabs.yaml",

@@ -51,7 +51,7 @@ fn nodes_with_role<'a>(doc: &'a Value, role: &str) -> BTreeMap<&'a str, &'a Valu
 fn every_stand_in_binds_and_runs_its_script() {
     let (_tmp, out, doc) = sc16();
     let standins = nodes_with_role(&doc, "stand-in");
-    assert_eq!(standins.len(), 11, "sc16's stand-ins");
+    assert_eq!(standins.len(), 12, "sc16's stand-ins");
     let scripts: BTreeSet<String> = std::fs::read_dir(out.join("lab/nodes"))
         .expect("lab/nodes")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -102,7 +102,7 @@ fn lab_scripts_are_shellcheck_clean() {
         .map(|e| e.expect("entry").path())
         .collect();
     files.sort();
-    assert_eq!(files.len(), 11);
+    assert_eq!(files.len(), 12);
     let o = Command::new("shellcheck")
         .args(&files)
         .output()

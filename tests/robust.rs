@@ -408,7 +408,7 @@ fn regression_bom_before_bad_bytes_is_located_after_the_bom() {
 #[test]
 fn regression_numbers_read_as_text_keep_their_spelling() {
     // `version: 1.0` was read as "1", and the switch then did not "speak OpenFlow 1".
-    let text = "show:\n  name: x\n  defaults:\n    openflow: { controller: 10.0.0.1:6653, version: 1.0 }\n\
+    let text = "show:\n  name: x\n  defaults:\n    openflow: { controller: 10.0.0.1:6653, version: 1.0, placeholder_port_map: true }\n\
                 \x20 addressing: { mgmt: 10.0.0.0/24 }\n\
                 sites:\n  lab: { kind: lab }\n\
                 switches:\n  sw1: { site: lab, model: dell-z9100-on, os: ftos9, openflow: { mode: pure } }\n";

@@ -64,8 +64,13 @@ fn build(
     let flows = out.join("openflow/sw1.flows");
     let text = std::fs::read_to_string(&flows).expect("democ writes openflow/sw1.flows");
     std::fs::write(&flows, rules(text)).expect("write");
-    for sw in ["sw1", "sw2", "sw3"] {
-        let path = out.join("ir").join(format!("{sw}.json"));
+    // Switches by name, hosts as `host:<name>`.
+    let hosts =
+        ["dtn1", "dtn2", "dtn3", "dtn4"].map(|h| (format!("host:{h}"), format!("hosts/{h}.json")));
+    let switches = ["sw1", "sw2", "sw3"].map(|s| (s.to_owned(), format!("{s}.json")));
+    for (sw, file) in switches.iter().chain(&hosts) {
+        let sw = sw.as_str();
+        let path = out.join("ir").join(file);
         let mut v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).expect("ir")).expect("json");
         ir(sw, &mut v);
@@ -195,12 +200,9 @@ fn same<T>(x: T) -> T {
 
 fn as_built(_: &str, _: &mut serde_json::Value) {}
 
-#[test]
-fn every_flow_passes_and_nothing_is_left() {
-    let Some((code, r)) = scenario(same, same, as_built) else {
-        return;
-    };
-    let (flows, control) = rows(&r);
+/// f1, f2, f3 and sw1's control row pass, and `twin test` exits 0.
+fn all_pass(r: &serde_json::Value, code: i32) {
+    let (flows, control) = rows(r);
     assert_eq!(
         flows,
         [
@@ -212,6 +214,14 @@ fn every_flow_passes_and_nothing_is_left() {
     );
     assert_eq!(control, [("sw1".into(), true)], "{r:#}");
     assert_eq!(code, 0);
+}
+
+#[test]
+fn every_flow_passes_and_nothing_is_left() {
+    let Some((code, r)) = scenario(same, same, as_built) else {
+        return;
+    };
+    all_pass(&r, code);
 }
 
 #[test]
@@ -315,6 +325,74 @@ fn a_wan_frame_below_the_hosts_mtu_fails_the_path_mtu_probe() {
         "{r:#}"
     );
     assert_eq!(code, 1);
+}
+
+/// sw1 under FTOS 9, whose agent cannot match ARP: democ writes it no ARP rules, and the
+/// hosts of f1 and f2 hold each other as static neighbours (their IR's `neighbors`, set
+/// by the host script's `tune` and by the twin alike).
+fn ftos_sw1(spec: String) -> String {
+    let old = "sw1: { site: booth, model: t-sw32, openflow: { mode: pure } }";
+    assert!(spec.contains(old));
+    spec.replace(
+        old,
+        "sw1: { site: booth, model: t-z32, os: ftos9, openflow: { mode: pure, instance: 1 } }",
+    )
+}
+
+#[test]
+fn static_neighbours_carry_the_pairs_across_an_agent_without_arp() {
+    // No ARP rule on sw1: only the static neighbours let f1 and f2 pass.
+    let no_arp_rules = |f: String| {
+        assert!(!f.contains("arp"), "an ARP rule for FTOS:\n{f}");
+        f
+    };
+    let Some((code, r)) = scenario(ftos_sw1, no_arp_rules, as_built) else {
+        return;
+    };
+    all_pass(&r, code);
+}
+
+#[test]
+fn without_its_static_neighbours_a_host_loses_exactly_the_pairs_across_ftos() {
+    // dtn1's script without its neighbours (its `tune` would set none): its replies to
+    // dtn3 need ARP, which sw1 drops, so f1 fails; f2 (dtn2, which keeps them) and f3
+    // (never on sw1) pass.
+    let forget = |who: &str, v: &mut serde_json::Value| {
+        if who == "host:dtn1" {
+            let n = v["neighbors"].as_array().map_or(0, Vec::len);
+            assert!(n > 0, "dtn1 holds no static neighbour: {v:#}");
+            v.as_object_mut().expect("host").remove("neighbors");
+        }
+    };
+    let Some((code, r)) = scenario(ftos_sw1, same, forget) else {
+        return;
+    };
+    expect(&r, code, [false, true, true]);
+}
+
+#[test]
+fn a_rule_the_switch_would_refuse_fails_twin_up() {
+    // sw1 is EOS, whose OpenFlow 1.0 agent has no push_vlan: a ruleset forced to
+    // contain one is refused before anything comes up, naming the line.
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(why) = skip() {
+        println!("skipped: {why}");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let forced = |f: String| {
+        format!(
+            "{f}cookie=0xdc00000000000001,priority=5,in_port=1,dl_type=0x0800,nw_src=10.16.0.1,nw_dst=10.16.0.3,actions=push_vlan:0x8100,set_field:5000->vlan_vid,output:125\n"
+        )
+    };
+    let out = build(tmp.path(), same, forced, as_built);
+    let (code, msg, err) = democ(&["twin", "up", &out.display().to_string()]);
+    assert_eq!(code, 1, "{msg}{err}");
+    assert!(
+        err.contains("openflow/sw1.flows line") && err.contains("OpenFlow 1.0 has no `push_vlan`"),
+        "{err}"
+    );
+    assert!(leftovers(&twin_state(&out)).is_empty());
 }
 
 #[test]

@@ -89,7 +89,7 @@ fn sc16_passes_what_applies_and_says_why_the_rest_is_skipped() {
             avd["detail"]
                 .as_str()
                 .unwrap_or("")
-                .contains("5 EOS switch"),
+                .contains("4 EOS switch"),
             "{avd}"
         ),
         Some("skipped") => assert!(

@@ -355,32 +355,44 @@ fn a_circuit_on_an_openflow_port_is_tagged_by_the_rules() {
     );
 }
 
-/// A circuit ending on an OS whose OpenFlow cannot push or pop VLAN tags (OS10, from its
-/// guide's action table in templates/dell/vendor.yaml) is refused where the rules are
-/// made, at the switch's OpenFlow settings; EOS and FTOS 9, whose manuals do not say,
-/// get a warning instead (sc16's scinet-core, sc15's ring).
+/// A circuit ending on an OS whose OpenFlow agent cannot set or strip VLAN tags (OS10,
+/// from its guide's action table; EOS, whose 1.0 agent documents no VLAN action:
+/// templates/*/vendor.yaml `openflow.profile`) is refused at the flow, by `check`
+/// already; FTOS 9, whose guide does not say whether it tags an untagged frame, gets the
+/// per-switch unconfirmed warning (sc16's scinet-core).
 #[test]
 fn vlan_tags_an_os_cannot_push_are_refused() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let build = |spec: &str, dir: &str| {
-        let o = support::democ(&[
-            "build",
-            spec,
-            "-o",
-            &tmp.path().join(dir).display().to_string(),
-        ]);
+    let run = |cmd: &str, spec: &str, dir: &str| {
+        let out = tmp.path().join(dir).display().to_string();
+        let args: Vec<&str> = if cmd == "build" {
+            vec![cmd, spec, "-o", &out]
+        } else {
+            vec![cmd, spec]
+        };
+        let o = support::democ(&args);
         (o.status.code(), support::stderr(&o))
     };
-    let (code, err) = build(&format!("{DIR}/vlan-tags-os10.yaml"), "out");
+    let (code, err) = run("build", &format!("{DIR}/vlan-tags-os10.yaml"), "out");
     assert_eq!(code, Some(1), "{err}");
     assert!(
-        err.contains("error[E0301]: the OpenFlow rules on `of-1` must pop and push VLAN tags"),
+        err.contains("error[E0301]: flow `a-to-b` needs `push_vlan` in the OpenFlow 1.3 rules of `of-1`, and `os10`'s agent does not have it"),
         "{err}"
     );
-    let (code, err) = build("examples/sc16/show.yaml", "sc16");
+    let (code, err) = run("check", &format!("{DIR}/vlan-tags-eos.yaml"), "eos");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error[E0301]: flow `a-to-b` needs `mod_vlan_vid` in the OpenFlow 1.0 rules of `of-1`, and `eos`'s agent does not have it"),
+        "{err}"
+    );
+    assert!(
+        err.contains("end the circuit on a switch whose agent sets and strips VLAN tags"),
+        "{err}"
+    );
+    let (code, err) = run("build", "examples/sc16/show.yaml", "sc16");
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        err.contains("warning[W0303]: the OpenFlow rules on `scinet-core` pop and push VLAN tags"),
+        err.contains("warning[W0305]: `scinet-core`'s OpenFlow 1.3 rules use what `ftos9`'s manual does not confirm: `push_vlan`"),
         "{err}"
     );
 }

@@ -427,6 +427,18 @@ codes! {
     OPENFLOW_PORT_NUMBER = "E0283" "openflow-port-number" Error
         "The model's port map (catalog `openflow.port_numbers`) gives two ports or port-channels \
          under the controller the same OpenFlow port number, so rules cannot tell them apart.";
+    OPENFLOW_PORT_MAP = "E0284" "openflow-port-map" Error
+        "An OpenFlow switch's OS does not document how its agent numbers ports (the rulesets' \
+         `in_port` and `output` are those numbers), and the spec gives no `openflow.port_map` \
+         for the switch, or one that lacks a port under the controller. Numbers democ invented \
+         would send the show's traffic out of the wrong ports. Copy the switch's own numbers \
+         (the help names the command that prints them) into `port_map`, or declare democ's \
+         numbering a placeholder (`placeholder_port_map: true`) until the switch is racked.";
+    OPENFLOW_PORT_MAP_PLACEHOLDER = "W0285" "openflow-port-map-placeholder" Warning
+        "The spec declares an OpenFlow switch's port numbers placeholders \
+         (`placeholder_port_map`): democ numbers the ports itself, and the rulesets are right \
+         only if the switch happens to number them the same. Replace the placeholders with the \
+         switch's own numbers (`openflow.port_map`) before the show.";
     // ---- lowering: device configs -------------------------------------------------------
     FABRIC_NUMA = "W0290" "fabric-numa" Warning
         "Some of the drives an NVMe-oF target exports hang off another CPU socket than the NIC \
@@ -457,6 +469,12 @@ codes! {
          PicOS, ECN on FTOS; the CrossFlow controller connection on PicOS), the OS does not allow \
          it (a datapath id on OS10 or Onyx), or the OS caps it (EOS MTU 9214). The help line says \
          what to configure by hand. democ never drops a request silently.";
+    UNCONFIRMED = "W0305" "unconfirmed" Warning
+        "A switch's generated configuration or OpenFlow rules rely on what its vendor's manual, \
+         as far as democ's sources go (templates/<vendor>/vendor.yaml), neither confirms nor \
+         rules out: a match field or action in the OS's OpenFlow profile marked unconfirmed. \
+         The build writes them, and lists them once per switch so they are tried on the switch \
+         or a lab unit before the show; what the manual rules out is an error instead (E0301).";
     CONFIG_PARTIAL = "W0304" "config-partial" Warning
         "A device config leaves an optional part out because the spec lacks a value it needs: a \
          management address outside every `addressing.mgmt` pool has no prefix length, so the \

@@ -36,6 +36,9 @@ pub(crate) struct Host {
     pub(crate) seconds: u32,
     /// Routes to the flows' peers off this host's subnet, via its `gateway:` switch.
     pub(crate) routes: Vec<super::routing::StaticRoute>,
+    /// Static neighbours, sorted by address.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) neighbors: Vec<Neighbor>,
     /// Lossless RoCE on the NICs, when the host ends an RDMA flow.
     pub(crate) roce: Option<Roce>,
     /// Servers for the pairs this host receives.
@@ -63,6 +66,29 @@ pub(crate) struct HostInterface {
     /// The port-channel the port is a member of: the port joins that bond (`bonds`),
     /// which holds the address.
     pub(crate) lag: Option<u16>,
+    /// The MAC address `tune` gives the port (locally administered, derived from the show,
+    /// host and port names), so its peers can hold it as a static neighbour; only on ports
+    /// that need one (`neighbors`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) mac: Option<String>,
+}
+
+/// A static neighbour `tune` sets (`ip neigh replace ... nud permanent`): a flow's peer
+/// whose ARP cannot cross the path between them (an OpenFlow switch whose agent cannot
+/// match ARP). `forget` removes it.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Neighbor {
+    /// The peer host.
+    pub(crate) peer: String,
+    /// The peer's address (no prefix length).
+    pub(crate) address: String,
+    /// The peer port's MAC (its `mac`).
+    pub(crate) mac: String,
+    /// This host's port that reaches the peer (the spec's name).
+    pub(crate) port: String,
+    /// The kernel device in script terms: the port's shell variable (`$IF_p0`) or its bond.
+    pub(crate) device: String,
 }
 
 /// A Linux bond over a host's members of one port-channel (the switch's LAG).
@@ -85,6 +111,10 @@ pub(crate) struct Bond {
     pub(crate) mtu: u32,
     /// The address the flows use: the first member's.
     pub(crate) address: Option<String>,
+    /// The bond's MAC where a peer holds it as a static neighbour (see
+    /// `HostInterface::mac`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) mac: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

@@ -67,6 +67,74 @@ impl Rule {
     pub(crate) fn carries(&self, flow: &str) -> bool {
         self.flow == flow || self.shared_with.iter().any(|f| f == flow)
     }
+
+    /// The rule's match fields and actions as ovs-ofctl names them in OpenFlow `version`,
+    /// each with its value (empty for an action without one): what
+    /// `openflow/<switch>.flows` prints and what the OS's profile is checked against.
+    pub(crate) fn fields(&self, version: &str) -> (Vec<Field>, Vec<Field>) {
+        let m = &self.matches;
+        let mut matches = vec![("in_port", m.in_port.to_string())];
+        // A tagged arrival matches its VLAN id (OpenFlow 1.3 sets OFPVID_PRESENT for it).
+        if let Some(v) = m.vlan {
+            matches.push(("dl_vlan", v.to_string()));
+        }
+        matches.push(("dl_type", format!("0x{:04x}", m.ether_type.value())));
+        let (src, dst) = match m.ether_type {
+            EtherType::Ipv4 => ("nw_src", "nw_dst"),
+            EtherType::Arp => ("arp_spa", "arp_tpa"),
+        };
+        matches.push((src, m.src.clone()));
+        matches.push((dst, m.dst.clone()));
+        (matches, self.actions.fields(version))
+    }
+}
+
+/// A match field or action: its ovs-ofctl name and value.
+pub(crate) type Field = (&'static str, String);
+
+impl Actions {
+    /// OpenFlow 1.0 has no push/pop or set_queue: a tag is stripped or set
+    /// (OFPAT_STRIP_VLAN, OFPAT_SET_VLAN_VID, which tags an untagged frame) and a queue
+    /// is an enqueue to the output port (OpenFlow 1.0.0 specification, 5.2.4 "Action
+    /// Structures"). 1.3 pushes an 802.1Q header, then sets its VID with the present bit
+    /// (0x1000) on, as ovs-actions(7) writes it.
+    fn fields(&self, version: &str) -> Vec<Field> {
+        let v10 = version == "1.0";
+        let none = String::new;
+        let mut out = Vec::new();
+        if let Some(id) = self.meter {
+            out.push(("meter", id.to_string()));
+        }
+        match (v10, self.pop_vlan, self.push_vlan) {
+            (true, _, Some(v)) => out.push(("mod_vlan_vid", v.to_string())),
+            (true, true, None) => out.push(("strip_vlan", none())),
+            (false, pop, push) => {
+                if pop {
+                    out.push(("pop_vlan", none()));
+                }
+                if let Some(v) = push {
+                    out.push(("push_vlan", "0x8100".into()));
+                    out.push(("set_field", format!("{}->vlan_vid", 0x1000 | u32::from(v))));
+                }
+            }
+            (true, false, None) => {}
+        }
+        match (self.output, self.queue) {
+            (Output::Port { number }, Some(q)) if v10 => {
+                out.push(("enqueue", format!("{number}:{q}")))
+            }
+            (output, q) => {
+                if let Some(q) = q.filter(|_| !v10) {
+                    out.push(("set_queue", q.to_string()));
+                }
+                match output {
+                    Output::Port { number } => out.push(("output", number.to_string())),
+                    Output::Normal => out.push(("NORMAL", none())),
+                }
+            }
+        }
+        out
+    }
 }
 
 impl EtherType {
@@ -171,6 +239,8 @@ pub(crate) fn outside_templates<S: serde::Serializer>(
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Ruleset {
+    /// The OpenFlow version the rules are written in (`1.0`, `1.3`, `1.4`): the switch's.
+    pub(crate) version: String,
     /// Cookie of the table-miss entry (priority 0, matches everything).
     #[schemars(regex(pattern = r"^0x[0-9a-f]{16}$"))]
     pub(crate) table_miss_cookie: String,

@@ -72,6 +72,7 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
         needs(t, h);
     }
     gateway_routes(&cx, &mut hosts);
+    neighbors(front, &mut hosts)?;
     hosts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(hosts)
 }
@@ -94,6 +95,7 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
                 .and_then(|n| h.nics.get(n))
                 .map_or(String::new(), |n| n.model.value.clone()),
             lag: p.link.and_then(|l| lags.get(l).copied().flatten()),
+            mac: None,
         })
         .collect();
     let jumbo = h.mtu.value > 1500;
@@ -121,6 +123,7 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         iperf3_threads: None,
         seconds: t.transfers.seconds,
         routes: Vec::new(),
+        neighbors: Vec::new(),
         roce: None,
         serve: Vec::new(),
         send: Vec::new(),
@@ -218,6 +221,7 @@ fn bonds(m: &crate::resolve::model::Model, id: HostId) -> Vec<crate::ir::host::B
                 ports: ports.iter().map(|&p| h.ports[p].name.clone()).collect(),
                 mtu: h.mtu.value,
                 address: h.ports[first].address.map(|a| a.to_string()),
+                mac: None,
             })
         })
         .collect();
@@ -397,4 +401,64 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                 .push(transfer(dst, send, client_duration, send_disk));
         }
     }
+}
+
+/// Static neighbours for the pairs whose ARP cannot cross their path, and the MACs they
+/// name (`rules::arpless`). `hosts` is in the model's host order.
+fn neighbors(front: &Front, hosts: &mut [Host]) -> Result<(), String> {
+    let pairs = crate::lower::rules::arpless::pairs(front, crate::vendor::vendors()?);
+    let m = &front.model;
+    let show = &m.settings.name;
+    for &(a, b) in &pairs {
+        for (me, peer) in [(a, b), (b, a)] {
+            let (ph, pp, paddr) = peer;
+            let mac = port_mac(show, &m.hosts[ph].name.value, &m.hosts[ph].ports[pp].name);
+            let peer_host = &mut hosts[ph];
+            match peer_host.interfaces[pp].lag {
+                Some(id) => {
+                    if let Some(b) = peer_host.bonds.iter_mut().find(|b| b.lag == id) {
+                        b.mac = Some(mac.clone());
+                    }
+                }
+                None => peer_host.interfaces[pp].mac = Some(mac.clone()),
+            }
+            let (h, p, _) = me;
+            let intf = &hosts[h].interfaces[p];
+            let device = match intf.lag {
+                Some(id) => format!("bond{id}"),
+                None => format!("${}", intf.var),
+            };
+            let n = crate::ir::host::Neighbor {
+                peer: m.hosts[ph].name.value.clone(),
+                address: paddr.to_string(),
+                mac,
+                port: intf.port.clone(),
+                device,
+            };
+            let list = &mut hosts[h].neighbors;
+            if !list
+                .iter()
+                .any(|x| x.address == n.address && x.port == n.port)
+            {
+                list.push(n);
+            }
+        }
+    }
+    for h in hosts.iter_mut() {
+        h.neighbors
+            .sort_by(|x, y| (&x.address, &x.port).cmp(&(&y.address, &y.port)));
+    }
+    Ok(())
+}
+
+/// A locally administered unicast MAC (`02:` and five bytes of a SHA-256 of the show,
+/// host and port names): stable from build to build, so the scripts and the twin agree.
+fn port_mac(show: &str, host: &str, port: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(format!("{show}\0{host}\0{port}").as_bytes());
+    let mut out = String::from("02");
+    for b in &d[..5] {
+        out.push_str(&format!(":{b:02x}"));
+    }
+    out
 }

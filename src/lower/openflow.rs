@@ -90,7 +90,7 @@ fn capable<'f>(lx: &mut Lx<'f>) -> Option<&'f crate::vendor::OfCaps> {
                 of.version
             ),
             format!(
-                "check that the controller speaks OpenFlow {} to `{name}`, or set `version:` to it",
+                "democ writes `{name}`'s rules in OpenFlow {}: make the controller speak it to `{name}`, and set `version:` to it to silence this",
                 crate::diag::list(&v)
             ),
         );
@@ -139,8 +139,8 @@ pub(crate) fn lower(
         lx.manual(
             "of-controller-syntax",
             span,
-            format!("democ has no confirmed `{os}` syntax for the `{}` controller connection, datapath id or OpenFlow version (switch `{name}`)", of.mode.as_str()),
-            format!("after loading the config, point the switch at tcp:{}:{} and set OpenFlow {}{dpid} by hand", controller.addr, controller.port, of.version),
+            format!("`{os}` sets the `{}` controller connection, datapath id and OpenFlow version in the switch's shell, not in its config (switch `{name}`)", of.mode.as_str()),
+            format!("after loading the config, run the `ovs-vsctl` lines at its end in the switch's shell (tcp:{}:{}, OpenFlow {}{dpid}); only the controller line is confirmed for CrossFlow", controller.addr, controller.port, of.version),
         );
     }
     let explicit = of.dpid.is_some();
@@ -193,10 +193,17 @@ pub(crate) fn lower(
             "set `lag: { lacp: static }` on the links, or run the switch in `hybrid` mode",
         );
     }
+    // Without a version setting the switch speaks what its manual documents (`capable`
+    // warned), so its rules are written in that version's terms.
+    let version = if caps.versions.contains_key(&of.version) {
+        of.version.clone()
+    } else {
+        caps.versions.keys().last().cloned().unwrap_or_default()
+    };
     Some(Openflow {
         mode: mode(of.mode),
-        version: of.version.clone(),
-        version_cli: caps.versions.get(&of.version).cloned().unwrap_or_default(),
+        version_cli: caps.versions.get(&version).cloned().unwrap_or_default(),
+        version,
         instance: of.instance,
         name: caps.name.replace("{instance}", &of.instance.to_string()),
         controller: Controller {

@@ -48,6 +48,8 @@ pub(crate) struct Settings {
     pub(crate) switch_mtu: Option<Sp<u32>>,
     pub(crate) controller: Option<Sp<Controller>>,
     pub(crate) of_version: Sp<String>,
+    /// `defaults.openflow.placeholder_port_map: true`, where written.
+    pub(crate) placeholder_port_map: Option<Span>,
     pub(crate) margin_db: Sp<f64>,
     pub(crate) warn_utilization: f64,
     pub(crate) routing: Routing,
@@ -171,6 +173,11 @@ pub(crate) struct OpenflowCfg {
     /// Hybrid mode's explicit `ports:` (canonical names, ranges expanded), each with the
     /// span of the entry that named it; None: the default rule.
     pub(crate) ports: Option<Vec<(String, Span)>>,
+    /// `port_map`: (port or port-channel as written, number, span of the number).
+    pub(crate) port_map: Vec<(String, u32, Span)>,
+    /// Where the numbers not in `port_map` were declared placeholders (the switch's
+    /// `placeholder_port_map` or the show default).
+    pub(crate) placeholder: Option<Span>,
     pub(crate) span: Span,
 }
 

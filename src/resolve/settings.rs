@@ -53,6 +53,10 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         of_version: of
             .and_then(|o| o.version.clone())
             .unwrap_or(Sp::new("1.3".into(), at)),
+        placeholder_port_map: of
+            .and_then(|o| o.placeholder_port_map.as_ref())
+            .filter(|p| p.value)
+            .map(|p| p.span),
         margin_db: d
             .and_then(|d| d.optics_margin_db.clone())
             .unwrap_or(Sp::new(f64::NAN, at)),

@@ -362,6 +362,16 @@ fn openflow(
         version: version.value,
         dpid: of.dpid.as_ref().map(|d| d.value.to_lowercase()),
         ports: of_ports(rx, of, mode),
+        port_map: of
+            .port_map
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.value, v.span))
+            .collect(),
+        placeholder: match &of.placeholder_port_map {
+            Some(p) => p.value.then_some(p.span),
+            None => m.settings.placeholder_port_map,
+        },
         span: of.mode.span,
     })
 }

@@ -514,6 +514,7 @@ mod tests {
             shared_with: vec![],
         };
         Ruleset {
+            version: "1.3".into(),
             table_miss_cookie: "0xdc00000000000000".into(),
             table_miss: Miss::Normal,
             cookie_mask: "0xffffffffff000000".into(),

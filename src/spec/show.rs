@@ -93,6 +93,10 @@ spec_struct! {
         controller: Sp<Controller> = req,
         /// OpenFlow version: "1.0", "1.3" or "1.4".
         version: Option<Sp<String>> = opt,
+        /// Every OpenFlow switch without its own `port_map` is numbered by democ, with a
+        /// warning per switch that the numbers are placeholders (see the switch's
+        /// `placeholder_port_map`).
+        placeholder_port_map: Option<Sp<bool>> = opt,
     }
 }
 

@@ -86,6 +86,15 @@ spec_struct! {
         /// Absent: the cabled ports whose link has no L2/L3 mode, address, circuit VLAN
         /// or LAG. Pure and OVS modes put every cabled port under the controller.
         ports: Option<Vec<Sp<String>>> = opt,
+        /// The switch's own OpenFlow port numbers, as it reports them (`show openflow
+        /// ports` on EOS; a missing map's error names the command for each OS), by port
+        /// (`1/13`, `1/49:2`) or port-channel (`port-channel 10`): `{ "1/13": 49 }`.
+        /// Needed where the OS's numbering is not documented.
+        port_map: Option<IndexMap<String, Sp<u32>>> = opt,
+        /// Until the switch's own numbers are known, democ numbers the ports not in
+        /// `port_map` itself; the build warns that they are placeholders. Also
+        /// `show.defaults.openflow.placeholder_port_map` for every switch.
+        placeholder_port_map: Option<Sp<bool>> = opt,
     }
 }
 

@@ -52,17 +52,20 @@ pub(crate) fn steps(
             c = c.arg("add-port").arg(br.clone()).arg(members[0].clone());
         }
         s.push(Step::Run(c));
-        s.push(Step::Run(
-            vsctl(d)
-                .arg("add-port")
-                .arg(br.clone())
-                .arg(b.name.clone())
-                .arg("--")
-                .arg("set")
-                .arg("interface")
-                .arg(b.name.clone())
-                .arg("type=internal"),
-        ));
+        let mut port = vsctl(d)
+            .arg("add-port")
+            .arg(br.clone())
+            .arg(b.name.clone())
+            .arg("--")
+            .arg("set")
+            .arg("interface")
+            .arg(b.name.clone())
+            .arg("type=internal");
+        // The MAC its peers hold as a static neighbour, as the host script sets it.
+        if let Some(mac) = &b.mac {
+            port = port.arg(format!("mac=\"{mac}\""));
+        }
+        s.push(Step::Run(port));
         s.push(Step::Run(
             Cmd::new(&["ip", "link", "set", &b.name, "mtu"])
                 .arg(b.mtu.to_string())

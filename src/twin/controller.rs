@@ -11,15 +11,16 @@ const ECHO_REQUEST: u8 = 2;
 const ECHO_REPLY: u8 = 3;
 
 fn serve(mut s: TcpStream) {
-    // OpenFlow 1.3 HELLO (version 4).
-    if s.write_all(&[4, HELLO, 0, 8, 0, 0, 0, 1]).is_err() {
-        return;
-    }
     let mut head = [0u8; 8];
     while s.read_exact(&mut head).is_ok() {
         let len = usize::from(u16::from_be_bytes([head[2], head[3]]));
         let mut body = vec![0u8; len.saturating_sub(8)];
         if s.read_exact(&mut body).is_err() {
+            return;
+        }
+        // HELLO in the switch's own version: each emulated switch speaks only its OS's
+        // (1.0 for EOS, 1.4 for a PicOS bridge), and the lower of the two is agreed.
+        if head[1] == HELLO && s.write_all(&[head[0], HELLO, 0, 8, 0, 0, 0, 1]).is_err() {
             return;
         }
         if head[1] == ECHO_REQUEST {

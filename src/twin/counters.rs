@@ -21,10 +21,10 @@ pub(crate) fn hex(text: &str) -> Option<u64> {
 
 /// Packets per rule on one OpenFlow switch (`ovs-ofctl dump-flows`); rules with no
 /// cookie, `in_port` or ether type (the table-miss entry) are left out.
-pub(crate) fn dump(state: &Path, sw: &str) -> BTreeMap<Key, u64> {
-    let d = net::switch_dirs(state, sw);
+pub(crate) fn dump(state: &Path, sw: &Switch) -> BTreeMap<Key, u64> {
+    let d = net::switch_dirs(state, &sw.hostname);
     let mut out = BTreeMap::new();
-    let Ok(text) = switch::ofctl(&d)
+    let Ok(text) = switch::ofctl(&d, sw)
         .arg("--no-names")
         .arg("dump-flows")
         .arg("of")

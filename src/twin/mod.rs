@@ -8,6 +8,7 @@ mod cmd;
 pub(crate) mod controller;
 mod counters;
 mod net;
+mod profile;
 mod report;
 mod state;
 mod switch;
@@ -141,6 +142,7 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
     if delay {
         netem_available(&names).map_err(|e| (e, 2))?;
     }
+    check_rulesets(build, &b).map_err(|e| (e, 1))?;
     state::make(&state).map_err(|e| (e, 2))?;
     let rulesets = copy_rulesets(build, &b, &state).map_err(|e| (e, 2))?;
     let plan = net::plan(&b, &names, &state, &rulesets, delay);
@@ -241,6 +243,23 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
         t0.elapsed().as_secs_f64(),
         state.display()
     ))
+}
+
+/// Every switch's ruleset against its OS's OpenFlow profile, before anything is made:
+/// the first rule the switch would refuse fails `twin up` (exit 1, a design error).
+fn check_rulesets(build: &Path, b: &build::Build) -> Result<(), String> {
+    let dir = crate::build_dir::BuildDir::open(build)?;
+    for (name, sw) in &b.switches {
+        match dir.read(
+            &format!("openflow/{name}.flows"),
+            crate::build_dir::SMALL_BYTES,
+        ) {
+            Ok(bytes) => profile::check(sw, &String::from_utf8_lossy(&bytes))?,
+            Err(e) if e.missing => {}
+            Err(e) => return Err(e.message),
+        }
+    }
+    Ok(())
 }
 
 /// Each switch's `openflow/<switch>.flows`, read from the build as untrusted input

@@ -216,6 +216,13 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                     Cmd::new(&["ip", "addr", "add", a, "dev", local]).in_ns(&ns),
                 );
             }
+            // The MAC the peers hold as a static neighbour, as `tune` sets it.
+            if let Some(mac) = &i.mac {
+                run(
+                    &mut p,
+                    Cmd::new(&["ip", "link", "set", local, "address", mac]).in_ns(&ns),
+                );
+            }
             run(
                 &mut p,
                 Cmd::new(&["ip", "link", "set", local, "mtu"])
@@ -246,6 +253,32 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             run(
                 &mut p,
                 Cmd::new(&["ip", "route", "replace", &r.prefix, "via", &r.next_hop]).in_ns(&ns),
+            );
+        }
+        // Static neighbours, as `tune` sets them: without them a pair whose ARP the path
+        // cannot carry (an FTOS OpenFlow port) fails here as it would at the show.
+        let ports = host_ports(h);
+        for nb in &h.neighbors {
+            let dev = match h.interfaces.iter().find(|i| i.port == nb.port) {
+                Some(i) if i.lag.is_some() => i.lag.map(|id| format!("bond{id}")),
+                _ => ports.get(nb.port.as_str()).map(|(l, _)| l.clone()),
+            };
+            let Some(dev) = dev else { continue };
+            run(
+                &mut p,
+                Cmd::new(&[
+                    "ip",
+                    "neigh",
+                    "replace",
+                    &nb.address,
+                    "lladdr",
+                    &nb.mac,
+                    "dev",
+                ])
+                .arg(dev)
+                .arg("nud")
+                .arg("permanent")
+                .in_ns(&ns),
             );
         }
     }

@@ -117,9 +117,12 @@ pub(crate) fn vsctl(d: &Dirs) -> Cmd {
     Cmd::new(&["ovs-vsctl", "--timeout=10"]).arg(format!("--db={}", d.db_sock()))
 }
 
-/// `ovs-ofctl -O OpenFlow13` with this switch's run folder.
-pub(crate) fn ofctl(d: &Dirs) -> Cmd {
-    Cmd::new(&["ovs-ofctl", "-O", "OpenFlow13"]).with_env(&d.env())
+/// `ovs-ofctl -O <the switch's version>` with this switch's run folder.
+pub(crate) fn ofctl(d: &Dirs, sw: &Switch) -> Cmd {
+    let version = sw.openflow.as_ref().map_or("1.3", |o| o.version.as_str());
+    Cmd::new(&["ovs-ofctl", "-O"])
+        .arg(crate::rulesets::ofctl::protocol(version))
+        .with_env(&d.env())
 }
 
 fn path(p: &Path) -> String {
@@ -373,7 +376,12 @@ fn of_bridge(
     let Some(of) = &sw.openflow else { return };
     let mut extra = vec![
         "fail_mode=secure".to_owned(),
-        "protocols=OpenFlow10,OpenFlow13".into(),
+        // Only the switch's version: a controller or ruleset speaking another is refused,
+        // as by the switch's agent.
+        format!(
+            "protocols={}",
+            crate::rulesets::ofctl::protocol(&of.version)
+        ),
         // No hidden in-band rules: only the ruleset forwards on this bridge.
         "other-config:disable-in-band=true".into(),
     ];
@@ -457,10 +465,10 @@ fn of_bridge(
             .arg("max_backoff=1000"),
     ));
     // Nothing but the ruleset: the bridge's default NORMAL rule goes first.
-    s.push(Step::Run(ofctl(d).arg("del-flows").arg("of")));
+    s.push(Step::Run(ofctl(d, sw).arg("del-flows").arg("of")));
     if let Some(r) = ruleset {
         s.push(Step::Run(
-            ofctl(d).arg("replace-flows").arg("of").arg(path(r)),
+            ofctl(d, sw).arg("replace-flows").arg("of").arg(path(r)),
         ));
     }
 }

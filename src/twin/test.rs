@@ -322,7 +322,7 @@ pub(crate) fn test(
             .iter()
             .map(|s| (*s, counters::carrying(&b.switches[*s], flow)))
             .collect();
-        let count = |s: &str| counters::packets(&counters::dump(&st, s), &keys[s]);
+        let count = |s: &str| counters::packets(&counters::dump(&st, &b.switches[s]), &keys[s]);
         let before: BTreeMap<&str, u64> = ofs
             .iter()
             .filter(|s| !keys[**s].is_empty())

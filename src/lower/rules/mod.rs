@@ -8,8 +8,11 @@
 //! replies come back along the same route reversed; a bidirectional flow routes the
 //! return pair itself, and its replies ride that route.
 
+pub(crate) mod arpless;
 mod cookie;
+mod numbering;
 mod ports;
+mod within;
 
 use std::net::Ipv4Addr;
 
@@ -25,7 +28,8 @@ use crate::ir::rules::{
 };
 use crate::resolve::model::{End, Model, NodeId, SwitchId};
 use crate::spec::flow::Protocol;
-use crate::vendor::{Support, Vendors, VlanTags};
+use crate::vendor::Vendors;
+use crate::vendor::profile::Profile;
 use ports::PortMap;
 
 /// A port under the controller: its number, or None when the port map gives it none.
@@ -41,8 +45,10 @@ pub(crate) struct Table {
     lags: FxMap<u16, Number>,
     /// Rules may hand packets to the legacy pipeline.
     normal: bool,
-    /// What the OS's rules can do with VLAN tags.
-    tags: VlanTags,
+    /// What the OS's agent accepts (None: no vendor data, nothing is checked).
+    profile: Option<Profile>,
+    /// The OpenFlow version the rules are written in.
+    version: String,
     rules: Vec<Rule>,
     /// (ether type, in_port, arriving VLAN, src, dst) -> index in `rules`.
     index: FxMap<(EtherType, u32, Option<u16>, Ipv4Addr, Ipv4Addr), usize>,
@@ -98,6 +104,7 @@ pub(crate) fn attach(
         tables: &mut tables,
         ids: &ids,
         reported: FxSet::default(),
+        unqueued: FxSet::default(),
         diags,
     };
     for (fi, f) in m.flows.iter().enumerate() {
@@ -183,17 +190,19 @@ pub(crate) fn table(
     let m = &front.model;
     let of = sw.openflow.as_ref()?;
     let ms = &m.switches[s];
-    let map = PortMap::of(front.db.switches.get(&ms.model.value));
     let caps = vendors
         .flavour(&ms.vendor, ms.os.as_str())
         .and_then(|(_, f)| f.openflow.as_ref());
+    let scheme = PortMap::of(front.db.switches.get(&ms.model.value));
+    let map = numbering::numbers(ms, sw, caps.map(|c| &c.port_numbers), scheme, diags);
     let normal = of.mode == Mode::Hybrid && caps.is_some_and(|c| c.normal);
     let mut t = Table {
         pos: 0,
         ports: FxMap::default(),
         lags: FxMap::default(),
         normal,
-        tags: caps.map(|c| c.vlan_tags).unwrap_or_default(),
+        profile: caps.map(|c| c.profile.clone()),
+        version: of.version.clone(),
         rules: Vec::new(),
         index: FxMap::default(),
         meters: Vec::new(),
@@ -232,6 +241,8 @@ struct Gen<'a> {
     ids: &'a [u32],
     /// (flow, switch) pairs already reported as unruled.
     reported: FxSet<(usize, SwitchId)>,
+    /// (flow, switch) pairs already reported as set no queue.
+    unqueued: FxSet<(usize, SwitchId)>,
     diags: &'a mut Diags,
 }
 
@@ -283,7 +294,8 @@ impl Gen<'_> {
     /// The rules of one leg on every OpenFlow switch it enters through the controller's ports.
     fn leg(&mut self, leg: &Leg) {
         let n = leg.hops.len();
-        let mut first_of = true;
+        // A capped flow is metered on the first switch of the leg whose agent has meters.
+        let mut metered = false;
         for k in 1..n {
             // Forward: hop k-1 enters the switch, hop k leaves it. Reversed: hop n-k
             // enters (travelled backwards), hop n-k-1 leaves.
@@ -328,12 +340,12 @@ impl Gen<'_> {
                 }
             };
             let Some(in_port) = in_port else { continue };
-            let meter = if leg.data && first_of {
+            let meter = if leg.data && !metered {
                 self.meter(s, leg.flow)
             } else {
                 None
             };
-            first_of = false;
+            metered |= meter.is_some();
             let tags = Tags {
                 arrive: self.tag(leg, s, hi),
                 leave: match output {
@@ -356,6 +368,20 @@ impl Gen<'_> {
         self.segments.hop_vlan(leg.flow, leg.route, hop)
     }
 
+    fn unqueued(&mut self, s: SwitchId, flow: usize) {
+        if !self.unqueued.insert((flow, s)) {
+            return;
+        }
+        let (f, sw) = (&self.m.flows[flow], &self.m.switches[s]);
+        let os = sw.os.as_str();
+        self.diags.push(
+            Diagnostic::new(codes::VENDOR_MANUAL, f.name.span, format!("RoCE flow `{}`'s OpenFlow rules on `{}` set no egress queue: `{os}`'s agent has no queue action its manual confirms", f.name.value, sw.name.value))
+                .label("its packets leave in the queue the switch's own classification picks")
+                .also(sw.name.span, format!("`{}` runs `{os}`", sw.name.value))
+                .help(format!("keep the lossless class on `{}` by its DSCP trust and PFC (the config's QoS section), or carry the flow over TCP", sw.name.value)),
+        );
+    }
+
     fn unruled(&mut self, flow: usize, s: SwitchId, why: String) {
         if !self.reported.insert((flow, s)) {
             return;
@@ -374,6 +400,9 @@ impl Gen<'_> {
         let f = &self.m.flows[flow];
         f.cap.as_ref()?;
         let t = self.tables[s].as_mut()?;
+        if !t.meters_allowed() {
+            return None;
+        }
         let (i, n) = t.meter_of.entry(flow).or_insert_with(|| {
             t.meters.push(Meter {
                 id: t.meters.len() as u32 + 1,
@@ -398,8 +427,23 @@ impl Gen<'_> {
     ) {
         let f = &self.m.flows[leg.flow];
         let cookie = cookie::cookie(self.ids[leg.flow], leg.dir, leg.pair);
-        let queue = (f.protocol.value == Protocol::Rdma).then_some(self.m.settings.pfc_priority);
-        for ether_type in [EtherType::Ipv4, EtherType::Arp] {
+        let mut queue =
+            (f.protocol.value == Protocol::Rdma).then_some(self.m.settings.pfc_priority);
+        if queue.is_some() && !self.tables[s].as_ref().is_some_and(Table::queues_allowed) {
+            // The agent cannot pick the queue: the rule forwards, and the lossless class
+            // rests on the switch classifying the hosts' marking itself.
+            queue = None;
+            self.unqueued(s, leg.flow);
+        }
+        // Where the agent cannot match ARP's addresses, no ARP rule is written: the
+        // hosts of every pair crossing it hold static neighbours (`arpless_pairs`).
+        let arp = self.tables[s].as_ref().is_some_and(Table::forwards_arp);
+        let types: &[EtherType] = if arp {
+            &[EtherType::Ipv4, EtherType::Arp]
+        } else {
+            &[EtherType::Ipv4]
+        };
+        for &ether_type in types {
             let actions = match ether_type {
                 EtherType::Ipv4 => Actions {
                     meter,
@@ -521,7 +565,22 @@ fn finish(
                 .help(format!("drop `cap:` from some flows, or meter them on another switch (`path:` around `{}`)", ms.name.value)),
         );
     }
-    tag_support(m, s, &t, span, diags);
+    if let Some(p) = &t.profile {
+        let lags: FxSet<u32> = t.lags.values().flatten().copied().collect();
+        within::check(
+            m,
+            s,
+            &t.rules,
+            &within::Agent {
+                profile: p,
+                normal: t.normal,
+                version: &t.version,
+                lags: &lags,
+            },
+            span,
+            diags,
+        );
+    }
     t.rules.sort_by(|a, b| {
         (&a.cookie, a.matches.ether_type, a.matches.in_port).cmp(&(
             &b.cookie,
@@ -560,6 +619,7 @@ fn finish(
     }));
     of.port_numbers = numbers;
     of.ruleset = Ruleset {
+        version: t.version,
         isolated_ports,
         table_miss_cookie: cookie::hex(cookie::TABLE_MISS),
         table_miss: if t.normal { Miss::Normal } else { Miss::Drop },
@@ -593,54 +653,29 @@ fn isolated(m: &Model, s: SwitchId, sw: &Switch, t: &Table) -> Vec<u32> {
     ports
 }
 
-/// What the switch's rules ask of its OS with VLAN tags, against its manual
-/// (vendor.yaml `openflow.vlan_tags`): E0301 where the manual says the OS cannot, W0303
-/// where the manual does not say.
-fn tag_support(m: &Model, s: SwitchId, t: &Table, span: crate::source::Span, diags: &mut Diags) {
-    let ms = &m.switches[s];
-    let uses = [
-        (
-            "match",
-            t.tags.matches,
-            t.rules.iter().find(|r| r.matches.vlan.is_some()),
-        ),
-        (
-            "pop",
-            t.tags.pop,
-            t.rules.iter().find(|r| r.actions.pop_vlan),
-        ),
-        (
-            "push",
-            t.tags.push,
-            t.rules.iter().find(|r| r.actions.push_vlan.is_some()),
-        ),
-    ];
-    let mut no = Vec::new();
-    let mut unsure = Vec::new();
-    let mut first: Option<&Rule> = None;
-    for (what, support, rule) in uses {
-        let Some(r) = rule else { continue };
-        first.get_or_insert(r);
-        match support {
-            Support::Yes => {}
-            Support::No => no.push(what),
-            Support::Unconfirmed => unsure.push(what),
-        }
+impl Table {
+    fn forwards_arp(&self) -> bool {
+        self.profile.as_ref().is_none_or(Profile::forwards_arp)
     }
-    let Some(r) = first else { return };
-    let os = ms.os.as_str();
-    if !no.is_empty() {
-        diags.push(
-            Diagnostic::new(codes::VENDOR_UNSUPPORTED, span, format!("the OpenFlow rules on `{}` must {} VLAN tags (flow `{}` among others), and `{os}`'s OpenFlow cannot", ms.name.value, no.join(" and "), r.flow))
-                .label("not supported here")
-                .help(format!("keep one VLAN on each legacy port facing `{}` (an access port: no tag to push or pop), end circuits on a legacy port, or use a switch whose OpenFlow pushes and pops VLAN tags", ms.name.value)),
-        );
+
+    /// The version's queue action (`enqueue` in 1.0, `set_queue` after) is not ruled out.
+    fn queues_allowed(&self) -> bool {
+        self.profile.as_ref().is_none_or(|p| {
+            let q = if self.version == "1.0" {
+                p.enqueue
+            } else {
+                p.set_queue
+            };
+            q != crate::vendor::Support::No
+        })
     }
-    if !unsure.is_empty() {
-        diags.push(
-            Diagnostic::new(codes::VENDOR_MANUAL, span, format!("the OpenFlow rules on `{}` {} VLAN tags (flow `{}` among others), which `{os}`'s manual does not confirm", ms.name.value, unsure.join(" and "), r.flow))
-                .label("not confirmed for this OS")
-                .help(format!("load `openflow/{}.flows` on the switch (or in a lab) before the show and check the tags with `dump-flows`; or keep one VLAN on each legacy port facing `{}` so no tag is pushed or popped", ms.name.value, ms.name.value)),
-        );
+
+    /// Meters are OpenFlow 1.3's, on agents whose profile does not rule them out.
+    fn meters_allowed(&self) -> bool {
+        self.version != "1.0"
+            && self
+                .profile
+                .as_ref()
+                .is_none_or(|p| p.meter != crate::vendor::Support::No)
     }
 }

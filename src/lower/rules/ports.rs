@@ -56,6 +56,47 @@ impl PortMap {
     }
 }
 
+/// Where a switch's OpenFlow port numbers come from.
+pub(crate) enum Numbers {
+    /// democ's scheme: numbers democ requests (OVS mode), a documented rule, or
+    /// placeholders the spec declared.
+    Scheme(PortMap),
+    /// The spec's `port_map` (the switch's own numbers), with the scheme for the ports
+    /// it lacks when the rest are placeholders.
+    Given {
+        map: crate::fxhash::FxMap<String, u32>,
+        rest: Option<PortMap>,
+    },
+}
+
+impl Numbers {
+    /// `port`: the canonical port name.
+    pub(crate) fn port(&self, port: &str) -> Option<u32> {
+        match self {
+            Numbers::Scheme(m) => m.port(port),
+            Numbers::Given { map, rest } => map
+                .get(port)
+                .copied()
+                .or_else(|| rest.and_then(|m| m.port(port))),
+        }
+    }
+
+    pub(crate) fn lag(&self, id: u16) -> Option<u32> {
+        match self {
+            Numbers::Scheme(m) => m.lag(id),
+            Numbers::Given { map, rest } => map
+                .get(&lag_key(id))
+                .copied()
+                .or_else(|| rest.and_then(|m| m.lag(id))),
+        }
+    }
+}
+
+/// How `port_map` names port-channel `id`.
+pub(crate) fn lag_key(id: u16) -> String {
+    format!("port-channel {id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
