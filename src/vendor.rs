@@ -77,6 +77,9 @@ pub(crate) struct Flavour {
     pub(crate) lag_members_inherit: bool,
     /// None: the OS cannot (or democ does not know how to) break ports out.
     pub(crate) breakout: Option<BreakoutCaps>,
+    /// Speeds whose keyword the manual does not confirm (listed by W0305 when used).
+    #[serde(default)]
+    pub(crate) unconfirmed_speeds: Vec<String>,
     pub(crate) fec: Vec<FecRule>,
     pub(crate) text: TextRules,
     pub(crate) routed_ports: RoutedPorts,
@@ -207,6 +210,10 @@ pub(crate) struct BreakoutCaps {
     pub(crate) target: Option<String>,
     /// Mode (`4x25G`) to the OS's keyword.
     pub(crate) modes: BTreeMap<String, String>,
+    /// Modes whose keyword the manual does not confirm: a build using one lists it
+    /// (W0305).
+    #[serde(default)]
+    pub(crate) unconfirmed: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -392,7 +392,29 @@ fn vlan_tags_an_os_cannot_push_are_refused() {
     let (code, err) = run("build", "examples/sc16/show.yaml", "sc16");
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        err.contains("warning[W0305]: `scinet-core`'s OpenFlow 1.3 rules use what `ftos9`'s manual does not confirm: `push_vlan`"),
+        err.contains("warning[W0305]: `scinet-core` relies on what `ftos9`'s manual does not confirm: OpenFlow 1.3 `push_vlan`"),
         "{err}"
     );
+}
+
+/// Every config line a build writes whose syntax vendor.yaml marks unconfirmed is listed
+/// once per switch (W0305), never shipped silently: sc25-400g's PicOS `breakout-mode`,
+/// Onyx `qsfp-split-8` and OS10 `200g-2x` on the Z9432F.
+#[test]
+fn unconfirmed_config_lines_are_listed_per_switch() {
+    let o = support::democ(&["check", "examples/sc25-400g/show.yaml"]);
+    let err = support::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    for (switch, line) in [
+        ("ucsd-as9716", "breakout `4x100G` (4x100G)"),
+        ("nv-sn4700", "breakout `qsfp-split-8` (8x50G)"),
+        ("sl-z9432", "breakout `200g-2x` (2x200G)"),
+    ] {
+        let warnings: Vec<&str> = err
+            .lines()
+            .filter(|l| l.starts_with(&format!("warning[W0305]: `{switch}` relies on")))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{switch}: {err}");
+        assert!(warnings[0].contains(line), "{switch}: {}", warnings[0]);
+    }
 }

@@ -472,7 +472,9 @@ codes! {
     UNCONFIRMED = "W0305" "unconfirmed" Warning
         "A switch's generated configuration or OpenFlow rules rely on what its vendor's manual, \
          as far as democ's sources go (templates/<vendor>/vendor.yaml), neither confirms nor \
-         rules out: a match field or action in the OS's OpenFlow profile marked unconfirmed. \
+         rules out: a config line whose syntax vendor.yaml marks unconfirmed (a breakout or \
+         speed keyword) or a match field or action in the OS's OpenFlow profile marked \
+         unconfirmed. \
          The build writes them, and lists them once per switch so they are tried on the switch \
          or a lab unit before the show; what the manual rules out is an error instead (E0301).";
     CONFIG_PARTIAL = "W0304" "config-partial" Warning

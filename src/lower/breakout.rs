@@ -67,6 +67,9 @@ pub(crate) fn lower(lx: &mut Lx) -> Vec<Breakout> {
             );
             continue;
         };
+        if caps.unconfirmed.contains(&mode) {
+            lx.unconfirmed.insert(format!("breakout `{map}` ({mode})"));
+        }
         // The parent's whole-port number: the first lane's, in the OS's numbering.
         let target = naming::os_number(p)
             .or_else(|| naming::parse(parent))

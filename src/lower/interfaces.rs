@@ -57,6 +57,9 @@ fn speed_cli(lx: &mut Lx, p: &Port) -> Option<String> {
     }
     let speed = p.speed.to_string();
     if let Some(k) = lx.speeds.get(&speed) {
+        if lx.f.unconfirmed_speeds.contains(&speed) {
+            lx.unconfirmed.insert(format!("speed `{k}` ({speed})"));
+        }
         return Some(k.clone());
     }
     let (os, sw) = (lx.os(), lx.name());

@@ -23,6 +23,7 @@ mod routing;
 mod rules;
 mod services;
 pub(crate) mod text;
+mod unconfirmed;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -50,6 +51,9 @@ pub(crate) struct Lx<'a> {
     pub(crate) us_per_km: Option<f64>,
     /// Spans already reported, so a shared cause is reported once.
     reported: HashSet<(Span, &'static str)>,
+    /// Config lines written whose syntax the manual does not confirm (vendor.yaml's
+    /// `unconfirmed` lists), for the switch's one W0305.
+    pub(crate) unconfirmed: std::collections::BTreeSet<String>,
     /// Whether the IR's free text (descriptions) is wanted: `check` lowers for the
     /// diagnostics alone and never reads it (0.7 M instructions on sc16).
     pub(crate) text: bool,
@@ -296,11 +300,19 @@ fn lower_one(x: &Shared, sw: SwitchId, rdma: qos::Rdma) -> Done {
         segs: &x.front.segments,
         us_per_km: x.front.db.physics.as_ref().map(|p| p.fiber_us_per_km),
         reported: HashSet::new(),
+        unconfirmed: Default::default(),
         text: x.keep,
     };
     let ir = switch(&mut lx, folder, x.dpids[sw], rdma);
+    let lines: Vec<String> = std::mem::take(&mut lx.unconfirmed).into_iter().collect();
     let mut found = Diags::default();
-    let table = rules::table(x.front, x.vendors, &ir, sw, &mut found);
+    let mut table = rules::table(x.front, x.vendors, &ir, sw, &mut found);
+    // One W0305 per switch: an OpenFlow switch's joins its rules' (`rules::finish`).
+    match table.as_mut() {
+        Some(t) => t.unconfirmed_lines = lines,
+        None if !lines.is_empty() => diags.push(unconfirmed::warning(m, sw, None, &lines)),
+        None => {}
+    }
     Done {
         sw,
         diags,

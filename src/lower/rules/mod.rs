@@ -49,6 +49,8 @@ pub(crate) struct Table {
     profile: Option<Profile>,
     /// The OpenFlow version the rules are written in.
     version: String,
+    /// The switch's config lines its manual does not confirm, for its one W0305.
+    pub(crate) unconfirmed_lines: Vec<String>,
     rules: Vec<Rule>,
     /// (ether type, in_port, arriving VLAN, src, dst) -> index in `rules`.
     index: FxMap<(EtherType, u32, Option<u16>, Ipv4Addr, Ipv4Addr), usize>,
@@ -203,6 +205,7 @@ pub(crate) fn table(
         normal,
         profile: caps.map(|c| c.profile.clone()),
         version: of.version.clone(),
+        unconfirmed_lines: Vec::new(),
         rules: Vec::new(),
         index: FxMap::default(),
         meters: Vec::new(),
@@ -577,6 +580,7 @@ fn finish(
                 version: &t.version,
                 lags: &lags,
             },
+            &t.unconfirmed_lines,
             span,
             diags,
         );

@@ -45,16 +45,16 @@ fn support(name: &str, a: &Agent) -> Support {
     }
 }
 
+/// Also lists `lines`, the switch's unconfirmed config lines, in the same warning.
 pub(super) fn check(
     m: &Model,
     s: SwitchId,
     rules: &[Rule],
     a: &Agent,
+    lines: &[String],
     span: Span,
     diags: &mut Diags,
 ) {
-    let sw = &m.switches[s];
-    let os = sw.os.as_str();
     let mut refused: BTreeSet<&'static str> = BTreeSet::new();
     let mut unsure: BTreeSet<&'static str> = BTreeSet::new();
     for r in rules {
@@ -72,28 +72,16 @@ pub(super) fn check(
             }
         }
     }
-    if unsure.is_empty() {
+    if unsure.is_empty() && lines.is_empty() {
         return;
     }
-    let list: Vec<String> = unsure.iter().map(|n| format!("`{n}`")).collect();
-    let list = list.join(", ");
-    diags.push(
-        Diagnostic::new(
-            codes::UNCONFIRMED,
-            span,
-            format!(
-                "`{}`'s OpenFlow {} rules use what `{os}`'s manual does not confirm: {}",
-                sw.name.value,
-                a.version,
-                list
-            ),
-        )
-        .label("relies on unconfirmed capabilities")
-        .help(format!(
-            "load `openflow/{}.flows` on the switch (or a lab unit) before the show and check `dump-flows`; templates/<vendor>/vendor.yaml `openflow.profile` says what each source covers",
-            sw.name.value
-        )),
-    );
+    let unsure: Vec<&str> = unsure.into_iter().collect();
+    diags.push(crate::lower::unconfirmed::warning(
+        m,
+        s,
+        Some((a.version, &unsure)),
+        lines,
+    ));
 }
 
 fn refusal(m: &Model, s: SwitchId, r: &Rule, name: &str, version: &str, span: Span) -> Diagnostic {
