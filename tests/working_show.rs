@@ -418,3 +418,37 @@ fn unconfirmed_config_lines_are_listed_per_switch() {
         assert!(warnings[0].contains(line), "{switch}: {}", warnings[0]);
     }
 }
+
+/// Lossless is a property of the path: a RoCE host's script says so only where every
+/// switch on its RoCE paths trusts DSCP and pauses the class, and otherwise names the
+/// switches that do not (sc16: FTOS classifies by dot1p only, PicOS has no confirmed PFC).
+#[test]
+fn a_roce_host_claims_lossless_only_where_every_hop_is() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let script = |spec: &str, dir: &str, host: &str| {
+        let out = tmp.path().join(dir);
+        let o = support::democ(&["build", "--hosts", spec, "-o", &out.display().to_string()]);
+        assert_eq!(o.status.code(), Some(0), "{}", support::stderr(&o));
+        std::fs::read_to_string(out.join(format!("hosts/{host}.sh"))).expect("script")
+    };
+    let sc16 = script("examples/sc16/show.yaml", "sc16", "cit-rdma-1");
+    assert!(!sc16.contains("trusts DSCP"), "{sc16}");
+    let claim = sc16
+        .lines()
+        .find(|l| l.contains("RoCE is NOT lossless end to end"))
+        .expect("the script says the path is not lossless");
+    for why in [
+        "`cit-a-z9100-1`: no confirmed DSCP trust syntax on `ftos9`",
+        "`sl-inventec-1`: no confirmed PFC or DSCP trust syntax on `picos`",
+    ] {
+        assert!(claim.contains(why), "{claim}");
+    }
+    // The twin's small show: f2 runs RoCE over EOS switches only, all with PFC and DSCP
+    // trust.
+    let eos = script("tests/fixtures/twin/show.yaml", "twin", "dtn2");
+    assert!(
+        eos.contains("every switch on this host's RoCE paths"),
+        "{eos}"
+    );
+    assert!(!eos.contains("NOT lossless"), "{eos}");
+}

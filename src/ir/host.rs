@@ -186,4 +186,8 @@ pub(crate) struct Roce {
     /// The ToS byte of RoCE data: DSCP << 2 | ECT(0) (`cma_roce_tos -t`, `ib_write_bw -T`).
     pub(crate) tos: u8,
     pub(crate) dscp: u8,
+    /// The switches on this host's RoCE paths that do not keep it lossless, with why
+    /// (`lower::lossless`); empty: every hop trusts the DSCP and pauses its class.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) not_lossless: Vec<String>,
 }

@@ -73,6 +73,12 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
     }
     gateway_routes(&cx, &mut hosts);
     neighbors(front, &mut hosts)?;
+    let gaps = crate::lower::lossless::gaps(front, crate::vendor::vendors()?);
+    for (h, list) in gaps {
+        if let Some(r) = hosts[h].roce.as_mut() {
+            r.not_lossless = list;
+        }
+    }
     hosts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(hosts)
 }
@@ -242,6 +248,7 @@ fn roce(pfc_priority: u8) -> crate::ir::host::Roce {
             .join(","),
         tos: roce_tos(),
         dscp: crate::lower::qos::ROCE_DSCP,
+        not_lossless: Vec::new(),
     }
 }
 

@@ -14,6 +14,7 @@ pub(crate) mod hosts;
 mod interfaces;
 mod l2;
 mod lags;
+mod lossless;
 mod management;
 mod mtu;
 pub(crate) mod naming;
