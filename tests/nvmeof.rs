@@ -76,6 +76,29 @@ fn the_target_script_prints_the_configfs_tree() {
         )),
         "{text}"
     );
+    // A disk holding a mounted filesystem (the machine's root, where it is a block
+    // device) is never exported, whatever NS_n says.
+    let root = Command::new("findmnt")
+        .args(["-no", "SOURCE", "/"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    if Path::new(&root).exists() && root.starts_with("/dev/") {
+        let o = Command::new("bash")
+            .arg(&script)
+            .arg("--dry-run")
+            .env("NS_1", &root)
+            .output()
+            .expect("bash");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("holds a mounted filesystem or swap"), "{err}");
+        assert!(!String::from_utf8_lossy(&o.stdout).contains("device_path"));
+    } else {
+        println!(
+            "root is not a block device here ({root:?}): the boot-disk refusal is not exercised"
+        );
+    }
     // Nothing is configured here: a teardown has nothing to undo.
     let (code, stdout, stderr) = bash(&script, &["--dry-run", "--teardown"]);
     assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
