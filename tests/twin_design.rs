@@ -74,6 +74,11 @@ fn the_twin_numbers_openflow_ports_as_the_ruleset_does() {
         rules.contains("in_port=125,") && rules.contains("output:125"),
         "{rules}"
     );
+    // sw1 runs EOS, whose agent speaks OpenFlow 1.0 only: so do its bridge and rules.
+    assert!(script.contains("protocols=OpenFlow10"), "{script}");
+    assert!(!script.contains("OpenFlow13"), "{script}");
+    assert!(rules.contains("# load: ovs-ofctl -O OpenFlow10 "), "{rules}");
+    assert!(!rules.contains("table="), "1.0 has no table id:\n{rules}");
 }
 
 #[test]
