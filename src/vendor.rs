@@ -424,6 +424,25 @@ impl OfCaps {
     pub(crate) fn forbids(&self, f: OfForbid) -> bool {
         self.boundary.forbids.contains(&f)
     }
+
+    /// The version a switch asked for `asked` speaks: that one where the OS has it,
+    /// otherwise (no version setting) the newest its manual documents.
+    pub(crate) fn version(&self, asked: &str) -> String {
+        if self.versions.contains_key(asked) {
+            asked.to_owned()
+        } else {
+            self.versions.keys().last().cloned().unwrap_or_default()
+        }
+    }
+
+    /// Whether democ writes ARP rules for this agent at `version`: not where the profile
+    /// rules ARP's addresses out (FTOS), nor at OpenFlow 1.0, whose ARP match
+    /// OpenDaylight's openflowplugin does not carry (its `MatchV10Convertor` converts the
+    /// IPv4 addresses only, so a controller would install every ARP rule of a port as one
+    /// rule). Their pairs' hosts hold static neighbours instead.
+    pub(crate) fn writes_arp(&self, version: &str) -> bool {
+        version != "1.0" && self.profile.forwards_arp()
+    }
 }
 
 #[derive(Debug, Deserialize)]

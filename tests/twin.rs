@@ -491,7 +491,7 @@ fn a_crossing_from_openflow_to_legacy_the_vendor_cannot_make_fails() {
             without(
                 &f,
                 |l| l.contains("in_port=125,") || l.contains("output:125"),
-                8,
+                4,
             )
         },
         legacy_wan,

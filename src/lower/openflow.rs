@@ -195,11 +195,7 @@ pub(crate) fn lower(
     }
     // Without a version setting the switch speaks what its manual documents (`capable`
     // warned), so its rules are written in that version's terms.
-    let version = if caps.versions.contains_key(&of.version) {
-        of.version.clone()
-    } else {
-        caps.versions.keys().last().cloned().unwrap_or_default()
-    };
+    let version = caps.version(&of.version);
     Some(Openflow {
         mode: mode(of.mode),
         version_cli: caps.versions.get(&version).cloned().unwrap_or_default(),

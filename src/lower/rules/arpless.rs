@@ -1,7 +1,8 @@
 //! The pairs whose ARP cannot cross their path: it enters an OpenFlow port of a switch
 //! whose agent cannot match ARP's addresses (FTOS 9: "ARP opcode, sender IP, and target
 //! IP matching are not supported", and ARP replies "can only be copied to the
-//! controller"; templates/dell/vendor.yaml). democ writes no ARP rules there, so the two
+//! controller"; templates/dell/vendor.yaml), or speaks OpenFlow 1.0, whose ARP rules a
+//! controller cannot install (`OfCaps::writes_arp`). democ writes no ARP rules there, so the two
 //! hosts of such a pair resolve each other by static neighbours that their scripts set
 //! (README, "ARP across OpenFlow switches").
 
@@ -25,11 +26,13 @@ pub(crate) fn pairs(front: &Front, vendors: &Vendors) -> BTreeSet<(End, End)> {
         .switches
         .iter()
         .map(|s| {
-            s.openflow.as_ref().is_some_and(|o| o.mode != OfMode::Off)
-                && vendors
-                    .flavour(&s.vendor, s.os.as_str())
-                    .and_then(|(_, f)| f.openflow.as_ref())
-                    .is_some_and(|c| !c.profile.forwards_arp())
+            s.openflow.as_ref().is_some_and(|o| {
+                o.mode != OfMode::Off
+                    && vendors
+                        .flavour(&s.vendor, s.os.as_str())
+                        .and_then(|(_, f)| f.openflow.as_ref())
+                        .is_some_and(|c| !c.writes_arp(&c.version(&o.version)))
+            })
         })
         .collect();
     let mut out = BTreeSet::new();

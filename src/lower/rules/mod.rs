@@ -658,8 +658,9 @@ fn isolated(m: &Model, s: SwitchId, sw: &Switch, t: &Table) -> Vec<u32> {
 }
 
 impl Table {
+    /// Mirrors `OfCaps::writes_arp`, which `arpless` reads for the hosts' neighbours.
     fn forwards_arp(&self) -> bool {
-        self.profile.as_ref().is_none_or(Profile::forwards_arp)
+        self.version != "1.0" && self.profile.as_ref().is_none_or(Profile::forwards_arp)
     }
 
     /// The version's queue action (`enqueue` in 1.0, `set_queue` after) is not ruled out.
