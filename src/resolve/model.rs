@@ -142,6 +142,9 @@ pub(crate) struct Port {
     pub(crate) parent: Option<String>,
     // The cage's name, shared by the ports of a group as the speeds are.
     pub(crate) form: Arc<str>,
+    /// The cage's electrical lanes (a breakout subport's share of its parent's), from
+    /// the catalog; None where the catalog does not say.
+    pub(crate) lanes: Option<Lanes>,
     pub(crate) fec: Option<Fec>,
     pub(crate) mtu: Option<u32>,
     pub(crate) description: Option<String>,
@@ -159,6 +162,22 @@ pub(crate) struct Port {
     /// Switch ports: forwarded by the OpenFlow controller's rules, not by the switch's own
     /// L2/L3 (set by `derive::roles`).
     pub(crate) openflow: bool,
+}
+
+/// Electrical lanes of a cage: how many, and the fastest rate per lane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Lanes {
+    pub(crate) count: u32,
+    pub(crate) rate: Rate,
+}
+
+impl Lanes {
+    pub(crate) fn of(e: &crate::catalog::types::Electrical) -> Lanes {
+        Lanes {
+            count: e.lanes,
+            rate: e.rate.value,
+        }
+    }
 }
 
 #[derive(Debug)]
