@@ -444,6 +444,9 @@ spec_struct! {
         client_rate: Sp<Rate> = req,
         /// Line rate, Gbit/s.
         line_gbps: f64 = req in MAGNITUDE,
+        /// The catalog optic a hand-off of this client gets at the switch port and at the
+        /// transponder's client port when the spec names none (the BOM orders it, W0223).
+        client_optic: Option<String> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }

@@ -290,6 +290,10 @@ pub(crate) struct Link {
     /// Where a LAN cable's `length_m:` is written.
     pub(crate) length_span: Option<Span>,
     pub(crate) connectors: u32,
+    /// Patch cords the run is made of: one per segment between the mated connector
+    /// pairs the spec writes (`connectors + 1`); 1 when it writes none (the default 2
+    /// connectors are a loss allowance, not a plan of patch panels).
+    pub(crate) cords: u32,
     pub(crate) splices: u32,
     pub(crate) lag: Option<LagId>,
     pub(crate) mode: Option<PortMode>,
@@ -382,6 +386,8 @@ pub(crate) struct ClientRun {
     /// Declared fiber type and where.
     pub(crate) fiber: Option<Sp<Fiber>>,
     pub(crate) connectors: u32,
+    /// Patch cords of the run, as a LAN link's `cords`.
+    pub(crate) cords: u32,
     pub(crate) splices: u32,
     /// `a` or `b`.
     pub(crate) end: &'static str,
