@@ -185,6 +185,7 @@ spec_struct! {
     /// how many, and the fastest lane rate. Slower standard lane rates (50G, 25G, 10G
     /// under a 100G lane) are assumed to work too.
     pub struct Electrical ("electrical lanes") {
+        /// Electrical lanes wired to the cage (a module: its host side's lanes).
         lanes: u32 = req,
         /// Fastest rate per lane: 10G, 25G (NRZ), 50G, 100G (PAM4).
         rate: Sp<Rate> = req,

@@ -94,11 +94,16 @@ fn family(form: &str) -> &str {
 
 /// Why optic `o` does not fit a `form` cage with `lanes`; None when it fits.
 fn misfit(o: &OpticModel, form: &str, lanes: Option<Lanes>) -> Option<String> {
-    if family(&o.form) != family(form) {
+    // An SFP module fits a QSFP cage through a QSA adapter, as planners often do.
+    let qsa = family(&o.form) == "sfp" && family(form) == "qsfp";
+    if family(&o.form) != family(form) && !qsa {
         return Some(format!(
             "a `{}` module does not fit the `{form}` cage",
             o.form
         ));
+    }
+    if qsa {
+        return None;
     }
     let (e, l) = (o.electrical.as_ref()?, lanes?);
     if e.lanes > l.count {
@@ -249,8 +254,8 @@ fn optic_cage(cx: &Ctx, l: &Link, e: End) -> Option<Diagnostic> {
             name.span,
             format!("optic `{}` does not fit `{port}`: {why}", name.value),
         )
-        .label(format!("a {} module", o.form))
-        .also(at, format!("a {form} cage"))
+        .label(format!("a `{}` module", o.form))
+        .also(at, format!("a `{form}` cage"))
         .help(help),
     )
 }

@@ -661,6 +661,9 @@ mod tests {
             rx_sensitivity_dbm: rx,
             max_loss_db: max,
             needs_fec: None,
+            electrical: None,
+            ports: None,
+            connector: None,
             source: "test".into(),
             confidence: None,
         }

@@ -176,8 +176,9 @@ mod tests {
 
     #[test]
     fn known_client_is_clean_unknown_is_an_error() {
-        assert!(checks::run(&otn("100GE"), check).is_empty());
-        assert!(checks::run(&otn("40GE"), check).is_empty());
+        // The hand-offs name no optic: W0223, no E0220.
+        assert_eq!(checks::run(&otn("100GE"), check), ["W0223"]);
+        assert_eq!(checks::run(&otn("40GE"), check), ["W0223"]);
         // 25GE clients on broken-out ports: no OTN signal carries 25GE.
         let spec = otn("25GE")
             .replace(
@@ -188,6 +189,28 @@ mod tests {
                 r#""sw1:1/32", b: "sw2:1/32""#,
                 r#""sw1:1/32:1", b: "sw2:1/32:1""#,
             );
-        assert_eq!(checks::run(&spec, check), ["E0220"]);
+        assert_eq!(checks::run(&spec, check), ["W0223", "E0220"]);
+    }
+
+    #[test]
+    fn hand_offs_without_optics_warn_once_naming_the_default() {
+        let f = checks::front(&otn("100GE"));
+        assert_eq!(
+            default_client_optic(&f.db, &f.model.wans[0]),
+            Some("100gbase-lr4")
+        );
+        let bare = otn("100GE");
+        let cx = Ctx::new(&f).expect("the fixture catalog has physics");
+        let mut diags = Diags::default();
+        check(&cx, &mut diags);
+        let texts: Vec<&str> = diags.items().iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        assert!(
+            texts[0].contains("2 OTN hand-offs") && texts[0].contains("`100gbase-lr4`"),
+            "{texts:?}"
+        );
+        // An `optic:` on the WAN entry names the hand-offs' optic: no warning.
+        let named = bare.replace("kind: otn,", "kind: otn, optic: 100gbase-lr4,");
+        assert!(checks::run(&named, check).is_empty());
     }
 }

@@ -313,6 +313,13 @@ fn split_by_module(db: &Db, m: &Model, l: &Link, lanes: &Lanes) -> bool {
     })
 }
 
+fn wan_of<'m>(m: &'m Model, l: &Link) -> Option<&'m Wan> {
+    match l.kind {
+        LinkKind::Wan(w) => Some(&m.wans[w]),
+        LinkKind::Lan => None,
+    }
+}
+
 /// `4x25G` for a cable on a breakout parent.
 fn breakout_mode(lanes: &Lanes, on: Option<(usize, &str)>, l: &Link) -> Option<String> {
     on.map(|(s, p)| {
@@ -390,7 +397,17 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
     let mut cables = Vec::with_capacity(m.links.len());
     for (i, l) in m.links.iter().enumerate() {
         bom.link(db, l, &lanes);
-        let (a, b) = (end(m, l, l.a), end(m, l, l.b));
+        let (mut a, mut b) = (end(m, l, l.a), end(m, l, l.b));
+        // An OTN hand-off that names no optic gets the catalog's default client optic,
+        // the one the BOM orders for it (W0223).
+        if let Some(w) = wan_of(m, l).filter(|w| w.kind == WanKind::Otn) {
+            let default = crate::check::otn::default_client_optic(db, w);
+            for e in [&mut a, &mut b] {
+                if e.optic.is_none() {
+                    e.optic = default.map(str::to_owned);
+                }
+            }
+        }
         let breakout = parent(m, l.a)
             .or(parent(m, l.b))
             .map(|(s, p)| (s, p, lanes.get(&(s, p)).copied().unwrap_or(1)));
