@@ -109,6 +109,17 @@ fn sc16_cabling_and_bom_sum_to_the_spec() {
             }
         }
     }
+    // Every OTN hand-off has an optic at both ends, in the switch port and in the
+    // transponder's client port: sc16's 20 names none, so both are the catalog's
+    // default client optic, in the plan and in the BOM (issue 34).
+    let hand_offs: Vec<_> = cables.iter().filter(|c| c["kind"] == "otn").collect();
+    assert_eq!(hand_offs.len(), 20);
+    for c in &hand_offs {
+        for end in ["a", "b"] {
+            assert_eq!(c[&format!("{end}_optic")], "100gbase-lr4", "{c:?}");
+            *want.entry("100gbase-lr4".to_owned()).or_default() += 2;
+        }
+    }
     assert!(!want.is_empty(), "sc16 has optics");
     let total = |category: &str| -> BTreeMap<String, u32> {
         let mut m = BTreeMap::new();
@@ -288,9 +299,77 @@ wan:
         "booth optic 100gbase-lr4  4",
         "booth fiber-patch smf duplex patch cord 300 2",
         "pop optic 100gbase-sr4  4",
-        "pop fiber-patch mmf duplex patch cord 40 2",
+        // 100GBASE-SR4 is a parallel optic: MPO-12 cords.
+        "pop fiber-patch mmf MPO-12 patch cord 40 2",
     ]
     .map(str::to_owned)
     .into();
     assert_eq!(lines, want);
+}
+
+/// The BOM lines of a build of `spec` at site `total`: (category, part, length) ->
+/// quantity.
+fn totals(spec: &str) -> BTreeMap<(String, String, String), u32> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let b = democ(&["build", spec, "-o", out.to_str().unwrap(), "--no-lock"]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    table(&std::fs::read_to_string(out.join("bom.csv")).unwrap())
+        .into_iter()
+        .filter(|l| l["site"] == "total")
+        .map(|l| {
+            let q = l["quantity"].parse().unwrap();
+            (
+                (
+                    l["category"].clone(),
+                    l["part"].clone(),
+                    l["length_m"].clone(),
+                ),
+                q,
+            )
+        })
+        .collect()
+}
+
+/// Issue 34: the SN5600's cages split 2x400G hold one twin-port 2 x 400G DR4 module
+/// each (`800g-dr8`), and each subport is its own MPO-12 run to its own booth (the
+/// second run of a cage is ordered too, no fan-out); a run through patch panels is one
+/// cord per segment.
+#[test]
+fn twin_port_splits_and_segments_are_ordered_run_by_run() {
+    let t = totals("examples/sc25-400g/show.yaml");
+    let q = |category: &str, part: &str, length: &str| {
+        t.get(&(category.to_owned(), part.to_owned(), length.to_owned()))
+            .copied()
+            .unwrap_or(0)
+    };
+    // Three split cages (1/1, 1/2, 1/3): three twin-port modules, no 400G QSFP-DD
+    // optic and no fan-out in them.
+    assert_eq!(q("optic", "800g-dr8", ""), 3, "{t:?}");
+    assert!(t.keys().all(|(c, _, _)| c != "breakout-fiber"), "{t:?}");
+    // 1/1:1 runs 180 m to Caltech, 1/1:2 220 m to StarLight, 1/2:1 240 m, 1/2:2 160 m:
+    // each through 4 connectors, so 5 MPO-12 cords of a fifth of its length.
+    for len in ["36", "44", "48", "32"] {
+        assert_eq!(
+            q("fiber-patch", "smf MPO-12 patch cord", len),
+            5,
+            "{len} m: {t:?}"
+        );
+    }
+    // The 400G DTNs on 100G-lane cages: a DR4 made for each cage at each end.
+    assert_eq!(q("optic", "400gbase-dr4-osfp", ""), 4, "{t:?}");
+    assert_eq!(q("optic", "400gbase-dr4-qsfp112", ""), 1, "{t:?}");
+    assert_eq!(q("optic", "400gbase-dr4", ""), 10, "{t:?}");
+    // sc16's booth-to-booth LAG: 10 runs of 400 m through 4 connectors (a panel at
+    // each booth, two in SCinet's distribution) are 50 cords of 80 m, not 10 of 400 m.
+    let t16 = totals("examples/sc16/show.yaml");
+    let key = |len: &str| {
+        (
+            "fiber-patch".to_owned(),
+            "smf duplex patch cord".to_owned(),
+            len.to_owned(),
+        )
+    };
+    assert_eq!(t16.get(&key("80")), Some(&50), "{t16:?}");
+    assert_eq!(t16.get(&key("400")), None, "{t16:?}");
 }

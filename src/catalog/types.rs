@@ -101,6 +101,10 @@ spec_struct! {
         speeds: Vec<Sp<Rate>> = req,
         /// Breakout modes `NxSPEED` (subports `port:1`..`port:N`).
         breakout: Option<Vec<Sp<String>>> = opt,
+        /// Electrical lanes of the cage and the fastest lane rate behind them (a
+        /// 400G QSFP-DD on 50G PAM4 SerDes: 8 lanes of 50G); a subport of an N-way
+        /// breakout has 1/N of the lanes. Absent: the copper lane check is off.
+        electrical: Option<Electrical> = opt,
         /// The OS's own numbering where it is not the canonical `1/N` (FTOS 9 on the
         /// S4810 and Z9000 counts from stack unit 0).
         numbering: Option<Numbering> = opt,
@@ -162,12 +166,29 @@ spec_struct! {
         /// Port speeds; the first is the default.
         speeds: Vec<Sp<Rate>> = req,
         pcie: PcieLink = req,
+        /// Cage of each port: qsfp28, qsfp56, qsfp112, osfp, sfp28, sfp+.
+        form: Option<String> = opt,
+        /// Electrical lanes of each port's cage and the fastest lane rate behind them
+        /// (a ConnectX-7 OSFP: 4 lanes of 100G PAM4). Absent: the copper lane check is off.
+        electrical: Option<Electrical> = opt,
         /// RDMA (RoCE) capable.
         rdma: Option<bool> = opt,
         /// Largest MTU the NIC accepts.
         max_mtu: Option<u32> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// The electrical lanes between a cage and the silicon (or a module's host side):
+    /// how many, and the fastest lane rate. Slower standard lane rates (50G, 25G, 10G
+    /// under a 100G lane) are assumed to work too.
+    pub struct Electrical ("electrical lanes") {
+        /// Electrical lanes wired to the cage (a module: its host side's lanes).
+        lanes: u32 = req,
+        /// Fastest rate per lane: 10G, 25G (NRZ), 50G, 100G (PAM4).
+        rate: Sp<Rate> = req,
     }
 }
 
@@ -298,6 +319,16 @@ spec_struct! {
         max_loss_db: Option<f64> = opt in MAGNITUDE,
         /// Needs host RS-FEC to reach its rated distance.
         needs_fec: Option<bool> = opt,
+        /// The host (electrical) side: lanes and lane rate it takes from its cage. An
+        /// optic retimes, so its two ends' electrical sides need not match each other,
+        /// only their own cages.
+        electrical: Option<Electrical> = opt,
+        /// Optical ports in the module (absent: 1). A twin-port module (2) carries two
+        /// independent links of `rate / ports`, each with its own fiber connector.
+        ports: Option<u32> = opt,
+        /// Fiber connector of each optical port: `lc` (duplex, the default) or
+        /// `mpo-12` (parallel fiber).
+        connector: Option<String> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }
@@ -414,6 +445,9 @@ spec_struct! {
         client_rate: Sp<Rate> = req,
         /// Line rate, Gbit/s.
         line_gbps: f64 = req in MAGNITUDE,
+        /// The catalog optic a hand-off of this client gets at the switch port and at the
+        /// transponder's client port when the spec names none (the BOM orders it, W0223).
+        client_optic: Option<String> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }

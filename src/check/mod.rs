@@ -4,6 +4,7 @@
 pub(crate) mod bdp;
 pub(crate) mod boundary;
 pub(crate) mod cables;
+pub(crate) mod cages;
 pub(crate) mod control;
 pub(crate) mod fabrics;
 pub(crate) mod findings;
@@ -100,7 +101,10 @@ type Check = fn(&Ctx, &mut Diags);
 /// in groups named for `DEMOC_TIMINGS`.
 const OTHERS: &[(&[Check], &str)] = &[
     (&[pcie::check], "  pcie"),
-    (&[optics::check, otn::check, cables::check], "  optics"),
+    (
+        &[optics::check, otn::check, cables::check, cages::check],
+        "  optics",
+    ),
     (
         &[
             lag_duplicates::check,

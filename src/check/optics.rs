@@ -115,9 +115,17 @@ pub(crate) fn budget(
 }
 
 /// Two optics talk to each other: same rate, fiber type and band. The form factor does
-/// not matter on the fiber side (an LR4 QSFP28 talks to an LR4 CFP).
+/// not matter on the fiber side (an LR4 QSFP28 talks to an LR4 CFP), and one port of a
+/// twin-port module (`ports: 2`, each at half its rate) talks to a single-port one.
 pub(crate) fn compatible(a: &OpticModel, b: &OpticModel) -> bool {
-    same_rate(a.rate.value, b.rate.value) && a.fiber == b.fiber && band_key(a) == band_key(b)
+    let rates = |o: &OpticModel| {
+        let per_port = Rate(o.rate.bps() / f64::from(o.ports.unwrap_or(1).max(1)));
+        [o.rate.value, per_port]
+    };
+    let (ra, rb) = (rates(a), rates(b));
+    ra.iter().any(|&x| rb.iter().any(|&y| same_rate(x, y)))
+        && a.fiber == b.fiber
+        && band_key(a) == band_key(b)
 }
 
 pub(crate) fn same_rate(a: Rate, b: Rate) -> bool {
@@ -653,6 +661,9 @@ mod tests {
             rx_sensitivity_dbm: rx,
             max_loss_db: max,
             needs_fec: None,
+            electrical: None,
+            ports: None,
+            connector: None,
             source: "test".into(),
             confidence: None,
         }

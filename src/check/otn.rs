@@ -66,8 +66,75 @@ pub(crate) fn line<'a>(db: &'a Db, w: &Wan) -> Option<OtnLine<'a>> {
     })
 }
 
+/// The catalog optic a hand-off of `w` gets where the spec names none: the signal's
+/// `client_optic`, when the catalog has that optic.
+pub(crate) fn default_client_optic<'a>(db: &'a Db, w: &Wan) -> Option<&'a str> {
+    let (_, s) = signal_for(db, w.client.as_ref()?).ok()?;
+    let name = s.client_optic.as_deref()?;
+    db.optics.get(name).map(|_| name)
+}
+
+/// The ends (0 = `a`, 1 = `b`) of OTN WAN `w` whose hand-off names no optic: no
+/// client run there and no `optic:` on the WAN entry.
+pub(crate) fn bare_ends(w: &Wan) -> impl Iterator<Item = usize> + '_ {
+    (0..2).filter(move |&k| w.optic.is_none() && w.client_runs[k].is_none())
+}
+
+/// W0223 once for the show: the OTN hand-offs that name no client optic, and what the
+/// bill of materials orders for them instead.
+fn bare_hand_offs(cx: &Ctx, diags: &mut Diags) {
+    let bare: Vec<&Wan> =
+        cx.m.wans
+            .iter()
+            .filter(|w| w.kind == WanKind::Otn && bare_ends(w).next().is_some())
+            // A client no signal carries is E0220's; nothing to default it to.
+            .filter(|w| {
+                w.client
+                    .as_ref()
+                    .is_none_or(|c| signal_for(cx.db, c).is_ok())
+            })
+            .collect();
+    let Some(first) = bare.first() else { return };
+    let hand_offs: usize = bare
+        .iter()
+        .map(|w| w.links.len() * bare_ends(w).count())
+        .sum();
+    let names: Vec<String> = bare.iter().map(|w| format!("`{}`", w.name.value)).collect();
+    let mut defaults: Vec<String> = bare
+        .iter()
+        .filter_map(|w| default_client_optic(cx.db, w).map(|o| format!("`{o}`")))
+        .collect();
+    defaults.sort();
+    defaults.dedup();
+    let ordered = if defaults.is_empty() {
+        "the catalog has no default client optic for them, so the bill of materials orders none"
+            .to_owned()
+    } else {
+        format!(
+            "the bill of materials orders the catalog's default client optic, {}, in the switch port and in the transponder's client port of each",
+            defaults.join(" and ")
+        )
+    };
+    diags.push(
+        Diagnostic::new(
+            codes::OTN_CLIENT_OPTIC,
+            first.name.span,
+            format!(
+                "{hand_offs} OTN hand-off{} name no client optic; {ordered}",
+                if hand_offs == 1 { "" } else { "s" }
+            ),
+        )
+        .label("no `optic:` and no client run")
+        .help(format!(
+            "write `optic:` (or `client_a:` / `client_b:` runs) on {} to order the optics you plan",
+            names.join(", ")
+        )),
+    );
+}
+
 /// Checks every OTN WAN link's client mapping.
 pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+    bare_hand_offs(cx, diags);
     for w in cx.m.wans.iter().filter(|w| w.kind == WanKind::Otn) {
         let Some(client) = &w.client else { continue };
         if let Err(known) = signal_for(cx.db, client) {
@@ -115,8 +182,9 @@ mod tests {
 
     #[test]
     fn known_client_is_clean_unknown_is_an_error() {
-        assert!(checks::run(&otn("100GE"), check).is_empty());
-        assert!(checks::run(&otn("40GE"), check).is_empty());
+        // The hand-offs name no optic: W0223, no E0220.
+        assert_eq!(checks::run(&otn("100GE"), check), ["W0223"]);
+        assert_eq!(checks::run(&otn("40GE"), check), ["W0223"]);
         // 25GE clients on broken-out ports: no OTN signal carries 25GE.
         let spec = otn("25GE")
             .replace(
@@ -128,5 +196,27 @@ mod tests {
                 r#""sw1:1/32:1", b: "sw2:1/32:1""#,
             );
         assert_eq!(checks::run(&spec, check), ["E0220"]);
+    }
+
+    #[test]
+    fn hand_offs_without_optics_warn_once_naming_the_default() {
+        let f = checks::front(&otn("100GE"));
+        assert_eq!(
+            default_client_optic(&f.db, &f.model.wans[0]),
+            Some("100gbase-lr4")
+        );
+        let bare = otn("100GE");
+        let cx = Ctx::new(&f).expect("the fixture catalog has physics");
+        let mut diags = Diags::default();
+        check(&cx, &mut diags);
+        let texts: Vec<&str> = diags.items().iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        assert!(
+            texts[0].contains("2 OTN hand-offs") && texts[0].contains("`100gbase-lr4`"),
+            "{texts:?}"
+        );
+        // An `optic:` on the WAN entry names the hand-offs' optic: no warning.
+        let named = bare.replace("kind: otn,", "kind: otn, optic: 100gbase-lr4,");
+        assert!(checks::run(&named, check).is_empty());
     }
 }

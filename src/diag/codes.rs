@@ -213,6 +213,16 @@ codes! {
         "The optical budget cannot be computed: the catalog entry gives neither launch power and \
          receiver sensitivity nor a maximum channel loss, or the catalog's physics has no \
          attenuation for the optic's band. Add the figures to the catalog.";
+    CABLE_LANES = "E0219" "cable-lanes" Error
+        "A copper or active cable (`media: dac` or `media: aoc`) joins two ports that cannot \
+         run the link's speed on the same electrical lanes. Such a cable passes each lane \
+         through unchanged, so both cages must use the same number of lanes at the same lane \
+         rate: a 400G QSFP-DD switch port runs 8 lanes of 50G PAM4, a ConnectX-7 OSFP or a \
+         QSFP112 card 4 lanes of 100G PAM4, and no passive cable joins them at 400G. The lanes \
+         of each cage are catalog data (`electrical:` of switch port groups and NICs). Optics \
+         retime: use `media: fiber` with an optic at each end whose host side fits its own \
+         cage (the help names a pair), run the link at a speed both cages share on the same \
+         lanes, or cable another port whose lanes match.";
     OTN_CLIENT = "E0220" "otn-client" Error
         "No OTN line signal in the catalog carries this client (10GE maps to OTU2e, 40GE to OTU3, \
          100GE to OTU4, n x 100GE to OTUCn). Use a client the catalog maps, or add an `otn:` \
@@ -223,6 +233,21 @@ codes! {
          with its optics, length and fiber type. They belong to `kind: otn` WAN links only: on \
          dark fiber the two optics face each other over the span (`optic:`, `length_km:`), and a \
          circuit hands off to the carrier's equipment. Remove them, or make the link `kind: otn`.";
+    OPTIC_CAGE = "E0222" "optic-cage" Error
+        "An optic does not fit the port it is written for: its form factor is of another \
+         family than the cage (an OSFP module in a QSFP-DD cage, a QSFP-DD module in an \
+         OSFP cage), or its host side needs more electrical lanes, or faster ones, than the \
+         cage has (a QSFP-DD module in a QSFP28 cage). A QSFP module fits any QSFP-family \
+         cage with enough lanes (a QSFP28 in a QSFP-DD). Both figures are catalog data \
+         (`form:` and `electrical:` of the optic, the port group and the NIC). Pick the \
+         optic of the same PMD made for this cage: the help names one.";
+    OTN_CLIENT_OPTIC = "W0223" "otn-client-optic" Warning
+        "OTN hand-offs name no client optic: neither the WAN entry's `optic:` nor a \
+         `client_a:` / `client_b:` run. Every hand-off still needs one pluggable in the \
+         switch port and one in the transponder's client port, so the bill of materials \
+         orders the catalog's default client optic for the signal (`client_optic:` of the \
+         `otn:` entry) at both. The warning names the default and the hand-offs; write \
+         `optic:` on the WAN entry, or describe the client runs, to order what you plan.";
     PATH_MTU = "E0225" "path-mtu" Error
         "A host's MTU is larger than what a link, LAG or WAN circuit on the route of one of its \
          flows carries. Switches drop oversized frames without telling anyone (no ICMP at layer \

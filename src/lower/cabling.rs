@@ -7,8 +7,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::catalog::Db;
 use crate::ir::cabling::{BomLine, Cable, CableEnd, Cabling};
-use crate::resolve::model::{ClientRun, End, Link, LinkKind, Model, NodeId};
+use crate::resolve::model::{ClientRun, End, Link, LinkKind, Model, NodeId, Wan};
 use crate::spec::link::Media;
+use crate::spec::wan::WanKind;
+use crate::yaml::decode::Sp;
 
 /// (site, category, part, length in millimetres).
 type Key = (String, &'static str, String, Option<u64>);
@@ -100,6 +102,15 @@ fn notes(m: &Model, l: &Link, breakout: Option<(usize, &str, usize)>) -> String 
             "{} connectors, {} splices",
             l.connectors, l.splices
         ));
+        if l.cords > 1 && breakout.is_none() {
+            let each = l
+                .length_span
+                .map(|_| segment_m(l.length_km * 1000.0, l.cords));
+            n.push(match each {
+                Some(x) => format!("{} patch cords of {x} m, one per segment", l.cords),
+                None => format!("{} patch cords, one per segment", l.cords),
+            });
+        }
     }
     if let Some((s, p, k)) = breakout {
         n.push(format!(
@@ -147,6 +158,9 @@ impl<'a> Bom<'a> {
                 }
             }
         }
+        if let LinkKind::Wan(w) = l.kind {
+            self.hand_offs(db, l, &m.wans[w]);
+        }
         if l.kind != LinkKind::Lan {
             return;
         }
@@ -162,7 +176,12 @@ impl<'a> Bom<'a> {
                 if media == "dac" { "dac" } else { "aoc" },
                 format!("{} {}", l.capacity, media.to_uppercase()),
             )),
-            (_, mode) if l.optic_a.is_some() => self.fiber_part(on, mode, fiber_of(db, l)),
+            (_, mode) if l.optic_a.is_some() => {
+                let mode = mode.filter(|_| !split_by_module(db, m, l, lanes));
+                let cord = Cord::of(db, fiber_of(db, l), l.optic_a.as_ref(), l.cords);
+                self.fiber_part(site, on, mode, &cord, length);
+                None
+            }
             _ => None,
         };
         if let Some((category, part)) = item {
@@ -170,21 +189,56 @@ impl<'a> Bom<'a> {
         }
     }
 
-    /// The fiber of one cable: a fan-out per breakout parent, else a duplex patch cord.
+    /// The optics of an OTN member's hand-offs without a client run (a run orders its
+    /// own): the transponder's client optic, the same as the switch port's, and where the
+    /// spec names neither, the catalog's default client optic at both (W0223).
+    fn hand_offs(&mut self, db: &Db, l: &'a Link, w: &Wan) {
+        if w.kind != WanKind::Otn {
+            return;
+        }
+        let m = self.m;
+        for (k, e) in [l.a, l.b].into_iter().enumerate() {
+            if w.client_runs[k].is_some() {
+                continue;
+            }
+            let named = optic_at(l, e);
+            let Some(o) = named.or_else(|| crate::check::otn::default_client_optic(db, w)) else {
+                continue;
+            };
+            if named.is_none() && self.first(parent(m, e), "optic") {
+                self.add(site_of(m, e), "optic", o.to_owned(), None);
+            }
+            self.add(site_of(m, e), "optic", o.to_owned(), None);
+        }
+    }
+
+    /// The fiber of one cable: a fan-out per breakout parent, else a patch cord per
+    /// segment (`cords` of them, the run's length split evenly, rounded up to the metre).
     fn fiber_part(
         &mut self,
+        site: usize,
         on: Option<(usize, &'a str)>,
         mode: Option<String>,
-        fiber: Option<&str>,
-    ) -> Option<(&'static str, String)> {
+        cord: &Cord,
+        length: Option<f64>,
+    ) {
         match mode {
-            Some(mode) => self
-                .first(on, "fan-out")
-                .then(|| ("breakout-fiber", format!("{mode} MPO fan-out"))),
-            None => Some((
-                "fiber-patch",
-                format!("{} duplex patch cord", fiber.unwrap_or("smf")),
-            )),
+            Some(mode) => {
+                if self.first(on, "fan-out") {
+                    self.add(
+                        site,
+                        "breakout-fiber",
+                        format!("{mode} MPO fan-out"),
+                        length,
+                    );
+                }
+            }
+            None => {
+                let each = length.map(|x| segment_m(x, cord.count));
+                for _ in 0..cord.count.max(1) {
+                    self.add(site, "fiber-patch", cord.part(), each);
+                }
+            }
         }
     }
 
@@ -192,6 +246,7 @@ impl<'a> Bom<'a> {
     /// fiber to it (the switch port's optic is counted with the WAN link).
     fn client_run(
         &mut self,
+        db: &Db,
         l: &'a Link,
         e: End,
         r: &ClientRun,
@@ -203,9 +258,65 @@ impl<'a> Bom<'a> {
         self.add(site, "optic", r.transponder_optic.value.clone(), None);
         let on = parent(m, e);
         let mode = breakout_mode(lanes, on, l);
-        if let Some((category, part)) = self.fiber_part(on, mode, fiber) {
-            self.add(site, category, part, Some(r.length_m));
+        let cord = Cord::of(db, fiber, Some(&r.optic), r.cords);
+        self.fiber_part(site, on, mode, &cord, Some(r.length_m));
+    }
+}
+
+/// The patch cords of one fiber run: how many, of which fiber and connector.
+struct Cord {
+    count: u32,
+    fiber: String,
+    /// `MPO-12` for parallel optics, else `duplex` (LC).
+    connector: &'static str,
+}
+
+impl Cord {
+    fn of(db: &Db, fiber: Option<&str>, optic: Option<&Sp<String>>, count: u32) -> Cord {
+        let mpo = optic
+            .and_then(|o| db.optics.get(o))
+            .and_then(|o| o.connector.as_deref())
+            .is_some_and(|c| c.eq_ignore_ascii_case("mpo-12"));
+        Cord {
+            count,
+            fiber: fiber.unwrap_or("smf").to_owned(),
+            connector: if mpo { "MPO-12" } else { "duplex" },
         }
+    }
+
+    fn part(&self) -> String {
+        format!("{} {} patch cord", self.fiber, self.connector)
+    }
+}
+
+/// One of `n` even segments of a `length_m` run: the whole length for one cord, else
+/// rounded up to the metre.
+fn segment_m(length_m: f64, n: u32) -> f64 {
+    if n <= 1 {
+        length_m
+    } else {
+        (length_m / f64::from(n)).ceil()
+    }
+}
+
+/// A link whose breakout end holds a module with one optical port per subport (a twin-port
+/// 2 x 400G OSFP in a cage split 2x400G): each subport is its own run to its own far end,
+/// not a lane of a fan-out.
+fn split_by_module(db: &Db, m: &Model, l: &Link, lanes: &Lanes) -> bool {
+    [l.a, l.b].into_iter().any(|e| {
+        let Some(on) = parent(m, e) else { return false };
+        let ports = optic_at(l, e)
+            .and_then(|o| db.optics.get(o))
+            .and_then(|o| o.ports)
+            .unwrap_or(1);
+        ports > 1 && lanes.get(&on).is_some_and(|&k| k == ports as usize)
+    })
+}
+
+fn wan_of<'m>(m: &'m Model, l: &Link) -> Option<&'m Wan> {
+    match l.kind {
+        LinkKind::Wan(w) => Some(&m.wans[w]),
+        LinkKind::Lan => None,
     }
 }
 
@@ -286,7 +397,17 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
     let mut cables = Vec::with_capacity(m.links.len());
     for (i, l) in m.links.iter().enumerate() {
         bom.link(db, l, &lanes);
-        let (a, b) = (end(m, l, l.a), end(m, l, l.b));
+        let (mut a, mut b) = (end(m, l, l.a), end(m, l, l.b));
+        // An OTN hand-off that names no optic gets the catalog's default client optic,
+        // the one the BOM orders for it (W0223).
+        if let Some(w) = wan_of(m, l).filter(|w| w.kind == WanKind::Otn) {
+            let default = crate::check::otn::default_client_optic(db, w);
+            for e in [&mut a, &mut b] {
+                if e.optic.is_none() {
+                    e.optic = default.map(str::to_owned);
+                }
+            }
+        }
         let breakout = parent(m, l.a)
             .or(parent(m, l.b))
             .map(|(s, p)| (s, p, lanes.get(&(s, p)).copied().unwrap_or(1)));
@@ -333,7 +454,7 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
             .as_ref()
             .map(|f| f.value.as_str())
             .or_else(|| db.optics.get(&r.optic).map(|o| o.fiber.as_str()));
-        bom.client_run(l, e, r, fiber, &lanes);
+        bom.client_run(db, l, e, r, fiber, &lanes);
         let id = format!("{show}-{:03}", cables.len() + 1);
         cables.push(client_cable(
             m,

@@ -269,6 +269,7 @@ mod tests {
             speeds: std::sync::Arc::from([speed]),
             parent: name.split_once(':').map(|(p, _)| p.to_owned()),
             form: form.into(),
+            lanes: None,
             fec: None,
             mtu: None,
             description: None,

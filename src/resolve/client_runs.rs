@@ -46,6 +46,7 @@ pub(super) fn resolve(rx: &mut Rx, w: &wan::Wan) -> [Option<ClientRun>; 2] {
             length_span: run.length_m.span,
             fiber: run.fiber.clone(),
             connectors: run.connectors.as_ref().map_or(2, |c| c.value),
+            cords: run.connectors.as_ref().map_or(1, |c| c.value + 1),
             splices: run.splices.as_ref().map_or(0, |c| c.value),
             end,
             span: run.span,

@@ -74,6 +74,9 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
             .unwrap_or_default();
         // One cage name for every host port, as the switch groups share theirs.
         let nic_form: std::sync::Arc<str> = "nic".into();
+        let lanes = model
+            .and_then(|m| m.electrical.as_ref())
+            .map(super::model::Lanes::of);
         let mut idx = Vec::with_capacity(nic.ports.len().min(nports));
         for p in nic.ports.iter().take(nports) {
             let valid = {
@@ -124,6 +127,7 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 speeds: std::sync::Arc::clone(&speeds),
                 parent: None,
                 form: std::sync::Arc::clone(&nic_form),
+                lanes,
                 fec: None,
                 mtu: None,
                 description: None,

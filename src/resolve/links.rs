@@ -331,6 +331,7 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 length_km,
                 length_span: l.length_m.as_ref().map(|x| x.span),
                 connectors: l.connectors.as_ref().map_or(2, |c| c.value),
+                cords: l.connectors.as_ref().map_or(1, |c| c.value + 1),
                 splices: l.splices.as_ref().map_or(0, |c| c.value),
                 lag,
                 mode: l.mode.as_ref().map(|x| x.value),
@@ -462,6 +463,8 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 length_km: length,
                 length_span: None,
                 connectors: w.connectors.as_ref().map_or(2, |c| c.value),
+                // A WAN's fiber is the carrier's or the plant's, not cords to order.
+                cords: 1,
                 splices: w.splices.as_ref().map_or(0, |c| c.value),
                 lag: None,
                 mode: None,

@@ -144,6 +144,9 @@ pub(crate) struct Port {
     pub(crate) parent: Option<String>,
     // The cage's name, shared by the ports of a group as the speeds are.
     pub(crate) form: Arc<str>,
+    /// The cage's electrical lanes (a breakout subport's share of its parent's), from
+    /// the catalog; None where the catalog does not say.
+    pub(crate) lanes: Option<Lanes>,
     pub(crate) fec: Option<Fec>,
     pub(crate) mtu: Option<u32>,
     pub(crate) description: Option<String>,
@@ -161,6 +164,22 @@ pub(crate) struct Port {
     /// Switch ports: forwarded by the OpenFlow controller's rules, not by the switch's own
     /// L2/L3 (set by `derive::roles`).
     pub(crate) openflow: bool,
+}
+
+/// Electrical lanes of a cage: how many, and the fastest rate per lane.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Lanes {
+    pub(crate) count: u32,
+    pub(crate) rate: Rate,
+}
+
+impl Lanes {
+    pub(crate) fn of(e: &crate::catalog::types::Electrical) -> Lanes {
+        Lanes {
+            count: e.lanes,
+            rate: e.rate.value,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -278,6 +297,10 @@ pub(crate) struct Link {
     /// Where a LAN cable's `length_m:` is written.
     pub(crate) length_span: Option<Span>,
     pub(crate) connectors: u32,
+    /// Patch cords the run is made of: one per segment between the mated connector
+    /// pairs the spec writes (`connectors + 1`); 1 when it writes none (the default 2
+    /// connectors are a loss allowance, not a plan of patch panels).
+    pub(crate) cords: u32,
     pub(crate) splices: u32,
     pub(crate) lag: Option<LagId>,
     pub(crate) mode: Option<PortMode>,
@@ -370,6 +393,8 @@ pub(crate) struct ClientRun {
     /// Declared fiber type and where.
     pub(crate) fiber: Option<Sp<Fiber>>,
     pub(crate) connectors: u32,
+    /// Patch cords of the run, as a LAN link's `cords`.
+    pub(crate) cords: u32,
     pub(crate) splices: u32,
     /// `a` or `b`.
     pub(crate) end: &'static str,

@@ -4,7 +4,7 @@ use crate::fxhash::FxSet;
 use std::sync::Arc;
 
 use super::Rx;
-use super::model::{Model, NodeId, OpenflowCfg, Port, Switch};
+use super::model::{Lanes, Model, NodeId, OpenflowCfg, Port, Switch};
 use crate::catalog::types::{PortGroup, SwitchModel};
 use crate::diag::{Diagnostic, codes, list, suggest};
 use crate::spec::Spec;
@@ -67,6 +67,7 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
     for g in &model.ports {
         let speeds: Arc<[Rate]> = g.speeds.iter().map(|s| s.value).collect();
         let form: Arc<str> = g.form.as_str().into();
+        let lanes = g.electrical.as_ref().map(super::model::Lanes::of);
         let names = g.names.expand();
         // Canonical numbers are `1/N`; the group's first N anchors its OS numbering.
         let number = |name: &str| {
@@ -87,6 +88,7 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
                 speeds: Arc::clone(&speeds),
                 parent: None,
                 form: Arc::clone(&form),
+                lanes,
                 fec: None,
                 mtu: None,
                 description: None,
@@ -197,6 +199,11 @@ fn apply(
             speed,
             speeds: Arc::from([speed]),
             parent: Some(port.name.clone()),
+            // Each subport takes its share of the cage's lanes (8 lanes split 4x100G: 2).
+            lanes: port.lanes.map(|l| Lanes {
+                count: l.count / n,
+                rate: l.rate,
+            }),
             ..port.clone()
         })
         .collect()
