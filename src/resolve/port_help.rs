@@ -25,7 +25,7 @@ pub(crate) fn vendor_named(vendor: &str, os: &str, ports: &[Port], asked: &str) 
     let want = squash(asked);
     let (_, f) = crate::vendor::vendors().ok()?.flavour(vendor, os)?;
     ports.iter().find_map(|p| {
-        let name = crate::lower::naming::os_interface(f, p)?;
+        let name = super::naming::os_interface(f, p)?;
         (squash(&name) == want).then(|| Named {
             canonical: p.name.clone(),
             os: f.title.clone(),
