@@ -14,10 +14,14 @@ pub(crate) struct Tuning {
     #[allow(dead_code)] // documentation of the figures
     pub(crate) sources: Vec<String>,
     pub(crate) modules: Vec<String>,
+    /// The module a flow with `congestion_control: bbr` needs on its sender.
+    pub(crate) bbr_module: String,
     pub(crate) sysctl: Vec<Setting>,
     pub(crate) jumbo_sysctl: Vec<Setting>,
     pub(crate) governor: Option<String>,
     pub(crate) coalescing: Vec<String>,
+    pub(crate) rings: Rings,
+    pub(crate) same_subnet: SameSubnet,
     pub(crate) transfers: TransferPlan,
     pub(crate) disk: DiskPlan,
     pub(crate) needs: Needs,
@@ -39,6 +43,25 @@ pub(crate) struct DiskPlan {
     pub(crate) options: Vec<String>,
     pub(crate) drive_dir: String,
     pub(crate) receiver_lead_s: u32,
+}
+
+/// `ethtool -G` ring sizes on fast ports.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Rings {
+    /// Ports at this rate or faster get them.
+    pub(crate) min_gbps: f64,
+    pub(crate) entries: u32,
+}
+
+/// Several ports of one host on one subnet.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SameSubnet {
+    /// The sysctls that keep each port to its own addresses in ARP.
+    pub(crate) sysctl: Vec<Setting>,
+    /// The first policy-routing table; each such port takes the next.
+    pub(crate) first_table: u32,
 }
 
 #[derive(Deserialize)]
@@ -77,5 +100,23 @@ mod tests {
         let f = crate::yaml::embedded::file(&format!("templates/{}", super::TUNING));
         let text = f.expect("embedded").text;
         assert!(crate::yaml::embedded::quick::<super::Tuning>(text).is_some());
+    }
+
+    /// The scripts' default congestion control is the one the plan assumes for a TCP
+    /// flow without `congestion_control: bbr` (issue 34: they set htcp while the plan
+    /// predicted cubic).
+    #[test]
+    fn the_default_is_what_the_plan_assumes() {
+        let t = super::tuning().expect("tuning data");
+        let set = t
+            .sysctl
+            .iter()
+            .find(|s| s.key == "net.ipv4.tcp_congestion_control")
+            .map(|s| s.value.as_str());
+        assert_eq!(
+            set,
+            Some(crate::spec::flow::CongestionControl::Cubic.as_str())
+        );
+        assert!(t.modules.is_empty(), "cubic needs no module");
     }
 }

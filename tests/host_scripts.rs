@@ -230,3 +230,88 @@ fn a_disk_flow_runs_fio_on_the_drives_of_both_ends() {
         "no disk flow runs memory to memory any more"
     );
 }
+
+/// A flow's `congestion_control: bbr` reaches its sender's iperf3 (`-C bbr`, with the
+/// module loaded); the host default `tune` sets is cubic, what the plan assumes and
+/// names for every TCP flow that does not say otherwise (issue 34 item 7: the scripts set
+/// htcp and dropped the flow's bbr).
+#[test]
+fn a_flows_congestion_control_reaches_its_script_and_the_plan_names_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    let spec = "tests/fixtures/hosts/bbr.yaml";
+    build(spec, &out);
+    let (code, tune, err) = bash(&out.join("hosts/a.sh"), &["--dry-run", "tune"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(tune.contains("modprobe tcp_bbr"), "{tune}");
+    assert!(
+        tune.contains("net.ipv4.tcp_congestion_control=cubic"),
+        "{tune}"
+    );
+    assert!(!tune.contains("htcp"), "{tune}");
+    let (_, send, _) = bash(&out.join("hosts/a.sh"), &["--dry-run", "send"]);
+    assert!(send.contains(" -C bbr "), "{send}");
+    let (_, tune_b, _) = bash(&out.join("hosts/b.sh"), &["--dry-run", "tune"]);
+    assert!(
+        !tune_b.contains("modprobe"),
+        "cubic needs no module:\n{tune_b}"
+    );
+    let (_, send_b, _) = bash(&out.join("hosts/b.sh"), &["--dry-run", "send"]);
+    assert!(!send_b.contains(" -C "), "{send_b}");
+    let plan = support::democ(&["plan", spec]);
+    let text = String::from_utf8_lossy(&plan.stdout);
+    assert!(text.contains("tcp x1 (1 stream, bbr)"), "{text}");
+    assert!(text.contains("tcp x1 (1 stream, cubic)"), "{text}");
+    let json = support::democ(&["plan", spec, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("plan JSON");
+    let cc: Vec<&str> = v["flows"]
+        .as_array()
+        .expect("flows")
+        .iter()
+        .map(|f| f["congestion_control"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(cc, ["bbr", "cubic"]);
+}
+
+/// fasterdata's 100G items: rings on 100G ports, clamped to the NIC's maximum; pause
+/// frames only where the switch port facing the NIC honours them (OS10 writes
+/// `flowcontrol receive on`; PicOS writes no flow control).
+#[test]
+fn fast_ports_get_rings_and_pause_only_where_the_switch_honours_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build("tests/fixtures/hosts/bbr.yaml", &out);
+    let (_, a, _) = bash(&out.join("hosts/a.sh"), &["--dry-run", "tune"]);
+    assert!(a.contains("ethtool -G p0 rx 8192 tx 8192"), "{a}");
+    assert!(a.contains("ethtool -A p0 rx on tx on"), "{a}");
+    let (_, b, _) = bash(&out.join("hosts/b.sh"), &["--dry-run", "tune"]);
+    assert!(b.contains("ethtool -G p0 rx 8192 tx 8192"), "{b}");
+    assert!(!b.contains("ethtool -A"), "PicOS sends no pause: {b}");
+}
+
+/// sc25-400g `sl-dtn-2` has two ports in one /16: each answers ARP for its own address
+/// only and its traffic leaves by its own port (a policy-routing table each), so returns
+/// are not dropped; a host with one port gets none of it.
+#[test]
+fn ports_sharing_a_subnet_keep_to_their_own_addresses() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc25-400g"), &out);
+    let (code, tune, err) = bash(&out.join("hosts/sl-dtn-2.sh"), &["--dry-run", "tune"]);
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "net.ipv4.conf.all.arp_ignore=1",
+        "net.ipv4.conf.all.arp_announce=2",
+        "ip rule add from 10.25.0.8 table 101",
+        "ip route replace 10.25.0.0/16 dev p0 src 10.25.0.8 table 101",
+        "ip rule add from 10.25.0.9 table 102",
+        "ip route replace 10.25.0.0/16 dev p1 src 10.25.0.9 table 102",
+    ] {
+        assert!(tune.contains(want), "no `{want}` in:\n{tune}");
+    }
+    let (_, one, _) = bash(&out.join("hosts/sl-dtn-1.sh"), &["--dry-run", "tune"]);
+    assert!(
+        !one.contains("arp_ignore") && !one.contains("ip rule"),
+        "{one}"
+    );
+}

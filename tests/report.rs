@@ -183,6 +183,39 @@ wan:
     );
 }
 
+/// The optics table states the rule `check` applies (issue 34 item 11): sc25-400g's
+/// 400GBASE-DR4 runs keep 0.9 dB under their maximum channel loss, which `check` accepts
+/// because the standard holds the margin; the table shows each row's required margin
+/// (0.0 there), so no row is shown green under a larger requirement printed above it.
+#[test]
+fn optical_budgets_state_the_margin_rule_check_applies() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = tempfile::tempdir().unwrap();
+    let o = democ(
+        here,
+        &[
+            "report",
+            "examples/sc25-400g/show.yaml",
+            "-o",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let check = democ(here, &["check", "examples/sc25-400g/show.yaml"]);
+    let diags = String::from_utf8_lossy(&check.stderr);
+    assert!(!diags.contains("W0211"), "check is silent on these margins");
+    let html = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    let start = html.find("id=\"optics\"").expect("an optics section");
+    let optics = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(optics.contains("<th>required dB</th>"), "{optics}");
+    // A DR4 row: 0.9 dB of margin, none required.
+    assert!(
+        optics.contains("<span class=\"u-low\">0.9</span></td><td>0.0</td>"),
+        "{optics}"
+    );
+    assert!(optics.contains("maximum channel"), "{optics}");
+}
+
 /// A large show's report lists the flows with the least headroom, at most 500, and
 /// counts the rest (100,000 flow sections made a 180 MB page no browser opens); a show
 /// of 500 flows or fewer lists every flow.

@@ -49,6 +49,26 @@ impl Budget {
     }
 }
 
+/// The one margin rule, in the words the report and every help use (`explain W0211`
+/// says the same): the planned margin applies to budgets from launch power and
+/// sensitivity, none to a standard's maximum channel insertion loss.
+pub(crate) const CHANNEL_LIMIT_RULE: &str = "an optic rated by a standard's maximum channel \
+     insertion loss needs no margin on top: the standard allocated it already";
+
+/// `M dB of margin over this span`, and for a maximum-channel-loss rating why that is
+/// enough whatever the planned margin.
+fn margin_words(b: &Budget) -> String {
+    let m = num((b.margin_db() * 10.0).round() / 10.0);
+    if b.channel_limit {
+        format!(
+            "{m} dB of margin over this span, enough for an optic rated by maximum channel \
+             loss, which holds its margin already"
+        )
+    } else {
+        format!("{m} dB of margin over this span")
+    }
+}
+
 /// The key of `physics.attenuation_db_per_km` for an optic's band. The edges are the
 /// ITU-T G.Sup39 band names (O 1260-1360 nm, E 1360-1460 nm, S/C/L above 1460 nm);
 /// multimode optics run at 850 nm or 1300 nm.
@@ -176,17 +196,28 @@ fn closers<'a>(
 fn proposal(found: &[(&str, &OpticModel, Budget)], alternatives: bool) -> String {
     let margin = |b: &Budget| num((b.margin_db() * 10.0).round() / 10.0);
     match found {
+        [(a, oa, ba), (b, ob, bb), ..]
+            if alternatives && !ba.channel_limit && !bb.channel_limit =>
+        {
+            format!(
+                "use `{a}` (reach {} km, {} dB of margin over this span) or `{b}` (reach {} km, {} dB)",
+                num(oa.reach_km),
+                margin(ba),
+                num(ob.reach_km),
+                margin(bb)
+            )
+        }
         [(a, oa, ba), (b, ob, bb), ..] if alternatives => format!(
-            "use `{a}` (reach {} km, {} dB of margin over this span) or `{b}` (reach {} km, {} dB)",
+            "use `{a}` (reach {} km, {}) or `{b}` (reach {} km, {})",
             num(oa.reach_km),
-            margin(ba),
+            margin_words(ba),
             num(ob.reach_km),
-            margin(bb)
+            margin_words(bb)
         ),
         [(name, o, b), ..] => format!(
-            "use `{name}` (reach {} km): {} dB of margin over this span",
+            "use `{name}` (reach {} km): {}",
             num(o.reach_km),
-            margin(b)
+            margin_words(b)
         ),
         [] => String::new(),
     }

@@ -81,6 +81,10 @@ fn as_strs<S: serde::Serializer>(v: &[Arc<str>], ser: S) -> Result<S::Ok, S::Err
 pub(crate) struct FlowPrediction {
     pub(crate) name: String,
     pub(crate) protocol: &'static str,
+    /// The TCP congestion control the prediction assumes and the host scripts set
+    /// (`cubic` or `bbr`); absent for RDMA and UDP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) congestion_control: Option<&'static str>,
     pub(crate) pairs: usize,
     pub(crate) streams_per_pair: u32,
     pub(crate) demand_gbps: f64,
@@ -1209,6 +1213,7 @@ fn flow_prediction(
     FlowPrediction {
         name: f.name.value.clone(),
         protocol: f.protocol.value.as_str(),
+        congestion_control: f.congestion_control().map(|c| c.as_str()),
         pairs: routes.pairs.len(),
         streams_per_pair,
         demand_gbps,

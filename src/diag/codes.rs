@@ -188,7 +188,8 @@ codes! {
          (`show.defaults.optics_margin_db`, default from the catalog's physics). Ageing, dirty \
          connectors and repairs eat margin; the link may flap or run with errors. An optic whose \
          budget is a standard's maximum channel insertion loss (IEEE 802.3's multimode budgets \
-         among them) needs no margin on top: the standard allocated it already.";
+         among them) needs no margin on top: the standard allocated it already. The report's optics \
+         table and every help apply the same rule.";
     OPTIC_REACH = "E0212" "optic-reach" Error
         "A fiber link is longer than the optic's rated reach. Beyond it, dispersion (not only \
          power) closes the eye, so a good power budget does not save the link.";

@@ -41,6 +41,9 @@ pub(crate) struct Host {
     pub(crate) neighbors: Vec<Neighbor>,
     /// Lossless RoCE on the NICs, when the host ends an RDMA flow.
     pub(crate) roce: Option<Roce>,
+    /// Ports of this host that share a subnet, each answering ARP for its own address
+    /// only and replying from its own port (empty when no two ports share one).
+    pub(crate) same_subnet: Vec<SourceRoute>,
     /// Servers for the pairs this host receives.
     pub(crate) serve: Vec<Transfer>,
     /// The pairs this host sends.
@@ -66,6 +69,13 @@ pub(crate) struct HostInterface {
     /// The port-channel the port is a member of: the port joins that bond (`bonds`),
     /// which holds the address.
     pub(crate) lag: Option<u16>,
+    /// `ethtool -G` rx and tx ring entries, on ports fast enough for fasterdata's 100G
+    /// checklist (templates/linux/tuning.yaml `rings`).
+    pub(crate) rings: Option<u32>,
+    /// `ethtool -A rx on tx on`: the switch port facing the NIC honours 802.3x pause
+    /// (`flowcontrol receive on`), so the NIC's pause frames slow the switch instead of
+    /// losing packets (Intel's ice driver defaults to off).
+    pub(crate) pause: bool,
     /// The MAC address `tune` gives the port (locally administered, derived from the show,
     /// host and port names), so its peers can hold it as a static neighbour; only on ports
     /// that need one (`neighbors`).
@@ -122,6 +132,23 @@ pub(crate) struct Bond {
 pub(crate) struct Sysctl {
     pub(crate) key: String,
     pub(crate) value: String,
+}
+
+/// Policy routing for one of several ports on one subnet: traffic from its address
+/// leaves by its port (`ip rule add from ADDRESS table TABLE`), so replies are not sent
+/// from a sibling port and dropped by the peer's or this host's strict `rp_filter`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SourceRoute {
+    /// The port's shell variable (`IF_p0`).
+    pub(crate) var: String,
+    pub(crate) port: String,
+    /// The port's address, without length.
+    pub(crate) address: String,
+    /// The shared subnet (`10.25.0.0/16`).
+    pub(crate) subnet: String,
+    /// The routing table holding the port's route.
+    pub(crate) table: u32,
 }
 
 /// One side of one pair of a flow.

@@ -8,10 +8,11 @@ use crate::check::Ctx;
 use crate::derive::Front;
 use crate::derive::paths::host_ports;
 use crate::host_tuning::{DiskPlan, Tuning, tuning};
-use crate::ir::host::{DiskIo, Host, HostInterface, Sysctl, Transfer};
+use crate::ir::host::{DiskIo, Host, HostInterface, SourceRoute, Sysctl, Transfer};
 use crate::resolve::model::HostId;
 use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
+use crate::spec::switch::Os;
 
 const TEMPLATE: &str = "linux/dtn.sh.j2";
 
@@ -55,8 +56,9 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
             lags[l] = Some(g.id);
         }
     }
+    let pause = pause_ports(&cx);
     let mut hosts: Vec<Host> = (0..m.hosts.len())
-        .map(|h| settings(&cx, t, h, &numa[h], &lags))
+        .map(|h| settings(&cx, t, h, &numa[h], &lags, &pause[h]))
         .collect();
     transfers(&cx, t, &numa, &mut hosts);
     // RoCE fabrics need the same lossless settings on their target and initiators,
@@ -83,7 +85,71 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
     Ok(hosts)
 }
 
-fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Option<u16>]) -> Host {
+/// The OSes whose templates write the `flow_control` of a host-facing port
+/// (`flowcontrol receive on`): eos.j2, os10.j2, ftos9.j2, onyx.j2; PicOS's do not.
+const WRITES_FLOW_CONTROL: [Os; 4] = [Os::Eos, Os::Os10, Os::Ftos9, Os::Onyx];
+
+/// Per host, per port: whether the switch port facing it honours 802.3x pause, as
+/// `lower::interfaces` configures it (a cabled, enabled host port carrying no RDMA, on
+/// an OS whose config writes it).
+fn pause_ports(cx: &Ctx) -> Vec<Vec<bool>> {
+    use crate::resolve::model::NodeId;
+    let m = cx.m;
+    let rdma = crate::lower::qos::rdma_by_switch(m, cx.routes);
+    let mut out: Vec<Vec<bool>> = m.hosts.iter().map(|h| vec![false; h.ports.len()]).collect();
+    for l in &m.links {
+        for (mine, other) in [(l.a, l.b), (l.b, l.a)] {
+            let (NodeId::Host(h), NodeId::Switch(s)) = (mine.node, other.node) else {
+                continue;
+            };
+            let sw = &m.switches[s];
+            out[h][mine.port] = WRITES_FLOW_CONTROL.contains(&sw.os)
+                && !sw.ports[other.port].shutdown
+                && !rdma[s].ports.contains(&other.port);
+        }
+    }
+    out
+}
+
+/// Ports of one host with addresses in one subnet (outside bonds), each with a table
+/// of its own; empty when no two share one.
+fn same_subnet(h: &crate::resolve::model::Host, first_table: u32) -> Vec<SourceRoute> {
+    let addressed: Vec<(usize, crate::spec::addr::Prefix)> = h
+        .ports
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.link.is_some())
+        .filter_map(|(i, p)| p.address.map(|a| (i, a)))
+        .collect();
+    let shared: Vec<&(usize, crate::spec::addr::Prefix)> = addressed
+        .iter()
+        .filter(|(i, a)| {
+            addressed
+                .iter()
+                .any(|(j, b)| j != i && a.subnet() == b.subnet())
+        })
+        .collect();
+    shared
+        .into_iter()
+        .zip(first_table..)
+        .map(|(&(i, a), table)| SourceRoute {
+            var: crate::spec::name::port_shell_var(&h.ports[i].name),
+            port: h.ports[i].name.clone(),
+            address: a.addr.to_string(),
+            subnet: a.subnet().to_string(),
+            table,
+        })
+        .collect()
+}
+
+fn settings(
+    cx: &Ctx,
+    t: &Tuning,
+    id: HostId,
+    numa: &[Option<u8>],
+    lags: &[Option<u16>],
+    pause: &[bool],
+) -> Host {
     let h = &cx.m.hosts[id];
     let interfaces = h
         .ports
@@ -101,14 +167,23 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
                 .and_then(|n| h.nics.get(n))
                 .map_or(String::new(), |n| n.model.value.clone()),
             lag: p.link.and_then(|l| lags.get(l).copied().flatten()),
+            rings: (p.speed.gbps() >= t.rings.min_gbps).then_some(t.rings.entries),
+            pause: pause.get(i).copied().unwrap_or(false),
             mac: None,
         })
         .collect();
+    let same_subnet = same_subnet(h, t.same_subnet.first_table);
     let jumbo = h.mtu.value > 1500;
     let sysctl = t
         .sysctl
         .iter()
         .chain(t.jumbo_sysctl.iter().filter(|_| jumbo))
+        .chain(
+            t.same_subnet
+                .sysctl
+                .iter()
+                .filter(|_| !same_subnet.is_empty()),
+        )
         .map(|s| Sysctl {
             key: s.key.clone(),
             value: s.value.clone(),
@@ -131,6 +206,7 @@ fn settings(cx: &Ctx, t: &Tuning, id: HostId, numa: &[Option<u8>], lags: &[Optio
         routes: Vec::new(),
         neighbors: Vec::new(),
         roce: None,
+        same_subnet,
         serve: Vec::new(),
         send: Vec::new(),
     }
@@ -360,6 +436,15 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                     // A bonded host's address is its bond's (the script builds it).
                     let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
                     c.extend(words(&["-P", &n]));
+                    // The flow's own congestion control (`congestion_control: bbr`); the
+                    // others run the host default `tune` sets, the plan's cubic.
+                    if proto == Protocol::Tcp && f.bbr {
+                        c.extend(words(&["-C", "bbr"]));
+                        let modules = &mut hosts[src].modules;
+                        if !modules.iter().any(|m| m == &t.bbr_module) {
+                            modules.push(t.bbr_module.clone());
+                        }
+                    }
                     if proto == Protocol::Udp {
                         c.extend(["-u".into(), "-b".into(), rate_arg(per_stream)]);
                     } else {

@@ -17,7 +17,9 @@ mod lags;
 mod lossless;
 mod management;
 mod mtu;
-pub(crate) mod naming;
+// Port naming is resolved-model knowledge (the port help in `resolve` names ports as
+// the configs do); lowering uses it from there.
+pub(crate) use crate::resolve::naming;
 mod openflow;
 pub(crate) mod qos;
 mod routing;

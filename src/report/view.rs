@@ -123,7 +123,10 @@ struct LinkRow<'a> {
 #[derive(Serialize)]
 struct Optics {
     rows: Vec<Budget>,
+    /// The planned margin (`show.defaults.optics_margin_db`).
     required_db: f64,
+    /// Why some rows require none (`check::optics::CHANNEL_LIMIT_RULE`).
+    channel_rule: &'static str,
 }
 
 /// One fiber's optical budget: a link's, or an OTN client run's.
@@ -141,6 +144,9 @@ struct Budget {
     available_db: f64,
     loss_db: f64,
     margin_db: f64,
+    /// What `check` requires of this row (`Budget::required`): the planned margin, or
+    /// none on a maximum-channel-loss rating.
+    required_db: f64,
     class: &'static str,
 }
 
@@ -383,6 +389,7 @@ fn optics(cx: &Ctx) -> Optics {
         let (oa, ob) = (cx.db.optics.get(a)?, cx.db.optics.get(b)?);
         let bud = budget(oa, ob, plant, cx.physics).ok()?;
         let margin = bud.margin_db();
+        let required_db = bud.required(required);
         Some(Budget {
             id,
             link: m.link_name(link),
@@ -393,9 +400,10 @@ fn optics(cx: &Ctx) -> Optics {
             available_db: bud.available_db,
             loss_db: bud.loss_db,
             margin_db: margin,
+            required_db,
             class: if margin < 0.0 {
                 "u-over"
-            } else if margin < required && !bud.channel_limit {
+            } else if margin < required_db {
                 "u-high"
             } else {
                 "u-low"
@@ -430,6 +438,7 @@ fn optics(cx: &Ctx) -> Optics {
     Optics {
         rows: links.chain(runs).collect(),
         required_db: required,
+        channel_rule: crate::check::optics::CHANNEL_LIMIT_RULE,
     }
 }
 

@@ -51,7 +51,14 @@ fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
                 let help = if let (Some(model), true) = (model, broken.is_empty()) {
                     let split: Vec<&str> =
                         ports.iter().filter_map(|p| p.parent.as_deref()).collect();
-                    super::port_help::help(model, &port, &split)
+                    let named = match id {
+                        NodeId::Switch(i) => {
+                            let sw = &m.switches[i];
+                            super::port_help::vendor_named(&sw.vendor, sw.os.as_str(), ports, &port)
+                        }
+                        NodeId::Host(_) => None,
+                    };
+                    super::port_help::help(model, &port, &split, named)
                 } else if broken.is_empty() {
                     suggest(&port, ports.iter().map(|p| p.name.as_str()))
                 } else {

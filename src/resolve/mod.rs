@@ -8,6 +8,7 @@ mod hosts;
 mod links;
 pub(crate) mod middleboxes;
 pub(crate) mod model;
+pub(crate) mod naming;
 mod port_help;
 mod services;
 mod settings;

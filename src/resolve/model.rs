@@ -440,6 +440,18 @@ pub(crate) struct Flow {
 }
 
 impl Flow {
+    /// The congestion control of a TCP flow's senders: what the plan assumes and the host
+    /// scripts set (`cubic`, the Linux default, unless the flow says `bbr`); None for RDMA
+    /// and UDP.
+    pub(crate) fn congestion_control(&self) -> Option<crate::spec::flow::CongestionControl> {
+        use crate::spec::flow::{CongestionControl, Protocol};
+        (self.protocol.value == Protocol::Tcp).then_some(if self.bbr {
+            CongestionControl::Bbr
+        } else {
+            CongestionControl::Cubic
+        })
+    }
+
     /// Demand of one pair.
     pub(crate) fn pair_rate(&self) -> Rate {
         Rate(self.rate.bps() / self.pairs.len().max(1) as f64)

@@ -3,6 +3,36 @@
 //! `1/6`) points at a different port, so democ names the ranges instead.
 
 use crate::catalog::types::SwitchModel;
+use crate::resolve::model::Port;
+
+/// A port found by the name democ's config gives it.
+pub(crate) struct Named {
+    canonical: String,
+    os: String,
+    name: String,
+}
+
+/// The port democ's own config for a switch names `asked` (the OS's interface name, as
+/// `lower::naming` prints it): its canonical name and the OS's title and name for it.
+/// Case and spaces do not matter (`Ethernet9/1`, `ethernet 9/1`).
+pub(crate) fn vendor_named(vendor: &str, os: &str, ports: &[Port], asked: &str) -> Option<Named> {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = squash(asked);
+    let (_, f) = crate::vendor::vendors().ok()?.flavour(vendor, os)?;
+    ports.iter().find_map(|p| {
+        let name = super::naming::os_interface(f, p)?;
+        (squash(&name) == want).then(|| Named {
+            canonical: p.name.clone(),
+            os: f.title.clone(),
+            name,
+        })
+    })
+}
 
 /// `1/[1-48]` as `1/1`..`1/48` (or the one name).
 fn range(names: &[String]) -> String {
@@ -14,8 +44,14 @@ fn range(names: &[String]) -> String {
 }
 
 /// The help line for `asked`, a port `model` does not have (`split`: the canonical
-/// names of the ports this switch breaks out, which lose their whole-port name).
-pub(crate) fn help(model: &SwitchModel, asked: &str, split: &[&str]) -> String {
+/// names of the ports this switch breaks out, which lose their whole-port name; `named`:
+/// what `vendor_named` found).
+pub(crate) fn help(
+    model: &SwitchModel,
+    asked: &str,
+    split: &[&str],
+    named: Option<Named>,
+) -> String {
     let mut groups = Vec::new();
     let mut breakouts = Vec::new();
     for g in &model.ports {
@@ -34,7 +70,13 @@ pub(crate) fn help(model: &SwitchModel, asked: &str, split: &[&str]) -> String {
     }
     let mut out = format!(
         "{}this model's ports are {}",
-        spelling(model, asked, split),
+        named.map_or_else(
+            || spelling(model, asked, split),
+            |n| format!(
+                "democ's {} config calls `{}` `{}`: write `{}` (democ names ports `unit/N`, subports `unit/N:k`); ",
+                n.os, n.canonical, n.name, n.canonical
+            )
+        ),
         groups.join(" and ")
     );
     for b in breakouts {

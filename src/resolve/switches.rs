@@ -213,6 +213,7 @@ fn ports(
     rx: &mut Rx,
     sw: &Sp<String>,
     model: &SwitchModel,
+    os: Os,
     spec: &crate::spec::switch::Switch,
 ) -> Vec<Port> {
     let base = base_ports(model);
@@ -232,7 +233,15 @@ fn ports(
                         ),
                     )
                     .label("no such port on this model")
-                    .help(super::port_help::help(model, name, &[])),
+                    .help(super::port_help::help(model, name, &[], {
+                        let ports: Vec<Port> = base.iter().map(|(p, _)| p.clone()).collect();
+                        super::port_help::vendor_named(
+                            &model.vendor.value,
+                            os.as_str(),
+                            &ports,
+                            name,
+                        )
+                    })),
                 );
             }
         }
@@ -461,7 +470,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         };
         let os = os_of(rx, s, model);
         let openflow = openflow(rx, m, s, model, os);
-        let ports = ports(rx, name, model, s);
+        let ports = ports(rx, name, model, os, s);
         if let Some(of) = &openflow {
             check_of_ports(rx, name, &s.model.value, of, &ports);
         }
