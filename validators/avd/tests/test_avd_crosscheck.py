@@ -27,7 +27,6 @@ def test_sc16_eos_switches_agree_with_pyavd(democ_build):
     assert [s.hostname for s in report.switches] == [
         "cit-a-arista",
         "crsi-arista",
-        "scinet-core",
         "sl-chi-sw",
         "ucsd-campus-sw",
     ]
@@ -137,12 +136,12 @@ def test_cli_exit_codes_and_json(democ_build, tmp_path):
     ok = run(good, "--json", "--avd-out", tmp_path / "avd")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     doc = json.loads(ok.stdout)
-    assert doc["ok"] and doc["pyavd"] == "6.4.0" and len(doc["switches"]) == 5
-    assert (tmp_path / "avd" / "scinet-core.avd.cfg").read_text().startswith("!")
-    bad = _corrupt(good, tmp_path / "b", "scinet-core", "   mtu 9192\n", "   mtu 1500\n")
+    assert doc["ok"] and doc["pyavd"] == "6.4.0" and len(doc["switches"]) == 4
+    assert (tmp_path / "avd" / "cit-a-arista.avd.cfg").read_text().startswith("!")
+    bad = _corrupt(good, tmp_path / "b", "cit-a-arista", "   mtu 9192\n", "   mtu 1500\n")
     fail = run(bad)
     assert fail.returncode == 1
-    assert "democ adds (unexpected): interface Ethernet1/1 | mtu 1500" in fail.stdout
+    assert "democ adds (unexpected): interface Port-Channel10 | mtu 1500" in fail.stdout
     assert run(tmp_path / "nowhere").returncode == 2
 
 

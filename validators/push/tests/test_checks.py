@@ -6,9 +6,9 @@ from democ_push.checks import expected_neighbors, lldp_mismatches
 
 def test_expected_neighbors_follow_the_cabling(sc16):
     switches = {d.name for d in load(sc16)}
-    e = expected_neighbors(sc16, "scinet-core", switches)
-    # sc16-083: scinet-core 1/1 <> cit-a-arista 1/41 (OTN, transparent to LLDP).
-    assert e["Ethernet1/1"] == "cit-a-arista"
+    e = expected_neighbors(sc16, "crsi-arista", switches)
+    # crsi-arista 1/54 <> scinet-core 1/6 (OTN, transparent to LLDP).
+    assert e["Ethernet54/1"] == "scinet-core"
     assert set(e.values()) <= switches
     # A DTN-facing port is not expected to name the DTN.
     z = expected_neighbors(sc16, "cit-a-z9100-1", switches)

@@ -5,11 +5,11 @@ from pushfix import healthy, mock_env, recording, reports
 
 from democ_push.cli import main
 
-EOS = ["scinet-core", "crsi-arista", "cit-a-arista"]
+EOS = ["crsi-arista", "cit-a-arista"]
 
 
 def commit(sc16, tmp_path, **broken):
-    """Commits the three EOS switches; `broken[device] = {method: fixture}` overrides."""
+    """Commits two EOS switches; `broken[device] = {method: fixture}` overrides."""
     mock = tmp_path / "mock"
     for d in EOS:
         healthy(sc16, mock, d, **broken.get(d, {}))
@@ -42,22 +42,22 @@ def test_a_commit_that_raises_rolls_back_that_device_only(sc16, tmp_path):
     assert bad["committed"] is False and bad["rolled_back"] is True
     assert bad["error"] == "commit: CommitError: session commit failed"
     assert "rollback" in opened["cit-a-arista"].log and "confirm_commit" not in opened["cit-a-arista"].log
-    for d in ("scinet-core", "crsi-arista"):
+    for d in ("crsi-arista",):
         assert rep[d]["committed"] is True and rep[d]["rolled_back"] is False and rep[d]["error"] is None
         assert "rollback" not in opened[d].log
 
 
 def test_a_failing_lldp_check_rolls_back(sc16, tmp_path):
-    # scinet-core's Ethernet1/1 is cabled to cit-a-arista; the device sees another switch.
-    lldp = {"Ethernet1/1": [{"hostname": "crsi-arista.example.net", "port": "Ethernet54/1"}]}
-    code, rep, opened = commit(sc16, tmp_path, **{"scinet-core": {"get_lldp_neighbors": lldp}})
+    # crsi-arista's Ethernet54/1 is cabled to scinet-core; the device sees another switch.
+    lldp = {"Ethernet54/1": [{"hostname": "cit-a-arista.example.net", "port": "Ethernet41/1"}]}
+    code, rep, opened = commit(sc16, tmp_path, **{"crsi-arista": {"get_lldp_neighbors": lldp}})
     assert code == 1
-    r = rep["scinet-core"]
+    r = rep["crsi-arista"]
     assert r["committed"] is False and r["rolled_back"] is True
     assert r["error"].startswith("post-commit check: CheckFailed: ")
-    assert "Ethernet1/1: cabling says cit-a-arista, LLDP sees crsi-arista" in r["checks"]["lldp"]["problems"]
-    assert "rollback" in opened["scinet-core"].log and "confirm_commit" not in opened["scinet-core"].log
-    assert rep["crsi-arista"]["committed"] is True
+    assert "Ethernet54/1: cabling says scinet-core, LLDP sees cit-a-arista" in r["checks"]["lldp"]["problems"]
+    assert "rollback" in opened["crsi-arista"].log and "confirm_commit" not in opened["crsi-arista"].log
+    assert rep["cit-a-arista"]["committed"] is True
 
 
 def test_a_wrong_hostname_fails_the_check(sc16, tmp_path):

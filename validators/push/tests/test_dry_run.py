@@ -4,12 +4,12 @@ from pushfix import healthy, mock_env, recording, reports
 
 from democ_push.cli import main
 
-EOS = ["scinet-core", "crsi-arista"]
+EOS = ["cit-a-arista", "crsi-arista"]
 
 
 def dry_run(sc16, tmp_path, capsys):
     mock = tmp_path / "mock"
-    healthy(sc16, mock, "scinet-core", diff="-   mtu 1500\n+   mtu 9196\n")
+    healthy(sc16, mock, "cit-a-arista", diff="-   mtu 1500\n+   mtu 9196\n")
     healthy(sc16, mock, "crsi-arista", diff="")
     env = mock_env(mock)
     connect, opened = recording(env)
@@ -21,10 +21,10 @@ def dry_run(sc16, tmp_path, capsys):
 def test_a_changed_config_shows_its_diff_and_an_unchanged_one_none(sc16, tmp_path, capsys):
     code, out, rep, _ = dry_run(sc16, tmp_path, capsys)
     assert code == 0, out
-    assert "scinet-core (eos, mock, dry-run): changed (2 diff lines)" in out
+    assert "cit-a-arista (eos, mock, dry-run): changed (2 diff lines)" in out
     assert "    +   mtu 9196" in out
     assert "crsi-arista (eos, mock, dry-run): no change" in out
-    assert rep["scinet-core"]["changed"] is True and "+   mtu 9196" in rep["scinet-core"]["diff"]
+    assert rep["cit-a-arista"]["changed"] is True and "+   mtu 9196" in rep["cit-a-arista"]["diff"]
     assert rep["crsi-arista"]["changed"] is False and rep["crsi-arista"]["diff"] == ""
     assert set(rep) == set(EOS)
 
