@@ -49,6 +49,9 @@ pub(crate) struct Table {
     profile: Option<Profile>,
     /// The OpenFlow version the rules are written in.
     version: String,
+    /// democ writes ARP rules here (`OfCaps::writes_arp`, which `arpless` also reads for
+    /// the hosts' static neighbours).
+    arp: bool,
     /// The switch's config lines its manual does not confirm, for its one W0305.
     pub(crate) unconfirmed_lines: Vec<String>,
     rules: Vec<Rule>,
@@ -205,6 +208,7 @@ pub(crate) fn table(
         normal,
         profile: caps.map(|c| c.profile.clone()),
         version: of.version.clone(),
+        arp: caps.is_none_or(|c| c.writes_arp(&of.version)),
         unconfirmed_lines: Vec::new(),
         rules: Vec::new(),
         index: FxMap::default(),
@@ -440,7 +444,7 @@ impl Gen<'_> {
         }
         // Where the agent cannot match ARP's addresses, no ARP rule is written: the
         // hosts of every pair crossing it hold static neighbours (`arpless_pairs`).
-        let arp = self.tables[s].as_ref().is_some_and(Table::forwards_arp);
+        let arp = self.tables[s].as_ref().is_some_and(|t| t.arp);
         let types: &[EtherType] = if arp {
             &[EtherType::Ipv4, EtherType::Arp]
         } else {
@@ -658,11 +662,6 @@ fn isolated(m: &Model, s: SwitchId, sw: &Switch, t: &Table) -> Vec<u32> {
 }
 
 impl Table {
-    /// Mirrors `OfCaps::writes_arp`, which `arpless` reads for the hosts' neighbours.
-    fn forwards_arp(&self) -> bool {
-        self.version != "1.0" && self.profile.as_ref().is_none_or(Profile::forwards_arp)
-    }
-
     /// The version's queue action (`enqueue` in 1.0, `set_queue` after) is not ruled out.
     fn queues_allowed(&self) -> bool {
         self.profile.as_ref().is_none_or(|p| {
