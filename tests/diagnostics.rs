@@ -174,6 +174,7 @@ specs! {
     bad e0284_openflow_port_map => "tests/bad/E0284-openflow-port-map.yaml",
     bad w0285_openflow_port_map_placeholder => "tests/bad/W0285-openflow-port-map-placeholder.yaml",
     bad w0305_unconfirmed => "tests/bad/W0305-unconfirmed.yaml",
+    bad w0310_dead_config => "tests/bad/W0310-dead-config.yaml",
     // ---- the malformed corpus (issue 5) ----
     bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",
     bad corpus_tabs => "tests/bad/corpus/E0002-tabs.yaml",

@@ -296,7 +296,7 @@ fn push_sh_puts_verifies_and_deletes_by_cookie() {
     let o = push(&out, &shim, &f.url, PASSWORD, &["put", sw]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains(
-        "every flow and meter is in the operational datastore of openflow:281474976710661"
+        "every flow and meter is in the operational datastore of openflow:281474976710660"
     ));
     let s = state(&f.url);
     let config = s["config"]["flows"].as_array().expect("config");
@@ -306,7 +306,7 @@ fn push_sh_puts_verifies_and_deletes_by_cookie() {
         w.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
         w
     }) {
-        assert_eq!(got["node"], "openflow:281474976710661");
+        assert_eq!(got["node"], "openflow:281474976710660");
         assert_eq!(got["body"], w, "the flow as the file has it");
     }
     // Neither the controller nor the credentials were on curl's command line.

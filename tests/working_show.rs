@@ -452,3 +452,40 @@ fn a_roce_host_claims_lossless_only_where_every_hop_is() {
     );
     assert!(!eos.contains("NOT lossless"), "{eos}");
 }
+
+/// No dead configuration in the shipped shows (issue 34, item 9): sc16's booth A no
+/// longer trunks VLANs 1601/1602 that reach nothing nor routes an unused /31, and no
+/// switch runs an OpenFlow instance without a port (FTOS still carves CAM for one).
+#[test]
+fn the_shipped_shows_carry_no_dead_configuration() {
+    for spec in [
+        "examples/sc15/show.yaml",
+        "examples/sc16/show.yaml",
+        "examples/sc25-400g/show.yaml",
+    ] {
+        let o = support::democ(&["check", spec]);
+        let err = support::stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{spec}: {err}");
+        assert!(!err.contains("W0310"), "{spec}: {err}");
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("sc16");
+    support::build("examples/sc16/show.yaml", &out);
+    let cfg = read(&out, "switches/cit-a-z9100-1.cfg");
+    for dead in ["Vlan 1601", "Vlan 1602", "openflow of-instance", "cam-acl"] {
+        assert!(!cfg.contains(dead), "`{dead}` in cit-a-z9100-1.cfg:\n{cfg}");
+    }
+    for sw in ["cit-a-arista", "cit-a-sn2700"] {
+        let ir = ir(&out, sw);
+        let vlans: Vec<u64> = ir["vlans"]
+            .as_array()
+            .expect("vlans")
+            .iter()
+            .filter_map(|v| v["id"].as_u64())
+            .collect();
+        assert!(
+            !vlans.contains(&1601) && !vlans.contains(&1602),
+            "{sw}: {vlans:?}"
+        );
+    }
+}

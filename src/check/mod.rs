@@ -6,6 +6,7 @@ pub(crate) mod boundary;
 pub(crate) mod cables;
 pub(crate) mod cages;
 pub(crate) mod control;
+pub(crate) mod dead;
 pub(crate) mod fabrics;
 pub(crate) mod findings;
 pub(crate) mod hashing;
@@ -127,6 +128,7 @@ const OTHERS: &[(&[Check], &str)] = &[
             wan_rtt::check,
             middleboxes::check,
             boundary::check,
+            dead::check,
         ],
         "  openflow",
     ),

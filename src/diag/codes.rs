@@ -507,6 +507,13 @@ codes! {
         "A device config leaves an optional part out because the spec lacks a value it needs: a \
          management address outside every `addressing.mgmt` pool has no prefix length, so the \
          management port is not configured.";
+    DEAD_CONFIG = "W0310" "dead-config" Warning
+        "Configuration that carries nothing: a VLAN trunked between switches that reaches no \
+         host, circuit or flow; a routed link between switches that no flow crosses and no BGP \
+         session runs over; an OpenFlow instance with no port in it (it still carves the \
+         switch's tables for OpenFlow, a reload on FTOS 9, and holds a controller session). \
+         democ writes what the spec asks for and says so once per item: remove it from the \
+         spec, or give it the hosts, flows or ports it was meant for.";
 }
 
 /// Errors that say the show cannot do what it asks (a flow or link beyond its
