@@ -216,6 +216,49 @@ fn optical_budgets_state_the_margin_rule_check_applies() {
     assert!(optics.contains("maximum channel"), "{optics}");
 }
 
+/// Every line a build relies on that its vendor's manual does not confirm has a section
+/// of the report (issue 34), not only a warning: sc25-400g's PicOS, Onyx and OS10
+/// breakouts, one row per switch, the same text `check` prints.
+#[test]
+fn the_report_lists_what_the_manuals_do_not_confirm() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = tempfile::tempdir().unwrap();
+    let spec = "examples/sc25-400g/show.yaml";
+    let o = democ(here, &["report", spec, "-o", out.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(out.path().join("index.html")).unwrap();
+    let start = html
+        .find("<section id=\"unconfirmed\">")
+        .expect("the section");
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    let check = democ(here, &["check", spec]);
+    let warnings: Vec<String> = String::from_utf8_lossy(&check.stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("warning[W0305]: "))
+        .map(|w| {
+            w.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        })
+        .map(|w| w.replace('"', "&quot;").replace('\'', "&#39;"))
+        .collect();
+    assert!(warnings.len() >= 3, "{warnings:?}");
+    assert_eq!(
+        section.matches("<tr><td>").count(),
+        warnings.len(),
+        "{section}"
+    );
+    for w in &warnings {
+        assert!(section.contains(w.as_str()), "{w}\n{section}");
+    }
+    for switch in ["ucsd-as9716", "nv-sn4700", "sl-z9432"] {
+        assert!(
+            section.contains(&format!("`{switch}`")),
+            "{switch}: {section}"
+        );
+    }
+}
+
 /// A large show's report lists the flows with the least headroom, at most 500, and
 /// counts the rest (100,000 flow sections made a 180 MB page no browser opens); a show
 /// of 500 flows or fewer lists every flow.

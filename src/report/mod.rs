@@ -131,7 +131,15 @@ mod tests {
         let plan = crate::emit::prediction(&front).expect("the fixture has physics");
         let html = html_report(&front, &plan, &lab, &[], &["plan.json"]);
         for id in [
-            "topology", "flows", "links", "optics", "hosts", "cabling", "findings", "files",
+            "topology",
+            "flows",
+            "links",
+            "optics",
+            "hosts",
+            "cabling",
+            "unconfirmed",
+            "findings",
+            "files",
         ] {
             assert!(html.contains(&format!("<section id=\"{id}\">")), "{id}");
         }

@@ -22,6 +22,9 @@ pub(crate) struct Page<'a> {
     optics: Optics,
     hosts: Vec<Nic<'a>>,
     cabling: Cabling<'a>,
+    /// The W0305 findings: what each switch relies on that its manual does not confirm,
+    /// to try on the switch or a lab unit before the show.
+    unconfirmed: Vec<&'a Finding>,
     findings: &'a [Finding],
 }
 
@@ -250,6 +253,10 @@ pub(crate) fn page<'a>(
         optics: optics(&cx),
         hosts: hosts(&cx),
         cabling: cabling(lab),
+        unconfirmed: found
+            .iter()
+            .filter(|f| f.code == crate::diag::codes::UNCONFIRMED.id)
+            .collect(),
         findings: found,
     })
 }
