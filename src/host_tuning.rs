@@ -34,6 +34,8 @@ pub(crate) struct Needs {
     pub(crate) iperf3_min_version: String,
     pub(crate) perftest: String,
     pub(crate) fio: String,
+    /// For an initiator whose flow moves its fabric's bytes.
+    pub(crate) fabric: String,
     pub(crate) numactl: String,
 }
 

@@ -194,3 +194,56 @@ fn the_plan_predicts_the_fabric_and_names_its_bottleneck() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("crsi-nvmeof  rdma"), "{text}");
 }
+
+/// A flow that carries a fabric moves the fabric's bytes (issue 34, item 8): the
+/// initiator's `send` reads the namespaces it connected, found by the subsystem's NQN,
+/// at the pair's rate; no `ib_write_bw` runs beside the fabric, and the target's `serve`
+/// starts nothing (nvmet serves). Before, `send` ran `ib_write_bw` and fio on local
+/// drives, and the fabric carried nothing.
+#[test]
+fn a_fabric_flow_moves_the_fabrics_bytes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let initiator = out.join("hosts/cit-nvme-1.sh");
+    let (code, stdout, stderr) = bash(&initiator, &["--dry-run", "send", "crsi-cit-nvme"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stdout.contains("ib_write_bw"), "{stdout}");
+    let fabric = stdout
+        .lines()
+        .find(|l| l.contains(&format!("--filename=/dev/NAMESPACE_OF_{NQN}")))
+        .unwrap_or_else(|| panic!("fio on the fabric's namespaces:\n{stdout}"));
+    // 80G over two initiators: 40 Gbit/s, 5 GB/s from the target.
+    assert!(
+        fabric.contains(" fio ") && fabric.contains("--rw=read"),
+        "{fabric}"
+    );
+    assert!(fabric.contains("--rate=5000000000 "), "{fabric}");
+    assert!(fabric.contains("--direct=1"), "{fabric}");
+
+    let target = out.join("hosts/crsi-nvme-1.sh");
+    let (code, stdout, stderr) = bash(&target, &["--dry-run", "serve", "crsi-cit-nvme"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.is_empty(), "the target starts nothing: {stdout}");
+    assert!(
+        stderr.contains("served by the kernel's NVMe-oF target"),
+        "{stderr}"
+    );
+
+    // Not connected here: the initiator says which script connects, and starts nothing.
+    let o = Command::new("bash")
+        .arg(&initiator)
+        .args(["send", "crsi-cit-nvme"])
+        .env("DRIVE_1", tmp.path())
+        .env("DRIVE_2", tmp.path())
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "no namespace of {NQN} on this host: connect first (nvmeof/crsi-nvmeof/initiator-cit-nvme-1.sh)"
+        )),
+        "{err}"
+    );
+}

@@ -166,6 +166,35 @@ pub(crate) struct Transfer {
     /// The drives this side reads (sender) or writes (receiver) while the network
     /// transfer runs, for a flow whose source or sink is `nvme`.
     pub(crate) disk: Option<DiskIo>,
+    /// For a pair of an NVMe-oF fabric's target and initiator: the transfer is the
+    /// fabric's own I/O (then `argv` is empty).
+    pub(crate) fabric: Option<FabricIo>,
+}
+
+/// A flow that carries an NVMe-oF fabric moves the fabric's bytes: the initiator runs
+/// fio against the namespaces it connected (reads when the flow goes from the target,
+/// writes when it goes to it), and the kernel's nvmet serves them on the target, so no
+/// test tool runs beside the fabric there.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FabricIo {
+    /// The fabric's name (`nvme_fabrics:`).
+    pub(crate) name: String,
+    /// The subsystem's NQN: the initiator finds its namespaces by it.
+    pub(crate) nqn: String,
+    /// `read` or `write` on the initiator; None on the target, where nvmet serves.
+    pub(crate) rw: Option<String>,
+    /// The script that sets this side up (`nvmeof/<fabric>/initiator-<host>.sh`, or
+    /// the target's), named when it has not run.
+    pub(crate) setup: String,
+    /// The pair's rate, bytes per second, shared by the namespaces' jobs (fio `--rate`).
+    pub(crate) rate_bytes: u64,
+    /// fio's report and output, in DEMOC_LOG (`democ-<flow>-<peer>-fabric`).
+    pub(crate) log: String,
+    /// fio's options shared by every job (templates/linux/tuning.yaml).
+    pub(crate) options: Vec<String>,
+    /// `numactl` words pinning fio to the NIC's node.
+    pub(crate) pin: Vec<String>,
 }
 
 /// One NVMe drive of a host: a folder on it (a mounted file system) holds the test files.

@@ -69,6 +69,15 @@ fn data() -> Result<&'static Data, String> {
         .map_err(Clone::clone)
 }
 
+/// A fabric's subsystem NQN. `Err` is a bug in templates/.
+pub(crate) fn subsystem_nqn(show: &str, fabric: &str) -> Result<String, String> {
+    Ok(nqn(data()?, show, fabric))
+}
+
+fn nqn(d: &Data, show: &str, fabric: &str) -> String {
+    format!("{}:{show}:{fabric}", d.nqn_prefix)
+}
+
 /// Every fabric's setup, in the spec's order, from `plan` when the checks made it
 /// (else predicted here). `Err` is a bug in templates/.
 pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, String> {
@@ -152,7 +161,7 @@ fn one(cx: &Ctx, d: &Data, show: &str, index: usize, fab: &Spec, p: &FabricPredi
     Fabric {
         name: name.clone(),
         transport: transport(fab.transport).into(),
-        nqn: format!("{}:{show}:{name}", d.nqn_prefix),
+        nqn: nqn(d, show, name),
         target,
         initiators,
         roce: fab.transport == Transport::Rdma,

@@ -8,7 +8,7 @@ use crate::check::Ctx;
 use crate::derive::Front;
 use crate::derive::paths::host_ports;
 use crate::host_tuning::{DiskPlan, Tuning, tuning};
-use crate::ir::host::{DiskIo, Host, HostInterface, SourceRoute, Sysctl, Transfer};
+use crate::ir::host::{DiskIo, FabricIo, Host, HostInterface, SourceRoute, Sysctl, Transfer};
 use crate::resolve::model::HostId;
 use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
@@ -60,7 +60,14 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
     let mut hosts: Vec<Host> = (0..m.hosts.len())
         .map(|h| settings(&cx, t, h, &numa[h], &lags, &pause[h]))
         .collect();
-    transfers(&cx, t, &numa, &mut hosts);
+    let nqns = m
+        .fabrics
+        .iter()
+        .map(|f| {
+            super::fabrics::subsystem_nqn(&super::text::name_like(&m.settings.name), &f.name.value)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    transfers(&cx, t, &numa, &nqns, &mut hosts);
     // RoCE fabrics need the same lossless settings on their target and initiators,
     // whether or not a declared flow joins them.
     for fab in m.fabrics.iter().filter(|f| f.transport == Transport::Rdma) {
@@ -228,10 +235,18 @@ fn needs(t: &Tuning, h: &mut Host) {
     if runs("ib_write_bw") {
         needs.push(t.needs.perftest.clone());
     }
-    if all().any(|x| x.disk.is_some()) {
+    let fabric_io = || {
+        all()
+            .filter_map(|x| x.fabric.as_ref())
+            .filter(|f| f.rw.is_some())
+    };
+    if all().any(|x| x.disk.is_some()) || fabric_io().next().is_some() {
         needs.push(t.needs.fio.clone());
     }
-    if runs("numactl") {
+    if fabric_io().next().is_some() {
+        needs.push(t.needs.fabric.clone());
+    }
+    if runs("numactl") || fabric_io().any(|f| f.pin.iter().any(|w| w == "numactl")) {
         needs.push(t.needs.numactl.clone());
     }
     h.needs = needs;
@@ -369,8 +384,15 @@ fn gateway_routes(cx: &Ctx, hosts: &mut [Host]) {
 
 /// Every routed pair, in flow order: a server on the receiving host (ports counted per
 /// host from `first_port`) and a client on the sending one, pinned to its NIC's node.
-fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host]) {
+fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], hosts: &mut [Host]) {
     let m = cx.m;
+    // Per flow, the fabrics it carries (check::fabrics decides which flows do).
+    let mut carried: Vec<Vec<usize>> = vec![Vec::new(); m.flows.len()];
+    for (i, fab) in m.fabrics.iter().enumerate() {
+        for fi in crate::check::fabrics::carriers(m, fab) {
+            carried[fi].push(i);
+        }
+    }
     // None once a host's ports are used up (E0228 refuses such a show): never a wrap or
     // a port given twice.
     let mut next_port = vec![Some(t.transfers.first_port); m.hosts.len()];
@@ -385,6 +407,15 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
         let per_stream = f.pair_rate().bps() / f64::from(streams.max(1));
         for pr in &routes.pairs {
             let (src, dst) = (pr.src, pr.dst);
+            let fabric = carried[fi].iter().find(|&&i| {
+                let fab = &m.fabrics[i];
+                (fab.target == src && fab.initiators.contains(&dst))
+                    || (fab.target == dst && fab.initiators.contains(&src))
+            });
+            if let Some(&i) = fabric {
+                fabric_pair(cx, t, numa, (i, &nqns[i]), fi, pr, hosts);
+                continue;
+            }
             let Some(port) = next_port[dst] else {
                 continue;
             };
@@ -481,6 +512,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                 argv,
                 duration,
                 disk,
+                fabric: None,
             };
             // ib_write_bw's server runs for the test's length too; iperf3's until stopped.
             let server_duration = rdma.then(|| "-D".to_owned());
@@ -493,6 +525,89 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], hosts: &mut [Host])
                 .push(transfer(dst, send, client_duration, send_disk));
         }
     }
+}
+
+/// A pair of a fabric's target and one of its initiators: the initiator's `send` runs
+/// fio on the fabric's namespaces (reading them when the flow leaves the target, writing
+/// them when it goes to it), with its own drives written or read beside it when the
+/// flow's sink or source there is `nvme`; the target's `serve` says nvmet serves them
+/// (its drives are the fabric's namespaces, so nothing else runs on them).
+fn fabric_pair(
+    cx: &Ctx,
+    t: &Tuning,
+    numa: &[Vec<Option<u8>>],
+    (fabric, nqn): (usize, &str),
+    fi: usize,
+    pr: &crate::derive::paths::PairRoute,
+    hosts: &mut [Host],
+) {
+    let m = cx.m;
+    let (f, fab) = (&m.flows[fi], &m.fabrics[fabric]);
+    let reads = fab.target == pr.src;
+    let (target, initiator) = if reads {
+        (pr.src, pr.dst)
+    } else {
+        (pr.dst, pr.src)
+    };
+    let Some(port) = host_ports(m, pr, !reads).next().map(|(_, p)| p) else {
+        return;
+    };
+    let pin = numa[initiator]
+        .get(port)
+        .copied()
+        .flatten()
+        .map_or(Vec::new(), |n| {
+            let n = n.to_string();
+            words(&["numactl", "-N", &n, "-m", &n])
+        });
+    let rate_bytes = (f.pair_rate().bps() / 8.0).ceil().max(1.0) as u64;
+    let (name, flow) = (&fab.name.value, &f.name.value);
+    let host = |h: HostId| m.hosts[h].name.value.clone();
+    let store = if reads { f.sink } else { f.source };
+    let drives = &hosts[initiator].drives;
+    let disk = (store == Store::Nvme && !drives.is_empty()).then(|| DiskIo {
+        rw: if reads { "write" } else { "read" }.into(),
+        drives: drives.iter().map(|d| d.var.clone()).collect(),
+        rate_bytes: (rate_bytes as f64 / drives.len() as f64).ceil() as u64,
+        file: format!("democ-{flow}-{}.dat", host(target)),
+        options: t.disk.options.clone(),
+        extra_seconds: 0,
+        pin: pin.clone(),
+    });
+    let io = |rw: Option<&str>, setup: String| FabricIo {
+        name: name.clone(),
+        nqn: nqn.to_owned(),
+        rw: rw.map(str::to_owned),
+        setup,
+        rate_bytes,
+        log: format!("democ-{flow}-{}-fabric", host(target)),
+        options: t.disk.options.clone(),
+        pin: pin.clone(),
+    };
+    let send = Transfer {
+        flow: flow.clone(),
+        peer: host(target),
+        argv: Vec::new(),
+        duration: None,
+        disk,
+        fabric: Some(io(
+            Some(if reads { "read" } else { "write" }),
+            format!("nvmeof/{name}/initiator-{}.sh", host(initiator)),
+        )),
+    };
+    let serve = Transfer {
+        flow: flow.clone(),
+        peer: host(initiator),
+        argv: Vec::new(),
+        duration: None,
+        disk: None,
+        fabric: Some(io(
+            None,
+            format!("nvmeof/{name}/target-{}.sh", host(target)),
+        )),
+    };
+    hosts[initiator].send.push(send);
+    hosts[target].serve.push(serve);
 }
 
 /// Static neighbours for the pairs whose ARP cannot cross their path, and the MACs they
