@@ -341,11 +341,24 @@ fn catalog(name: Option<&str>, dir: Option<PathBuf>) -> i32 {
         crate::cli::stdout::put(&crate::escape::lines(&crate::catalog::listing(&db)));
         return 0;
     };
-    let found = crate::catalog::entry::find(&db, name);
+    let mut found = crate::catalog::entry::find(&db, name);
     if found.is_empty() {
-        return usage(&format!(
-            "no catalog entry `{name}`; `democ catalog` lists every name"
-        ));
+        // A part number or a vendor's spelling: the entries whose key or title hold it.
+        for (what, entries) in crate::catalog::lookup::tables(&db) {
+            for key in crate::catalog::lookup::matches(&entries, name) {
+                found.extend(
+                    crate::catalog::entry::find(&db, key)
+                        .into_iter()
+                        .filter(|(w, _)| *w == what),
+                );
+            }
+        }
+        if found.is_empty() {
+            return usage(&format!(
+                "no catalog entry `{name}`, and none whose name or title holds it; `democ catalog` lists every name"
+            ));
+        }
+        eprintln!("`{name}` is no catalog name; the entries whose name or title hold it:");
     }
     for (what, key) in found {
         crate::cli::stdout::put(&crate::escape::lines(&crate::catalog::entry::text(

@@ -315,3 +315,19 @@ fn a_closed_standard_output_ends_democ_with_code_2_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(2), "{stderr}");
 }
+
+/// `democ catalog` finds an entry by the vendor's part number (issue 41): the entries
+/// whose name or title hold it, in full, and exit 0.
+#[test]
+fn catalog_finds_entries_by_part_number() {
+    for (written, key) in [
+        ("DCS-7060DX5-64S", "arista-7060dx5-64s:"),
+        ("MCX75310AAS-NEAT", "nvidia-cx7-400g:"),
+    ] {
+        let o = democ(&["catalog", written]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(o.stdout.contains(key), "{written}: {}", o.stdout);
+        assert!(o.stderr.contains("no catalog name"), "{}", o.stderr);
+    }
+    assert_eq!(democ(&["catalog", "juniper-qfx5220"]).code, 2);
+}

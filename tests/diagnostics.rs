@@ -105,6 +105,7 @@ specs! {
     bad e0102_duplicate_name => "tests/bad/E0102-duplicate-name.yaml",
     bad e0103_unknown_model => "tests/bad/E0103-unknown-model.yaml",
     bad e0103_model_no_cascade => "tests/bad/E0103-model-no-cascade.yaml",
+    bad e0103_part_number => "tests/bad/E0103-part-number.yaml",
     bad e0101_site_once => "tests/bad/E0101-site-once.yaml",
     bad e0104_port_range => "tests/bad/E0104-port-range.yaml",
     bad w0122_uncabled_port => "tests/bad/W0122-uncabled-port.yaml",

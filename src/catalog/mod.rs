@@ -3,6 +3,7 @@
 
 pub(crate) mod entry;
 mod lazy;
+pub(crate) mod lookup;
 pub(crate) mod types;
 
 use std::path::Path;
@@ -63,6 +64,7 @@ impl<T> Table<T> {
         self.by_name.get(name).map(|(k, _)| *k)
     }
 
+    #[cfg(test)]
     pub(crate) fn names(&self) -> impl Iterator<Item = &str> + Clone {
         self.by_name.keys().map(String::as_str)
     }

@@ -1,5 +1,6 @@
 //! Hosts (DTNs): chassis, CPU, NICs in slots, NVMe drives; host ranges expand here.
 
+use crate::catalog::titles;
 use crate::fxhash::FxMap as HashMap;
 
 use super::Rx;
@@ -34,7 +35,12 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
     for nic in h.nics.iter().flatten() {
         let model = rx.db.nics.get(&nic.model);
         if model.is_none() {
-            rx.unknown_model(nic.model.span, "NIC", &nic.model, rx.db.nics.names());
+            rx.unknown_model(
+                nic.model.span,
+                "NIC",
+                &nic.model,
+                &titles(&rx.db.nics, |x| &x.title),
+            );
         }
         if let Some(ch) = ch {
             if !ch.slots.iter().any(|(k, _)| k.value == nic.slot.value) {
@@ -174,7 +180,12 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
 fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, host: &mut Host) {
     for g in h.nvme.iter().flatten() {
         if rx.db.drives.get(&g.model).is_none() {
-            rx.unknown_model(g.model.span, "drive", &g.model, rx.db.drives.names());
+            rx.unknown_model(
+                g.model.span,
+                "drive",
+                &g.model,
+                &titles(&rx.db.drives, |x| &x.title),
+            );
         }
         let count = g.count.as_ref().map_or(1, |c| c.value);
         if count == 0 {
@@ -303,10 +314,20 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
         let site = rx.site(&h.site);
         let ch = rx.db.chassis.get(&h.chassis);
         if ch.is_none() {
-            rx.unknown_model(h.chassis.span, "chassis", &h.chassis, rx.db.chassis.names());
+            rx.unknown_model(
+                h.chassis.span,
+                "chassis",
+                &h.chassis,
+                &titles(&rx.db.chassis, |x| &x.title),
+            );
         }
         if rx.db.cpus.get(&h.cpu).is_none() {
-            rx.unknown_model(h.cpu.span, "CPU", &h.cpu, rx.db.cpus.names());
+            rx.unknown_model(
+                h.cpu.span,
+                "CPU",
+                &h.cpu,
+                &titles(&rx.db.cpus, |x| &x.title),
+            );
         }
         let max_sockets = ch.map_or(2, |c| c.sockets);
         let sockets = match &h.sockets {

@@ -3,6 +3,7 @@
 
 use super::Rx;
 use super::model::{End, Lag, Link, LinkKind, Model, NodeId, Wan};
+use crate::catalog::titles;
 use crate::diag::{Diagnostic, codes, list, suggest};
 use crate::source::Span;
 use crate::spec::Spec;
@@ -572,7 +573,7 @@ fn optics_known(rx: &mut Rx, m: &Model) {
         .map(|r| &r.transponder_optic);
     for o in on_links.flatten().chain(transponders) {
         if rx.db.optics.get(o).is_none() && reported.insert((o.span, o.value.clone())) {
-            rx.unknown_model(o.span, "optic", o, rx.db.optics.names());
+            rx.unknown_model(o.span, "optic", o, &titles(&rx.db.optics, |x| &x.title));
         }
     }
 }

@@ -55,14 +55,22 @@ impl Rx<'_> {
         );
     }
 
-    pub(crate) fn unknown_model<'c>(
+    /// E0103 with the entry a part number or vendor spelling means (catalog::lookup),
+    /// else a did-you-mean over the keys. `entries`: the table's (key, title) pairs.
+    pub(crate) fn unknown_model(
         &mut self,
         span: Span,
         what: &str,
         name: &str,
-        candidates: impl IntoIterator<Item = &'c str> + Clone,
+        entries: &[(String, String)],
     ) {
-        let hint = suggest(name, candidates);
+        let keys = entries.iter().map(|(k, _)| k.as_str());
+        let hint = match crate::diag::did_you_mean(name, keys.clone()) {
+            Some(_) => suggest(name, keys),
+            None => {
+                crate::catalog::lookup::hint(entries, name).unwrap_or_else(|| suggest(name, keys))
+            }
+        };
         self.diags.push(
             Diagnostic::new(
                 codes::UNKNOWN_MODEL,

@@ -1,5 +1,6 @@
 //! Switches: catalog model, OS, ports (with breakout) and OpenFlow settings.
 
+use crate::catalog::titles;
 use crate::fxhash::FxSet;
 use std::sync::Arc;
 
@@ -462,7 +463,12 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         }
         let site = rx.site(&s.site);
         let Some(model) = rx.db.switches.get(&s.model) else {
-            rx.unknown_model(s.model.span, "switch", &s.model, rx.db.switches.names());
+            rx.unknown_model(
+                s.model.span,
+                "switch",
+                &s.model,
+                &titles(&rx.db.switches, |x| &x.title),
+            );
             // Declared all the same: links and paths naming it are not unknown names.
             rx.nodes.remove(name.as_str());
             rx.unresolved.insert(name.value.clone());
