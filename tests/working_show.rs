@@ -489,3 +489,39 @@ fn the_shipped_shows_carry_no_dead_configuration() {
         );
     }
 }
+
+/// FTOS 9 takes an OpenFlow instance's ports only while it is shut down: democ
+/// configures it `shutdown`, adds the ports, and brings it up last; and `portmode
+/// hybrid` (a native VLAN's) stays off ports that are only untagged or only tagged.
+#[test]
+fn ftos_brings_its_openflow_instance_up_after_the_ports_join() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("sc16");
+    support::build("examples/sc16/show.yaml", &out);
+    let cfg = read(&out, "switches/scinet-core.cfg");
+    let lines: Vec<&str> = cfg.lines().collect();
+    let block = lines
+        .iter()
+        .position(|l| *l == "openflow of-instance 1")
+        .expect("the instance");
+    assert_eq!(
+        lines[block + 1..]
+            .iter()
+            .find(|l| l.trim().ends_with("shutdown")),
+        Some(&" shutdown")
+    );
+    let last_port = lines
+        .iter()
+        .rposition(|l| *l == " of-instance 1")
+        .expect("ports join");
+    let up = lines
+        .iter()
+        .rposition(|l| *l == "openflow of-instance 1")
+        .expect("up");
+    assert!(up > last_port, "{cfg}");
+    assert_eq!(lines[up + 1], " no shutdown", "{cfg}");
+    for sw in ["scinet-core", "cit-a-z9100-1", "cit-b-z9100"] {
+        let cfg = read(&out, &format!("switches/{sw}.cfg"));
+        assert!(!cfg.contains("portmode hybrid"), "{sw}:\n{cfg}");
+    }
+}
