@@ -94,11 +94,22 @@ pub(crate) fn lower(
             Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
             _ => missing.join(""),
         };
+        let p = lx.m.settings.pfc_priority;
+        // Without DSCP trust a switch classifies by the frames' 802.1p priority, and the
+        // DTNs send RoCE untagged (priority 0): the PFC class written here never engages.
+        let inert = if caps.pfc && !caps.dscp_trust {
+            format!(
+                "; without DSCP trust `{os}` classifies by 802.1p, and the DTNs' untagged RoCE frames \
+                 carry priority 0, so the PFC on priority {p} written here does not engage"
+            )
+        } else {
+            String::new()
+        };
         lx.manual(
             "qos",
             span,
-            format!("RDMA crosses `{name}`, but democ has no confirmed `{os}` syntax for {what}"),
-            format!("configure {what} on priority {} (RoCE data DSCP {ROCE_DSCP}, CNP DSCP {CNP_DSCP}) by hand on `{name}`, or route RDMA over another switch", lx.m.settings.pfc_priority),
+            format!("RDMA crosses `{name}`, but democ has no confirmed `{os}` syntax for {what}{inert}"),
+            format!("configure {what} on priority {p} (RoCE data DSCP {ROCE_DSCP}, CNP DSCP {CNP_DSCP}) by hand on `{name}`, or route RDMA over another switch"),
         );
     }
     let p = lx.m.settings.pfc_priority;
