@@ -189,7 +189,13 @@ const USER: &str = "odl-admin";
 const PASSWORD: &str = "pa\"ss\\ w$rd;`id`";
 
 fn fake(dir: &Path, refuse: &str) -> Fake {
+    fake_api(dir, refuse, "rfc8040")
+}
+
+/// The fake controller serving `api`'s paths (`rfc8040` or `bierman02`).
+fn fake_api(dir: &Path, refuse: &str, api: &str) -> Fake {
     let mut child = Command::new("python3")
+        .env("FAKE_API", api)
         .arg("tests/fixtures/odl/fake_restconf.py")
         .env("FAKE_USER", USER)
         .env("FAKE_PASSWORD", PASSWORD)
@@ -208,6 +214,17 @@ fn fake(dir: &Path, refuse: &str) -> Fake {
 
 /// Runs push.sh with the controller in the environment and the curl shim first on PATH.
 fn push(out: &Path, shim: &Path, url: &str, password: &str, args: &[&str]) -> Output {
+    push_api(out, shim, url, password, args, "rfc8040")
+}
+
+fn push_api(
+    out: &Path,
+    shim: &Path,
+    url: &str,
+    password: &str,
+    args: &[&str],
+    api: &str,
+) -> Output {
     let path = format!(
         "{}:{}",
         shim.display(),
@@ -221,6 +238,7 @@ fn push(out: &Path, shim: &Path, url: &str, password: &str, args: &[&str]) -> Ou
         .env("ODL_USER", USER)
         .env("ODL_PASSWORD", password)
         .env("ODL_TRIES", "2")
+        .env("ODL_API", api)
         .output()
         .expect("sh runs")
 }
@@ -467,4 +485,37 @@ fn push_sh_delete_takes_the_flows_meter_with_its_rules() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("deleted meter 1"), "{}", text(&o));
     assert_eq!(meters(&state(&f.url)), 0);
+}
+
+/// The controllers of the shows' time (OpenDaylight Lithium, Boron) serve the draft
+/// RESTCONF paths, not RFC 8040's (vendor review): `ODL_API=bierman02` puts, verifies and
+/// deletes through `/restconf/config` and `/restconf/operational`, and an unknown API is
+/// refused before anything is sent.
+#[test]
+fn push_sh_speaks_the_draft_restconf_of_older_controllers() {
+    if !["python3", "curl", "sh"].iter().all(|t| have(t)) {
+        println!("skipped: push.sh's test needs python3, curl and sh");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("sc16");
+    build(&example("sc16"), &out);
+    let no_shim = tmp.path().join("no-shim");
+    std::fs::create_dir(&no_shim).expect("dir");
+    let f = fake_api(tmp.path(), "", "bierman02");
+    let sw = "cit-b-z9100";
+    let run = |args: &[&str], api: &str| push_api(&out, &no_shim, &f.url, PASSWORD, args, api);
+    let o = run(&["put", sw], "bierman02");
+    assert!(o.status.success(), "{}", text(&o));
+    let st = state(&f.url);
+    let (config, oper) = (ids(&st, "config"), ids(&st, "operational"));
+    assert!(config.len() > 20 && config == oper, "{config:?}");
+    let log = std::fs::read_to_string(tmp.path().join("requests.log")).expect("log");
+    assert!(log.lines().all(|l| l == "GET /state" || l.contains(" /restconf/")), "{log}");
+    let o = run(&["delete", sw, "0xdc00000000000000/0xffffffffffffffff"], "bierman02");
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(ids(&state(&f.url), "config").len(), config.len() - 1);
+    let o = run(&["verify", sw], "draft");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("ODL_API must be rfc8040 or bierman02"), "{}", text(&o));
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Installs democ's OpenFlow rules through an OpenDaylight controller: PUTs each meter
 # and flow of openflow/odl/<switch>.json into the opendaylight-inventory config
-# datastore (RFC 8040 RESTCONF, /rests/data), checks that each reached the operational
-# datastore (the switch holds it), and deletes flows by cookie.
+# datastore, checks that each reached the operational datastore (the switch holds it),
+# and deletes flows by cookie.
 #
 #   sh push.sh put    SWITCH [NODE]                 PUT meters and flows, then verify
 #   sh push.sh verify SWITCH [NODE]                 every flow and meter is operational
@@ -20,6 +20,10 @@
 #   ODL_URL        e.g. http://controller:8181
 #   ODL_USER, ODL_PASSWORD
 #   ODL_TRIES      how many seconds to wait for the operational datastore (default 30)
+#   ODL_API        rfc8040 (default: /rests/data, RFC 8040 RESTCONF, OpenDaylight's
+#                  restconf-nb-rfc8040 northbound) or bierman02 (/restconf/config and
+#                  /restconf/operational, the draft RESTCONF of OpenDaylight releases
+#                  before RFC 8040 existed, such as Lithium and Boron)
 set -eu
 
 FLOW_MASK=ffffffffff000000
@@ -47,6 +51,11 @@ need_env() {
 '
 	case $ODL_URL$ODL_USER$ODL_PASSWORD in
 	*"$nl"*) die "ODL_URL, ODL_USER and ODL_PASSWORD must be one line each" ;;
+	esac
+	api=${ODL_API:-rfc8040}
+	case $api in
+	rfc8040 | bierman02) ;;
+	*) die "ODL_API must be rfc8040 or bierman02" ;;
 	esac
 	tries=${ODL_TRIES:-30}
 	case $tries in
@@ -94,7 +103,20 @@ pick_node() {
 	case ${node#openflow:} in
 	*[!0-9]*) die "not an OpenFlow node id: $node" ;;
 	esac
-	base=/rests/data/opendaylight-inventory:nodes/node=openflow%3A${node#openflow:}
+	# The paths of the node's config (PUT, DELETE) and operational (GET) datastores;
+	# each resource below is appended with its id.
+	n=${node#openflow:}
+	if [ "$api" = bierman02 ]; then
+		base=/restconf/config/opendaylight-inventory:nodes/node/openflow:$n
+		oper=/restconf/operational/opendaylight-inventory:nodes/node/openflow:$n
+		flow_at=flow-node-inventory:table/0/flow/ meter_at=flow-node-inventory:meter/
+		table_at=flow-node-inventory:table/0 nonconfig=
+	else
+		base=/rests/data/opendaylight-inventory:nodes/node=openflow%3A$n
+		oper=$base
+		flow_at=flow-node-inventory:table=0/flow= meter_at=flow-node-inventory:meter=
+		table_at=flow-node-inventory:table=0 nonconfig='?content=nonconfig'
+	fi
 }
 
 # One flow (or meter) per line, as democ writes them.
@@ -119,14 +141,14 @@ put_each() {
 }
 
 put_all() {
-	put_each meter flow-node-inventory:meter=
-	put_each flow flow-node-inventory:table=0/flow=
+	put_each meter "$meter_at"
+	put_each flow "$flow_at"
 }
 
 # missing WANT: prints the ids of the file's flows (WANT=present) not yet in the
 # operational table, or of the selected flows ($selected, WANT=absent) still in it.
 missing() {
-	code=$(odl GET "$base/flow-node-inventory:table=0?content=nonconfig")
+	code=$(odl GET "$oper/$table_at$nonconfig")
 	case $code in
 	2??) ;;
 	404) : >"$resp" ;;
@@ -146,7 +168,7 @@ missing() {
 	done
 	if [ "$1" = present ]; then
 		for id in $(meters | meter_id); do
-			code=$(odl GET "$base/flow-node-inventory:meter=$id?content=nonconfig")
+			code=$(odl GET "$oper/$meter_at$id$nonconfig")
 			case $code in
 			2??) ;;
 			*) printf 'meter-%s\n' "$id" ;;
@@ -210,7 +232,7 @@ delete_matching() {
 	done
 	[ -s "$selected" ] || die "no flow of $sw has cookie 0x$want/0x$mask"
 	while IFS= read -r id; do
-		delete_one flow flow-node-inventory:table=0/flow= "$id"
+		delete_one flow "$flow_at" "$id"
 	done <"$selected"
 	delete_meters
 }
@@ -246,7 +268,7 @@ delete_meters() {
 	sort -u "$list" >"$tmp/drop"
 	while IFS= read -r m; do
 		grep -qx "$m" "$tmp/kept" && continue
-		delete_one meter flow-node-inventory:meter= "$m"
+		delete_one meter "$meter_at" "$m"
 	done <"$tmp/drop"
 }
 
