@@ -511,11 +511,22 @@ fn push_sh_speaks_the_draft_restconf_of_older_controllers() {
     let (config, oper) = (ids(&st, "config"), ids(&st, "operational"));
     assert!(config.len() > 20 && config == oper, "{config:?}");
     let log = std::fs::read_to_string(tmp.path().join("requests.log")).expect("log");
-    assert!(log.lines().all(|l| l == "GET /state" || l.contains(" /restconf/")), "{log}");
-    let o = run(&["delete", sw, "0xdc00000000000000/0xffffffffffffffff"], "bierman02");
+    assert!(
+        log.lines()
+            .all(|l| l == "GET /state" || l.contains(" /restconf/")),
+        "{log}"
+    );
+    let o = run(
+        &["delete", sw, "0xdc00000000000000/0xffffffffffffffff"],
+        "bierman02",
+    );
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(ids(&state(&f.url), "config").len(), config.len() - 1);
     let o = run(&["verify", sw], "draft");
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("ODL_API must be rfc8040 or bierman02"), "{}", text(&o));
+    assert!(
+        text(&o).contains("ODL_API must be rfc8040 or bierman02"),
+        "{}",
+        text(&o)
+    );
 }

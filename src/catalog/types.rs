@@ -141,6 +141,9 @@ spec_struct! {
         /// How the model numbers its OpenFlow ports (absent: `step` the widest breakout,
         /// `lag_base` 1000).
         port_numbers: Option<OfPortNumbers> = opt,
+        /// Whether a source confirms the OpenFlow agent on this model at all (`unconfirmed`:
+        /// the OS documents OpenFlow without naming the platform); listed in W0305.
+        agent: Option<Confidence> = opt,
     }
 }
 

@@ -193,6 +193,12 @@ pub(crate) fn lower(
             "set `lag: { lacp: static }` on the links, or run the switch in `hybrid` mode",
         );
     }
+    if of.agent_unconfirmed {
+        let model = &lx.switch().model.value;
+        lx.unconfirmed.insert(format!(
+            "`openflow` on `{model}` (no source read names this platform)"
+        ));
+    }
     // Without a version setting the switch speaks what its manual documents (`capable`
     // warned), so its rules are written in that version's terms.
     let version = caps.version(&of.version);

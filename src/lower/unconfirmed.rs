@@ -18,7 +18,7 @@ pub(crate) fn warning(
     let os = sw.os.as_str();
     let mut parts = Vec::new();
     if !lines.is_empty() {
-        parts.push(format!("config lines {}", lines.join(", ")));
+        parts.push(format!("config {}", lines.join(", ")));
     }
     let mut help = String::new();
     if let Some((version, names)) = openflow.filter(|(_, n)| !n.is_empty()) {

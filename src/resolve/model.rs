@@ -197,6 +197,8 @@ pub(crate) struct OpenflowCfg {
     /// Where the numbers not in `port_map` were declared placeholders (the switch's
     /// `placeholder_port_map` or the show default).
     pub(crate) placeholder: Option<Span>,
+    /// No source confirms OpenFlow on the model at all (catalog `openflow.agent`).
+    pub(crate) agent_unconfirmed: bool,
     pub(crate) span: Span,
 }
 

@@ -301,6 +301,8 @@ fn openflow(
         .openflow
         .as_ref()
         .filter(|c| c.os.as_ref().is_none_or(|l| l.contains(&os)));
+    let agent_unconfirmed =
+        caps.is_some_and(|c| c.agent == Some(crate::catalog::types::Confidence::Unconfirmed));
     match caps {
         None => rx.diags.push(
             Diagnostic::new(
@@ -389,6 +391,7 @@ fn openflow(
             Some(p) => p.value.then_some(p.span),
             None => m.settings.placeholder_port_map,
         },
+        agent_unconfirmed,
         span: of.mode.span,
     })
 }
