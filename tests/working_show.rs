@@ -409,6 +409,11 @@ fn unconfirmed_config_lines_are_listed_per_switch() {
         ("ucsd-as9716", "breakout `4x100G` (4x100G)"),
         ("nv-sn4700", "breakout `qsfp-split-8` (8x50G)"),
         ("sl-z9432", "breakout `200g-2x` (2x200G)"),
+        // The catalog's `os_unconfirmed`: no source says Onyx runs on Spectrum-4.
+        (
+            "scinet-core",
+            "no source confirms `onyx` on `nvidia-sn5600`",
+        ),
     ] {
         let warnings: Vec<&str> = err
             .lines()

@@ -52,6 +52,9 @@ spec_struct! {
         title: String = req,
         /// OS flavours the model runs; the first is the default.
         os: Vec<Sp<Os>> = req,
+        /// OSes in `os` that no source confirms on this model: its config is a planning
+        /// artefact to translate (listed in W0305).
+        os_unconfirmed: Option<Vec<Os>> = opt,
         /// Port groups: names, cage, speeds, breakout modes.
         ports: Vec<Sp<PortGroup>> = req,
         /// Largest L2 frame the ports accept, bytes.

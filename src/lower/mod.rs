@@ -344,6 +344,13 @@ fn no_vendor_data(vendors: &vendor::Vendors, s: &crate::resolve::model::Switch) 
 
 fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Switch {
     let s = lx.switch();
+    if s.os_unconfirmed {
+        lx.unconfirmed.insert(format!(
+            "everything (no source confirms `{}` on `{}`: a planning artefact to translate, not to load)",
+            s.os.as_str(),
+            s.model.value
+        ));
+    }
     let (template, extension) = match (&s.openflow, &lx.f.openflow) {
         (Some(of), Some(caps)) if of.mode == OfMode::Ovs => caps
             .ovs

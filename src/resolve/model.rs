@@ -221,6 +221,8 @@ pub(crate) struct Switch {
     pub(crate) max_mtu: u32,
     /// The catalog's silicon family (`sand`), for platform-specific syntax.
     pub(crate) platform: Option<String>,
+    /// No source confirms that the model runs `os` (catalog `os_unconfirmed`).
+    pub(crate) os_unconfirmed: bool,
     pub(crate) description: Option<String>,
     /// Owned by others (`external: true`): no config written or pushed.
     pub(crate) external: bool,

@@ -503,6 +503,10 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             port_index,
             max_mtu: model.max_mtu.value,
             platform: model.platform.clone(),
+            os_unconfirmed: model
+                .os_unconfirmed
+                .as_ref()
+                .is_some_and(|l| l.contains(&os)),
             description: s.description.as_ref().map(|d| d.value.clone()),
             external: s.external.as_ref().is_some_and(|e| e.value),
         });
