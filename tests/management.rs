@@ -154,3 +154,26 @@ fn the_controller_host_configures_its_management_address() {
     let lab = run(&["--dry-run", "tune"], &[("DEMOC_LAB", "1")]);
     assert!(!lab.contains("192.168.16.100"), "{lab}");
 }
+
+/// A site's management network is checked like a pool: its router inside its subnet,
+/// its switches' static addresses inside it, and no overlap with the show's pools.
+#[test]
+fn a_site_management_network_is_checked_like_a_pool() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let spec = tmp.path().join("show.yaml");
+    std::fs::write(
+        &spec,
+        "show:\n  name: sites\n  addressing: { mgmt: 192.168.1.0/24 }\n  management: { gateway: 192.168.1.1 }\nsites:\n  booth: { kind: booth }\n  pop: { kind: remote, mgmt: { subnet: 192.168.1.128/25, gateway: 10.0.0.1 } }\nswitches:\n  sw1: { site: booth, model: dell-z9100-on, os: os10 }\n  sw2: { site: pop, model: dell-z9100-on, os: os10, mgmt: 192.168.2.5 }\n",
+    )
+    .unwrap();
+    let c = democ(&["check", spec.to_str().unwrap()]);
+    let text = stderr(&c);
+    assert_eq!(c.status.code(), Some(1), "{text}");
+    for want in [
+        "error[E0108]: the `pop` mgmt pool 192.168.1.128/25 overlaps the mgmt pool 192.168.1.0/24",
+        "error[E0110]: 10.0.0.1 is outside the site mgmt pool 192.168.1.128/25",
+        "error[E0110]: 192.168.2.5 is outside the site mgmt pool 192.168.1.128/25",
+    ] {
+        assert!(text.contains(want), "no `{want}` in:\n{text}");
+    }
+}
