@@ -12,17 +12,20 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
     let Some(pool) = m.settings.pools.mgmt.as_ref() else {
         return;
     };
-    for (i, site) in m.sites.iter().enumerate() {
-        if site.kind != SiteKind::Remote || site.mgmt.is_some() {
-            continue;
+    // One pass over the switches: those of remote sites without a network of their own
+    // whose address is on the floor's subnet, by site.
+    let mut by_site: Vec<Vec<&str>> = vec![Vec::new(); m.sites.len()];
+    for s in &m.switches {
+        let site = &m.sites[s.site];
+        if site.kind == SiteKind::Remote
+            && site.mgmt.is_none()
+            && !s.external
+            && s.mgmt.as_ref().is_some_and(|a| pool.contains(a.value))
+        {
+            by_site[s.site].push(s.name.value.as_str());
         }
-        let on_floor: Vec<&str> = m
-            .switches
-            .iter()
-            .filter(|s| s.site == i && !s.external)
-            .filter(|s| s.mgmt.as_ref().is_some_and(|a| pool.contains(a.value)))
-            .map(|s| s.name.value.as_str())
-            .collect();
+    }
+    for (site, on_floor) in m.sites.iter().zip(&by_site) {
         let Some(first) = on_floor.first() else {
             continue;
         };

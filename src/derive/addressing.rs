@@ -492,6 +492,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
     // Management addresses for switches without a static one, each from its site's
     // management subnet (the show floor's pool unless the site has its own).
     let mut allocs: Vec<(Sp<Prefix>, &'static str, Pool, usize)> = Vec::new();
+    let mut index: HashMap<(Ipv4Addr, u8), usize> = HashMap::new();
     for &i in &wants.switches {
         if kept.switches.contains(&i) {
             continue;
@@ -500,14 +501,13 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
         let Some(pool) = net.subnet.cloned() else {
             continue;
         };
-        let k = match allocs.iter().position(|(p, ..)| p.value == pool.value) {
-            Some(k) => k,
-            None => {
+        let k = *index
+            .entry((pool.value.addr, pool.value.len))
+            .or_insert_with(|| {
                 let alloc = Pool::new(pool.value);
                 allocs.push((pool, net.what(), alloc, 0));
                 allocs.len() - 1
-            }
-        };
+            });
         let (pool, _, alloc, missing) = &mut allocs[k];
         match alloc.take(&ax.used) {
             Some(a) => {
