@@ -52,9 +52,14 @@ pub(crate) struct Flavour {
     /// and PicOS management interfaces), apart from the data plane's.
     #[serde(default)]
     pub(crate) management_table_separate: bool,
-    /// The OS puts the management port in a VRF when `show.management.vrf` is set (EOS).
+    /// The OS puts the management port in a VRF (EOS): `show.management.vrf`, else `MGMT`.
     #[serde(default)]
     pub(crate) management_vrf: bool,
+    /// The OpenFlow agent connects to its controller from the management VRF. Where it
+    /// cannot, an OpenFlow switch reaching its controller out of band keeps the
+    /// management port in the global table (W0306).
+    #[serde(default)]
+    pub(crate) management_vrf_openflow: bool,
     /// How lab/<show>.clab.yml runs this OS; absent: a stand-in.
     #[serde(default)]
     pub(crate) containerlab: Option<ClabCaps>,

@@ -75,9 +75,12 @@ fn sc16_cabling_and_bom_sum_to_the_spec() {
         .and_then(|s| s.rsplit(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{ok}"));
-    assert_eq!(cables.len(), links, "{cabling}");
     let ids: BTreeSet<&String> = cables.iter().map(|c| &c["id"]).collect();
-    assert_eq!(ids.len(), links, "ids are unique");
+    assert_eq!(ids.len(), cables.len(), "ids are unique");
+    // Management patches come last, one per management port (issue 34): the data
+    // cables keep their ids.
+    let (mgmt, cables): (Vec<_>, Vec<_>) = cables.into_iter().partition(|c| c["kind"] == "mgmt");
+    assert_eq!(cables.len(), links, "{cabling}");
 
     // Optics: the IR says which optic sits in which switch port; hosts' ends come from
     // the cabling plan. A breakout's lanes share their parent port's optic.
@@ -176,6 +179,38 @@ fn sc16_cabling_and_bom_sum_to_the_spec() {
     assert_eq!(
         total("breakout-cable").values().sum::<u32>(),
         split.len() as u32
+    );
+    // A copper patch per management port: every switch with a management address and
+    // the controller's host (`mgmt:`), each to its site's management switch.
+    let mut managed: BTreeSet<String> = ir["switches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| !s["management"].is_null())
+        .map(|s| s["hostname"].as_str().unwrap().to_owned())
+        .collect();
+    managed.insert("cit-odl".into());
+    let patched: BTreeSet<String> = mgmt.iter().map(|c| c["a_device"].clone()).collect();
+    assert_eq!(patched, managed);
+    assert_eq!(mgmt.len(), managed.len());
+    for c in &mgmt {
+        assert_eq!(
+            (c["a_port"].as_str(), c["media"].as_str()),
+            ("mgmt", "copper"),
+            "{c:?}"
+        );
+        assert_eq!(
+            c["b_device"],
+            format!("{}-mgmt-switch", c["a_site"]),
+            "{c:?}"
+        );
+    }
+    assert_eq!(
+        total("copper-patch"),
+        BTreeMap::from([(
+            "copper patch cord (RJ45, Cat6)".to_owned(),
+            managed.len() as u32
+        )])
     );
 }
 

@@ -168,6 +168,7 @@ specs! {
     bad w0248_lag_hashing => "tests/bad/W0248-lag-hashing.yaml",
     bad e0254_service_unreachable => "tests/bad/E0254-service-unreachable.yaml",
     bad w0254_service_no_management => "tests/bad/W0254-service-no-management.yaml",
+    bad w0257_remote_mgmt_subnet => "tests/bad/W0257-remote-mgmt-subnet.yaml",
     // ---- OpenFlow rulesets ----
     bad e0280_openflow_rule_conflict => "tests/bad/E0280-openflow-rule-conflict.yaml",
     bad e0282_openflow_meters => "tests/bad/E0282-openflow-meters.yaml",
@@ -175,6 +176,7 @@ specs! {
     bad e0284_openflow_port_map => "tests/bad/E0284-openflow-port-map.yaml",
     bad w0285_openflow_port_map_placeholder => "tests/bad/W0285-openflow-port-map-placeholder.yaml",
     bad w0305_unconfirmed => "tests/bad/W0305-unconfirmed.yaml",
+    bad w0306_management_global_table => "tests/bad/W0306-management-global-table.yaml",
     bad w0310_dead_config => "tests/bad/W0310-dead-config.yaml",
     // ---- the malformed corpus (issue 5) ----
     bad corpus_truncated => "tests/bad/corpus/E0002-truncated.yaml",

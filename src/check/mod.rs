@@ -16,6 +16,7 @@ pub(crate) mod lag_ids;
 pub(crate) mod lag_placement;
 pub(crate) mod load;
 pub(crate) mod loss;
+mod mgmt_reach;
 pub(crate) mod middleboxes;
 pub(crate) mod mtu;
 pub(crate) mod openflow;
@@ -125,6 +126,7 @@ const OTHERS: &[(&[Check], &str)] = &[
             routes::check,
             segments::check,
             services::check,
+            mgmt_reach::check,
             wan_rtt::check,
             middleboxes::check,
             boundary::check,

@@ -138,6 +138,11 @@ fn overlaps(m: &Model, diags: &mut Diags) {
         .iter()
         .map(|s| format!("`{}` gateway", s.name.value))
         .collect();
+    let site_names: Vec<String> = m
+        .sites
+        .iter()
+        .map(|s| format!("`{}` mgmt", s.name.value))
+        .collect();
     let pools: Vec<(&str, &Sp<Prefix>)> = [
         ("dtn", &p.dtn),
         ("p2p", &p.p2p),
@@ -153,6 +158,13 @@ fn overlaps(m: &Model, diags: &mut Diags) {
             .iter()
             .zip(&names)
             .filter_map(|(s, n)| s.gateway.as_ref().map(|g| (n.as_str(), g))),
+    )
+    // A site's management subnet is its own too: switches are numbered from it.
+    .chain(
+        m.sites
+            .iter()
+            .zip(&site_names)
+            .filter_map(|(s, n)| s.mgmt.as_ref().map(|g| (n.as_str(), &g.subnet))),
     )
     .collect();
     for (i, (na, a)) in pools.iter().enumerate() {
@@ -229,10 +241,10 @@ pub(crate) struct Wants {
     pub(crate) hosts: Vec<HostWant>,
     /// Routed switch-to-switch links without a `subnet:`.
     pub(crate) links: Vec<usize>,
-    /// Switches without a static management address.
+    /// Switches without a static management address whose site has a management
+    /// subnet (its own or the show floor's pool): `Model::mgmt_net`.
     pub(crate) switches: Vec<usize>,
     pub(crate) p2p: Option<Sp<Prefix>>,
-    pub(crate) mgmt: Option<Sp<Prefix>>,
 }
 
 fn wants(m: &Model) -> Wants {
@@ -263,18 +275,17 @@ fn wants(m: &Model) -> Wants {
             .collect(),
         None => Vec::new(),
     };
-    let switches = match pools.mgmt {
-        Some(_) => (0..m.switches.len())
-            .filter(|&s| m.switches[s].mgmt.is_none())
-            .collect(),
-        None => Vec::new(),
-    };
+    let switches = (0..m.switches.len())
+        .filter(|&s| {
+            let sw = &m.switches[s];
+            sw.mgmt.is_none() && m.mgmt_net(sw.site).subnet.is_some()
+        })
+        .collect();
     Wants {
         hosts,
         links,
         switches,
         p2p: pools.p2p.clone(),
-        mgmt: pools.mgmt.clone(),
     }
 }
 
@@ -290,13 +301,23 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
         diags,
         used: FxMap::default(),
     };
-    // Static addresses first, so allocation skips them; the management gateway too.
+    // Static addresses first, so allocation skips them; the management gateways too
+    // (the show floor's and each site's own).
     if let Some(g) = &m.settings.management.gateway {
         ax.claim(g.value, g.span, mgmt_pool.as_ref(), "mgmt");
     }
+    for site in m.sites.iter().filter_map(|s| s.mgmt.as_ref()) {
+        ax.claim(
+            site.gateway.value,
+            site.gateway.span,
+            Some(&site.subnet),
+            "site mgmt",
+        );
+    }
     for s in &m.switches {
         if let Some(a) = &s.mgmt {
-            ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");
+            let net = m.mgmt_net(s.site);
+            ax.claim(a.value, a.span, net.subnet, net.what());
         }
         if let Some(g) = &s.gateway {
             ax.claim(g.addr, g.span, None, "gateway");
@@ -304,7 +325,8 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
     }
     for (hi, h) in m.hosts.iter().enumerate() {
         if let Some(a) = &h.mgmt {
-            ax.claim(a.value, a.span, mgmt_pool.as_ref(), "mgmt");
+            let net = m.mgmt_net(h.site);
+            ax.claim(a.value, a.span, net.subnet, net.what());
         }
         let mut statics: Vec<(&usize, &Sp<Prefix>)> = h.addresses.iter().collect();
         statics.sort_by_key(|(i, _)| **i);
@@ -467,23 +489,37 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
             Pool::new(pool.value).capacity(),
         );
     }
-    // Management addresses for switches without a static one.
-    if let Some(pool) = &mgmt_pool {
-        let mut alloc = Pool::new(pool.value);
-        let mut missing = 0;
-        for (i, s) in m.switches.iter_mut().enumerate() {
-            if s.mgmt.is_none() && !kept.switches.contains(&i) {
-                match alloc.take(&ax.used) {
-                    Some(a) => {
-                        ax.used.insert(a, pool.span);
-                        s.mgmt = Some(Sp::new(a, pool.span));
-                    }
-                    None => missing += 1,
-                }
-            }
+    // Management addresses for switches without a static one, each from its site's
+    // management subnet (the show floor's pool unless the site has its own).
+    let mut allocs: Vec<(Sp<Prefix>, &'static str, Pool, usize)> = Vec::new();
+    let mut index: HashMap<(Ipv4Addr, u8), usize> = HashMap::new();
+    for &i in &wants.switches {
+        if kept.switches.contains(&i) {
+            continue;
         }
-        if missing > 0 {
-            exhausted(ax.diags, pool, "mgmt", missing, alloc.capacity());
+        let net = m.mgmt_net(m.switches[i].site);
+        let Some(pool) = net.subnet.cloned() else {
+            continue;
+        };
+        let k = *index
+            .entry((pool.value.addr, pool.value.len))
+            .or_insert_with(|| {
+                let alloc = Pool::new(pool.value);
+                allocs.push((pool, net.what(), alloc, 0));
+                allocs.len() - 1
+            });
+        let (pool, _, alloc, missing) = &mut allocs[k];
+        match alloc.take(&ax.used) {
+            Some(a) => {
+                ax.used.insert(a, pool.span);
+                m.switches[i].mgmt = Some(Sp::new(a, pool.span));
+            }
+            None => *missing += 1,
+        }
+    }
+    for (pool, what, alloc, missing) in &allocs {
+        if *missing > 0 {
+            exhausted(ax.diags, pool, what, *missing, alloc.capacity());
         }
     }
     let mut next = keep::next(m, &wants);

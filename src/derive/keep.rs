@@ -163,11 +163,16 @@ pub(crate) fn keep(
         .collect();
     let mut given = Vec::new();
     for (key, entry) in &lock.switches {
-        let (Some(&s), Some(pool)) = (switches.get(key.as_str()), wants.mgmt.as_ref()) else {
+        let net = switches
+            .get(key.as_str())
+            .map(|&s| (s, m.mgmt_net(m.switches[s].site)));
+        let Some((s, pool, what)) =
+            net.and_then(|(s, n)| n.subnet.map(|p| (s, p.clone(), n.what())))
+        else {
             kx.diags.push(gone_switch(m, key, entry.span));
             continue;
         };
-        if kx.conflict(key, entry.span, &[entry.value], pool, "mgmt") {
+        if kx.conflict(key, entry.span, &[entry.value], &pool, what) {
             continue;
         }
         kx.take(&[entry.value], entry.span);

@@ -389,6 +389,14 @@ codes! {
         "`show.services` names services, but a switch has no management address, so it cannot \
          reach them: its config leaves them out. Give the switch a `mgmt:` address or set \
          `addressing.mgmt` so democ assigns one.";
+    REMOTE_MGMT_SUBNET = "W0257" "remote-mgmt-subnet" Warning
+        "A remote site's switches take management addresses from the show floor's \
+         `addressing.mgmt` pool and route through the floor's management router, but the \
+         circuits to a remote site carry data VLANs, not the floor's management network: \
+         nothing reaches those addresses from the floor unless an in-band route carries the \
+         subnet there. Give the site its own management network (`sites.<name>.mgmt: { subnet, \
+         gateway }`): its switches then take addresses from that subnet and a default route \
+         through the site's router.";
     SEGMENT_VLANS = "E0255" "segment-vlans" Error
         "A legacy switch bridges frames only within one VLAN; it never translates one VLAN id \
          into another. A flow's route crosses a run of legacy-switched hops (no port under the \
@@ -507,6 +515,15 @@ codes! {
         "A device config leaves an optional part out because the spec lacks a value it needs: a \
          management address outside every `addressing.mgmt` pool has no prefix length, so the \
          management port is not configured.";
+    MANAGEMENT_GLOBAL_TABLE = "W0306" "management-global-table" Warning
+        "Switches keep their management port in a management VRF with a default route through \
+         the management router (`show.management.vrf`, default `MGMT`), apart from the data \
+         plane. An OpenFlow switch that reaches its controller over the management port \
+         (`controller_via: mgmt`) on an OS whose OpenFlow agent connects only from the global \
+         table (EOS: its `controller` command takes no VRF) keeps the port in the global table \
+         instead, default route included: a data-plane route must be more specific to win, and \
+         traffic with no better route leaves by the management port. Reach the controller in \
+         band to keep management in its VRF.";
     DEAD_CONFIG = "W0310" "dead-config" Warning
         "Configuration that carries nothing: a VLAN trunked between switches that reaches no \
          host, circuit or flow; a routed link between switches that no flow crosses and no BGP \

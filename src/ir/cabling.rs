@@ -27,12 +27,14 @@ pub(crate) struct Cable {
     /// `<show>-<n>`, numbered in the spec's order: what the label starts with.
     pub(crate) id: String,
     /// `lan`, `dark-fiber`, `otn` or `circuit`; `otn-client` for the run from a switch
-    /// port to an OTN transponder's client port (`client_a:` / `client_b:`).
+    /// port to an OTN transponder's client port (`client_a:` / `client_b:`); `mgmt` for
+    /// a management port's patch to its site's management switch.
     pub(crate) kind: String,
     /// The WAN entry, for WAN links.
     pub(crate) wan: Option<String>,
     pub(crate) speed: String,
-    /// `dac`, `aoc` or `fiber`; empty when the spec does not say (a circuit hand-off).
+    /// `dac`, `aoc`, `fiber` or `copper` (a management patch); empty when the spec does
+    /// not say (a circuit hand-off).
     pub(crate) media: String,
     /// `smf` or `mmf` for fiber.
     pub(crate) fiber: Option<String>,
@@ -53,7 +55,8 @@ pub(crate) struct Cable {
 #[serde(deny_unknown_fields)]
 pub(crate) struct BomLine {
     pub(crate) site: String,
-    /// `optic`, `dac`, `aoc`, `breakout-cable`, `breakout-fiber` or `fiber-patch`.
+    /// `optic`, `dac`, `aoc`, `breakout-cable`, `breakout-fiber`, `fiber-patch` or
+    /// `copper-patch` (management).
     pub(crate) category: String,
     pub(crate) part: String,
     pub(crate) length_m: Option<f64>,

@@ -39,6 +39,9 @@ pub(crate) struct Host {
     /// Static neighbours, sorted by address.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) neighbors: Vec<Neighbor>,
+    /// The host's out-of-band management port and address (`mgmt:`), absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) management: Option<HostManagement>,
     /// Lossless RoCE on the NICs, when the host ends an RDMA flow.
     pub(crate) roce: Option<Roce>,
     /// Ports of this host that share a subnet, each answering ARP for its own address
@@ -48,6 +51,22 @@ pub(crate) struct Host {
     pub(crate) serve: Vec<Transfer>,
     /// The pairs this host sends.
     pub(crate) send: Vec<Transfer>,
+}
+
+/// The management port: the chassis's onboard port, named `mgmt` in the spec (the
+/// kernel's name in `IF_mgmt`), addressed on its site's management network, with routes
+/// to the other management networks (remote sites', the show floor's) through its router.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HostManagement {
+    /// `mgmt`.
+    pub(crate) port: String,
+    /// `IF_mgmt`.
+    pub(crate) var: String,
+    /// `192.168.16.100/24`.
+    pub(crate) address: String,
+    /// The other management subnets, through the site's management router.
+    pub(crate) routes: Vec<super::routing::StaticRoute>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

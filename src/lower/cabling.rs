@@ -466,6 +466,17 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
             id,
         ));
     }
+    // Management patches last: every data cable keeps its id.
+    for (site, device) in super::cabling_mgmt::ends(m) {
+        bom.add(
+            site,
+            super::cabling_mgmt::CATEGORY,
+            super::cabling_mgmt::PART.to_owned(),
+            None,
+        );
+        let id = format!("{show}-{:03}", cables.len() + 1);
+        cables.push(super::cabling_mgmt::cable(m, site, device, id));
+    }
     let pct = m.settings.spares_percent;
     let mut totals: BTreeMap<(&'static str, String, Option<u64>), (u32, u32)> = BTreeMap::new();
     let mut lines = Vec::with_capacity(bom.counts.len() * 2);

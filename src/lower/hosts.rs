@@ -212,6 +212,7 @@ fn settings(
         seconds: t.transfers.seconds,
         routes: Vec::new(),
         neighbors: Vec::new(),
+        management: super::host_mgmt::management(cx.m, id),
         roce: None,
         same_subnet,
         serve: Vec::new(),

@@ -1,13 +1,14 @@
 //! The out-of-band management port: the switch's `mgmt` address with the prefix length
-//! of the `addressing.mgmt` pool, and its routes through `show.management.gateway`.
+//! of its site's management subnet (`sites.<name>.mgmt`, else `addressing.mgmt`), and a
+//! default route through that network's router, in the management VRF where the OS has
+//! one.
 
 use super::Lx;
 use crate::diag::{Diagnostic, codes};
-use std::net::Ipv4Addr;
-
 use crate::ir::routing::StaticRoute;
 use crate::ir::switch::{Ipv4, Management};
 use crate::spec::show::ControllerVia;
+use crate::spec::switch::OfMode;
 
 pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
     let s = lx.switch();
@@ -29,13 +30,8 @@ pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
         );
         return None;
     };
-    let pool =
-        lx.m.settings
-            .pools
-            .mgmt
-            .as_ref()
-            .filter(|p| p.contains(addr.value));
-    let Some(pool) = pool else {
+    let net = lx.m.mgmt_net(s.site);
+    let Some(pool) = net.subnet.filter(|p| p.contains(addr.value)) else {
         lx.report(
             "mgmt-len",
             Diagnostic::new(codes::CONFIG_PARTIAL, addr.span, format!("management address {} of `{}` has no prefix length", addr.value, s.name.value))
@@ -44,15 +40,36 @@ pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
         );
         return None;
     };
-    let net = &lx.m.settings.management;
-    let gateway = net.gateway.as_ref().map(|g| g.value);
-    let vrf = net
-        .vrf
-        .as_ref()
-        .filter(|_| lx.f.management_vrf)
-        .map(|v| v.value.clone());
+    let gateway = net.gateway.map(|g| g.value);
+    // OVS mode writes a script of `ovs-vsctl` lines, none of them for the management
+    // port: the address and route stay the planner's, and the IR keeps them (the twin
+    // and `push` read them).
+    if let Some(of) = s.openflow.as_ref().filter(|o| o.mode == OfMode::Ovs) {
+        let (span, os) = (of.span, lx.os());
+        lx.manual(
+            "mgmt-ovs",
+            span,
+            format!("`{os}` in OVS mode: democ's script sets no management address or route"),
+            format!(
+                "on the switch, give eth0 {}/{} and a default route through {}",
+                addr.value,
+                pool.len,
+                gateway.map_or("the management router".to_owned(), |g| g.to_string())
+            ),
+        );
+    }
+    let vrf = vrf(lx);
+    // A default route through the site's management router, in the management port's
+    // own table (Dell's management routes, Onyx and PicOS management interfaces, an EOS
+    // management VRF) or, where the port shares the global table, there.
     let routes = gateway
-        .map(|g| routes(lx, g, pool.contains(g), vrf.is_some()))
+        .filter(|g| pool.contains(*g))
+        .map(|g| {
+            vec![StaticRoute {
+                prefix: "0.0.0.0/0".into(),
+                next_hop: g.to_string(),
+            }]
+        })
         .unwrap_or_default();
     Some(Management {
         interface,
@@ -63,43 +80,58 @@ pub(crate) fn lower(lx: &mut Lx) -> Option<Management> {
     })
 }
 
-/// The management port's routes: a default route where the management port has a table
-/// of its own (Dell's management routes, Onyx and PicOS management interfaces, an EOS
-/// management VRF); on a shared table only a host route to an out-of-band controller
-/// off the management network, so the data plane keeps its own routing.
-fn routes(lx: &Lx, gateway: Ipv4Addr, on_link: bool, vrf: bool) -> Vec<StaticRoute> {
-    if !on_link {
-        return Vec::new();
+/// The management VRF on an OS that has one: `show.management.vrf`, else `MGMT`. The
+/// default route lands in the global table where the OS has neither a management table
+/// of its own nor a VRF, or where an OpenFlow switch's agent reaches its controller over
+/// the management port only from the global table: a warning (W0306) says so.
+fn vrf(lx: &mut Lx) -> Option<String> {
+    if lx.f.management_table_separate {
+        return None;
     }
-    let next_hop = gateway.to_string();
-    if lx.f.management_table_separate || vrf {
-        return vec![StaticRoute {
-            prefix: "0.0.0.0/0".into(),
-            next_hop,
-        }];
-    }
-    // Host routes to what the switch reaches out of band beyond the management
-    // network: its controller and the show's services, each once, in address order.
-    let mgmt_pool = lx.m.settings.pools.mgmt.as_ref();
-    let off_net = |a: &Ipv4Addr| !mgmt_pool.is_some_and(|p| p.contains(*a));
-    let controller = lx
-        .switch()
+    let named = lx.m.settings.management.vrf.as_ref();
+    let name = named.map_or_else(|| DEFAULT_VRF.to_owned(), |v| v.value.clone());
+    let s = lx.switch();
+    let via_mgmt = lx.m.settings.management.controller_via == ControllerVia::Mgmt;
+    let agent = s
         .openflow
         .as_ref()
-        .and_then(|o| o.controller)
-        .filter(|_| lx.m.settings.management.controller_via == ControllerVia::Mgmt)
-        .map(|c| c.addr);
-    let services = lx.m.settings.services.addresses().map(|a| a.value);
-    let targets: std::collections::BTreeSet<Ipv4Addr> = controller
-        .into_iter()
-        .chain(services)
-        .filter(off_net)
-        .collect();
-    targets
-        .into_iter()
-        .map(|a| StaticRoute {
-            prefix: format!("{a}/32"),
-            next_hop: next_hop.clone(),
-        })
-        .collect()
+        .filter(|_| via_mgmt && !lx.f.management_vrf_openflow);
+    if lx.f.management_vrf && agent.is_none() {
+        return Some(name);
+    }
+    let (sname, os) = (s.name.value.clone(), lx.os());
+    let (span, why, label) = match agent.filter(|_| lx.f.management_vrf) {
+        Some(of) => (
+            of.span,
+            format!("`{os}`'s OpenFlow agent reaches the controller over it only from there"),
+            "controller reached over the management port",
+        ),
+        None => (
+            s.name.span,
+            format!("democ knows no management VRF or table of its own on `{os}`"),
+            "management port in the global table",
+        ),
+    };
+    let mut d = Diagnostic::new(
+        codes::MANAGEMENT_GLOBAL_TABLE,
+        span,
+        format!("`{sname}`'s management port and its default route stay in the global table: {why}"),
+    )
+    .label(label)
+    .help(format!(
+        "make the data plane's routes more specific than 0.0.0.0/0 on `{sname}` (traffic with no better route leaves by the management port){}",
+        if lx.f.management_vrf {
+            format!(", or reach the controller in band (`management: {{ controller_via: inband }}`) to keep management in VRF `{name}`")
+        } else {
+            String::new()
+        }
+    ));
+    if let Some(v) = named.filter(|_| lx.f.management_vrf) {
+        d = d.also(v.span, "not applied to this switch");
+    }
+    lx.report("mgmt-global", d);
+    None
 }
+
+/// The management VRF's name where the spec names none.
+const DEFAULT_VRF: &str = "MGMT";

@@ -5,11 +5,13 @@
 
 mod breakout;
 mod cabling;
+mod cabling_mgmt;
 mod containerlab;
 pub(crate) use containerlab::bind_host_scripts;
 mod dpid;
 pub(crate) mod fabrics;
 pub(crate) mod flows;
+mod host_mgmt;
 pub(crate) mod hosts;
 mod interfaces;
 mod l2;

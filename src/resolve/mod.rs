@@ -6,6 +6,7 @@ mod client_runs;
 mod flows;
 mod hosts;
 mod links;
+pub(crate) mod mgmt_net;
 pub(crate) mod middleboxes;
 pub(crate) mod model;
 pub(crate) mod naming;

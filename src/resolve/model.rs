@@ -127,6 +127,8 @@ pub(crate) struct Site {
     pub(crate) kind: SiteKind,
     pub(crate) booth: Option<String>,
     pub(crate) location: Option<String>,
+    /// `mgmt:`: the site's own management network.
+    pub(crate) mgmt: Option<super::mgmt_net::SiteMgmt>,
 }
 
 /// A port of a switch or a host NIC, after breakout.

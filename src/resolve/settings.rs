@@ -164,6 +164,10 @@ pub(super) fn sites(spec: &Spec, rx: &mut Rx) -> Vec<Site> {
             kind: s.kind.value,
             booth: s.booth.clone(),
             location: s.location.clone(),
+            mgmt: s.mgmt.as_ref().map(|m| super::mgmt_net::SiteMgmt {
+                subnet: m.subnet.clone(),
+                gateway: Sp::new(m.gateway.value.0, m.gateway.span),
+            }),
         });
     }
     out

@@ -1,5 +1,6 @@
 //! `sites:`: booths, the NOC, remote sites.
 
+use super::addr::{Addr, Prefix};
 use super::macros::spec_struct;
 use crate::yaml::decode::{Sp, keyword_enum};
 
@@ -19,5 +20,19 @@ spec_struct! {
         /// For the planner's documents; democ does not read it.
         #[allow(dead_code)]
         title: Option<String> = opt,
+        /// The site's own management network (a remote site's, which the show floor's
+        /// `addressing.mgmt` does not reach): its switches take their management
+        /// addresses from `subnet` and route through `gateway`.
+        mgmt: Option<SiteMgmt> = opt,
+    }
+}
+
+spec_struct! {
+    /// A site's management network: a subnet and its router.
+    pub struct SiteMgmt ("site management network") {
+        /// The subnet the site's switches and hosts take management addresses from.
+        subnet: Sp<Prefix> = req,
+        /// The subnet's router, inside `subnet`.
+        gateway: Sp<Addr> = req,
     }
 }

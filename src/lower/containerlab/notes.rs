@@ -45,6 +45,26 @@ pub(crate) fn lower(front: &Front, cx: &NotesCx) -> Vec<String> {
             standins.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }
+    // Remote sites' own management networks are not the lab's: containerlab's network
+    // is the show floor's pool, and the switch's config keeps its site's address.
+    let pool = m.settings.pools.mgmt.as_ref();
+    let off_lab: Vec<&str> = m
+        .switches
+        .iter()
+        .filter(|s| cx.nodes.contains_key(&s.name.value) && m.mgmt_net(s.site).own)
+        .filter(|s| {
+            s.mgmt
+                .as_ref()
+                .is_some_and(|a| !pool.is_some_and(|p| p.contains(a.value)))
+        })
+        .map(|s| s.name.value.as_str())
+        .collect();
+    if !off_lab.is_empty() {
+        out.push(format!(
+            "Management addresses on their site's own network (`sites.<name>.mgmt`), outside the lab's management network: containerlab gives these nodes an address of its own, which a vendor config replaces at boot, so reach them from their console (`docker exec`): {}.",
+            off_lab.join(", ")
+        ));
+    }
     if cx.no_gateway {
         out.push("The management pool has no free address for the network's gateway: containerlab takes the first one, which a node may hold. Enlarge `addressing.mgmt`.".into());
     }

@@ -221,7 +221,7 @@ def test_platform_decides_the_ecn_queue(democ_build, tmp_path):
 
 
 # Two legacy EOS switches with `show.services` (NTP, syslog, SNMP v2c, sFlow) and an NTP
-# server beyond the management gateway (a host route from the management port).
+# server beyond the management gateway (reached by the management VRF's default route).
 TRACED = "tests/fixtures/traced/show.yaml"
 
 
@@ -231,24 +231,25 @@ def test_services_agree_with_pyavd(democ_build):
     sc = report.switches[0].structured_config
     assert {s["name"] for s in sc["ntp"]["servers"]} == {"192.168.20.5", "10.99.0.5"}
     assert sc["sflow"]["sample"] == 8192
-    assert {"prefix": "10.99.0.5/32", "next_hop": "192.168.20.1"} in sc["static_routes"]
+    # No OpenFlow: the management port is in the default management VRF, MGMT.
+    assert {"prefix": "0.0.0.0/0", "next_hop": "192.168.20.1", "vrf": "MGMT"} in sc["static_routes"]
 
 
 def test_services_in_the_management_vrf_agree_with_pyavd(democ_build, tmp_path):
     """With `show.management.vrf`, every service line and the management port's routes
-    carry the VRF, as pyavd renders them."""
+    carry that VRF, as pyavd renders them."""
     from conftest import ROOT, democ_binary
 
     spec = tmp_path / "show.yaml"
     text = (ROOT / TRACED).read_text()
-    spec.write_text(text.replace("{ gateway: 192.168.20.1 }", "{ gateway: 192.168.20.1, vrf: MGMT }"))
+    spec.write_text(text.replace("{ gateway: 192.168.20.1 }", "{ gateway: 192.168.20.1, vrf: OOB }"))
     out = tmp_path / "out"
     subprocess.run([str(democ_binary()), "build", str(spec), "-o", str(out)], check=True, capture_output=True)
     report = check_build(out)
     assert report.ok, _explain(report)
     cfg = (out / "switches" / "eos-a.cfg").read_text()
-    assert "sflow vrf MGMT destination 192.168.20.8 6343\n" in cfg
-    assert "ntp server vrf MGMT 10.99.0.5\n" in cfg
+    assert "sflow vrf OOB destination 192.168.20.8 6343\n" in cfg
+    assert "ntp server vrf OOB 10.99.0.5\n" in cfg
 
 
 def test_a_missing_service_line_is_caught(democ_build, tmp_path):
