@@ -101,6 +101,7 @@ fn sc15_deploys_carries_every_flow_and_leaves_nothing() {
         assert!(!flows.is_empty(), "sc15 has flows");
         assert_eq!(code, 0, "lab test failed:\n{out}\n{err}");
         assert!(flows.iter().all(|r| r.3) && control, "{err}");
+        eprint!("{out}");
 
         // Sabotage: one IP rule of one flow deleted from cit-z9100-4's running ruleset.
         let sw = "cit-z9100-4";
@@ -150,8 +151,9 @@ fn sc15_deploys_carries_every_flow_and_leaves_nothing() {
             .expect("docker exec");
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
-        let (code, _, err) = democ(&["lab", "test", &b]);
+        let (code, out, err) = democ(&["lab", "test", &b]);
         assert_eq!(code, 1, "the sabotaged lab must fail:\n{err}");
+        eprint!("after deleting `{line}` from {sw}: {out}");
         let (rows, control) = rows(&build);
         assert!(control, "control channels are untouched");
         let failed: Vec<_> = rows.iter().filter(|r| !r.3).collect();
@@ -170,6 +172,7 @@ fn sc15_deploys_carries_every_flow_and_leaves_nothing() {
                 })
             })
         };
+        eprintln!("failed: {failed:?}");
         for r in &failed {
             assert_eq!(
                 r.0, flow,
