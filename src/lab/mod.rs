@@ -165,6 +165,28 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
                     2,
                 ));
             }
+            // A node's script sets up every port it is cabled on: a filter must keep
+            // both ends of every cable it keeps one end of.
+            for l in &topo.topology.links {
+                let [a, b] = l
+                    .endpoints
+                    .each_ref()
+                    .map(|e| e.split(':').next().unwrap_or_default());
+                let kept = |n: &str| want.iter().any(|w| w == n);
+                if kept(a) != kept(b) {
+                    let (inside, outside) = if kept(a) { (a, b) } else { (b, a) };
+                    return Err((
+                        format!(
+                            "--node-filter: `{}` is cabled to `{}`, which the filter leaves out; a node's script needs every port it is cabled on: add `{}` or leave `{}` out",
+                            crate::escape::line(inside),
+                            crate::escape::line(outside),
+                            crate::escape::line(outside),
+                            crate::escape::line(inside)
+                        ),
+                        2,
+                    ));
+                }
+            }
             want
         }
         None => topo.topology.nodes.keys().cloned().collect(),
