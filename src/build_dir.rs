@@ -213,7 +213,22 @@ impl BuildDir {
     /// symlink; a missing folder has none.
     #[cfg(unix)]
     pub(crate) fn files_in(&self, rel: &str) -> Result<Vec<String>, BuildReadError> {
-        use rustix::fs::{Dir, FileType};
+        self.entries_in(rel, rustix::fs::FileType::RegularFile)
+    }
+
+    /// The folders directly in folder `rel` (names, sorted; a symlink is none).
+    #[cfg(unix)]
+    pub(crate) fn folders_in(&self, rel: &str) -> Result<Vec<String>, BuildReadError> {
+        self.entries_in(rel, rustix::fs::FileType::Directory)
+    }
+
+    #[cfg(unix)]
+    fn entries_in(
+        &self,
+        rel: &str,
+        kind: rustix::fs::FileType,
+    ) -> Result<Vec<String>, BuildReadError> {
+        use rustix::fs::Dir;
         let parts = components(rel)
             .ok_or_else(|| self.error(rel, false, "not a plain path inside the build folder"))?;
         let dir = match self.folder(rel, &parts) {
@@ -226,8 +241,9 @@ impl BuildDir {
         let mut names = Vec::new();
         for e in entries {
             let e = e.map_err(|e| self.error(rel, false, e))?;
-            if e.file_type() == FileType::RegularFile {
-                names.push(e.file_name().to_string_lossy().into_owned());
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type() == kind && name != "." && name != ".." {
+                names.push(name);
             }
         }
         names.sort();
@@ -235,7 +251,21 @@ impl BuildDir {
     }
 
     #[cfg(not(unix))]
+    pub(crate) fn folders_in(&self, rel: &str) -> Result<Vec<String>, BuildReadError> {
+        self.entries_in(rel, std::fs::FileType::is_dir)
+    }
+
+    #[cfg(not(unix))]
     pub(crate) fn files_in(&self, rel: &str) -> Result<Vec<String>, BuildReadError> {
+        self.entries_in(rel, std::fs::FileType::is_file)
+    }
+
+    #[cfg(not(unix))]
+    fn entries_in(
+        &self,
+        rel: &str,
+        kind: fn(&std::fs::FileType) -> bool,
+    ) -> Result<Vec<String>, BuildReadError> {
         let entries = match std::fs::read_dir(self.path.join(rel)) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -243,7 +273,7 @@ impl BuildDir {
         };
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter(|e| e.file_type().is_ok_and(|t| kind(&t)))
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();

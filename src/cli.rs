@@ -11,6 +11,7 @@ use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
 mod diff;
+mod lab;
 mod out;
 mod push;
 mod python;
@@ -50,6 +51,10 @@ enum Command {
     /// Run the built show here: namespaces, Open vSwitch, FRR; test every flow.
     #[command(subcommand)]
     Twin(twin::TwinCmd),
+    /// Deploy the build's containerlab lab here (Docker, containerlab, root) and test
+    /// every flow through its containers with the twin's matrix.
+    #[command(subcommand)]
+    Lab(lab::LabCmd),
     /// What changed between two builds: per device, each file added, removed or
     /// changed, unified diffs of configs, rulesets and scripts, and the flow pairs whose
     /// path, RTT or MTU moved (exit 0 no change, 1 changes, 2 trouble).
@@ -416,6 +421,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Report(a) => refuse_format("report", &a.common, &[Format::Text], "it writes HTML")
             .unwrap_or_else(|| out::report_only(&a)),
         Command::Twin(t) => twin::run(&t),
+        Command::Lab(l) => lab::run(&l),
         Command::Diff(a) => diff::run(&a),
         Command::Push(a) => push::run(&a),
         Command::Validate(a) => validate::run(&a),

@@ -21,6 +21,7 @@ pub(crate) mod escape;
 pub(crate) mod fxhash;
 pub(crate) mod host_tuning;
 pub(crate) mod ir;
+pub(crate) mod lab;
 pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;

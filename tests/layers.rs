@@ -42,6 +42,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("write", 11),
     // Running a build.
     ("twin", 12),
+    ("lab", 12),
     // The pipeline's driver and the front doors.
     ("compile", 13),
     ("synth", 13),
@@ -54,7 +55,8 @@ const TEST_SUPPORT: &str = "testkit";
 
 /// Imports that run back up today (from, to): the debt issue 37 §5 is paying off.
 const KNOWN: &[(&str, &str)] = &[
-    // A lab stand-in's script is the twin's emulation of the switch (`twin::lab_script`).
+    // A lab stand-in's script is the twin's emulation of the switch (`twin::lab_script`),
+    // and a lab host's bonds the twin's stand-in for them (`twin::lab_bonds_script`).
     ("lower", "twin"),
 ];
 

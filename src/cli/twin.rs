@@ -54,13 +54,13 @@ fn check_host() -> Option<i32> {
 /// The folder as an absolute path: the OVS daemons run with their own working folder
 /// and resolve a relative pid file against their run folder (`twin up out` once made
 /// ovsdb-server create `out/.../run/out/.../ovsdb-server.pid`).
-fn absolute(p: &Path) -> PathBuf {
+pub(super) fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_owned())
 }
 
 /// An error of a twin command: its text names paths and IR names from the build folder,
 /// so control characters in it are shown, never sent to the terminal.
-fn failed(message: &str, code: i32) -> i32 {
+pub(super) fn failed(message: &str, code: i32) -> i32 {
     eprintln!("error: {}", crate::escape::lines(message));
     code
 }

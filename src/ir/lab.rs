@@ -13,7 +13,7 @@ pub(crate) use check::linux_ok as linux_iface_ok;
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// What `democ build` writes under lab/.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -40,7 +40,7 @@ pub(crate) struct Containerlab {
 }
 
 /// A containerlab topology file.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Topology {
     /// The lab name (`containerlab deploy` prefixes containers with `clab-<name>-`).
@@ -52,7 +52,7 @@ pub(crate) struct Topology {
 }
 
 /// The management network.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Mgmt {
     /// Docker network name.
@@ -66,7 +66,7 @@ pub(crate) struct Mgmt {
     pub(crate) ipv4_gw: Option<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Body {
     /// By name: switches and hosts.
@@ -77,7 +77,7 @@ pub(crate) struct Body {
 }
 
 /// A switch, a stand-in or a host.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Node {
     /// `arista_ceos`, `dell_ftosv`, `linux`.
@@ -102,7 +102,7 @@ pub(crate) struct Node {
 }
 
 /// A cable: `node:interface` at each end.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Link {
     #[serde(serialize_with = "flow")]

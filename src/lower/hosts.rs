@@ -120,12 +120,21 @@ fn pause_ports(cx: &Ctx) -> Vec<Vec<bool>> {
 
 /// Ports of one host with addresses in one subnet (outside bonds), each with a table
 /// of its own; empty when no two share one.
-fn same_subnet(h: &crate::resolve::model::Host, first_table: u32) -> Vec<SourceRoute> {
+fn same_subnet(
+    h: &crate::resolve::model::Host,
+    lags: &[Option<u16>],
+    first_table: u32,
+) -> Vec<SourceRoute> {
+    // A bond's member holds no address (the bond does): a table sourcing from it would
+    // name an address no interface has, which the kernel refuses ("Invalid prefsrc").
     let addressed: Vec<(usize, crate::spec::addr::Prefix)> = h
         .ports
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.link.is_some())
+        .filter(|(_, p)| {
+            p.link
+                .is_some_and(|l| lags.get(l).copied().flatten().is_none())
+        })
         .filter_map(|(i, p)| p.address.map(|a| (i, a)))
         .collect();
     let shared: Vec<&(usize, crate::spec::addr::Prefix)> = addressed
@@ -179,7 +188,7 @@ fn settings(
             mac: None,
         })
         .collect();
-    let same_subnet = same_subnet(h, t.same_subnet.first_table);
+    let same_subnet = same_subnet(h, lags, t.same_subnet.first_table);
     let jumbo = h.mtu.value > 1500;
     let sysctl = t
         .sysctl

@@ -7,7 +7,7 @@ mod breakout;
 mod cabling;
 mod cabling_mgmt;
 mod containerlab;
-pub(crate) use containerlab::bind_host_scripts;
+pub(crate) use containerlab::{bind_host_scripts, is_wan_delay};
 mod dpid;
 pub(crate) mod fabrics;
 pub(crate) mod flows;

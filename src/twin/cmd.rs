@@ -1,13 +1,23 @@
-//! A command the twin runs: argv words, run in a namespace or not. The same list runs
-//! here (`ip netns exec`) and prints as a shell script (`democ twin script`), so the
-//! twin and a container running the script do exactly the same thing.
+//! A command the twin runs: argv words, run in a namespace, a lab's container or where
+//! democ runs. The same list runs here (`ip netns exec`, `docker exec`) and prints as a
+//! shell script (`democ twin script`), so the twin and a container running the script
+//! do exactly the same thing.
 
 use std::process::{Command, Stdio};
 
+/// A place other than democ's own to run a command in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum At {
+    /// A network namespace of the twin's (`ip netns exec`).
+    Netns(String),
+    /// A container of a deployed lab (`docker exec`).
+    Container(String),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Cmd {
-    /// The network namespace to run in; None: where democ runs.
-    pub(crate) ns: Option<String>,
+    /// Where it runs; None: where democ runs.
+    pub(crate) at: Option<At>,
     /// `KEY=value` settings for this command only.
     pub(crate) env: Vec<(String, String)>,
     pub(crate) argv: Vec<String>,
@@ -16,7 +26,7 @@ pub(crate) struct Cmd {
 impl Cmd {
     pub(crate) fn new<S: AsRef<str>>(argv: &[S]) -> Cmd {
         Cmd {
-            ns: None,
+            at: None,
             env: Vec::new(),
             argv: argv.iter().map(|s| s.as_ref().to_owned()).collect(),
         }
@@ -28,7 +38,12 @@ impl Cmd {
     }
 
     pub(crate) fn in_ns(mut self, ns: &str) -> Cmd {
-        self.ns = Some(ns.to_owned());
+        self.at = Some(At::Netns(ns.to_owned()));
+        self
+    }
+
+    pub(crate) fn at(mut self, at: Option<At>) -> Cmd {
+        self.at = at;
         self
     }
 
@@ -40,8 +55,10 @@ impl Cmd {
     /// The full argv to execute: `ip netns exec NS env K=V argv...`.
     fn full(&self) -> Vec<String> {
         let mut v = Vec::new();
-        if let Some(ns) = &self.ns {
-            v.extend(["ip", "netns", "exec", ns].map(String::from));
+        match &self.at {
+            Some(At::Netns(ns)) => v.extend(["ip", "netns", "exec", ns].map(String::from)),
+            Some(At::Container(c)) => v.extend(["docker", "exec", c].map(String::from)),
+            None => {}
         }
         if !self.env.is_empty() {
             v.push("env".into());
@@ -131,5 +148,7 @@ mod tests {
         assert_eq!(quote(""), "''");
         let c = Cmd::new(&["ip", "link"]).in_ns("t-h1");
         assert_eq!(c.shell(), "ip netns exec t-h1 ip link");
+        let c = Cmd::new(&["ip", "link"]).at(Some(At::Container("clab-t-h1".into())));
+        assert_eq!(c.shell(), "docker exec clab-t-h1 ip link");
     }
 }

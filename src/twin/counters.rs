@@ -3,14 +3,12 @@
 //! direction and pair), plus the rules another flow's cookie marks but the IR says the
 //! flow shares (`shared_with`: same packets, same ports, one rule).
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
-use super::net;
 use super::switch;
+use super::test::Site;
 use crate::ir::Switch;
 use crate::ir::flow::Flow;
 use crate::ir::rules::EtherType;
+use std::collections::BTreeMap;
 
 /// A rule as `dump-flows` shows it: (cookie, in_port, `ip`|`arp`).
 pub(crate) type Key = (u64, u32, &'static str);
@@ -21,13 +19,14 @@ pub(crate) fn hex(text: &str) -> Option<u64> {
 
 /// Packets per rule on one OpenFlow switch (`ovs-ofctl dump-flows`); rules with no
 /// cookie, `in_port` or ether type (the table-miss entry) are left out.
-pub(crate) fn dump(state: &Path, sw: &Switch) -> BTreeMap<Key, u64> {
-    let d = net::switch_dirs(state, &sw.hostname);
+pub(crate) fn dump(site: &dyn Site, sw: &Switch) -> BTreeMap<Key, u64> {
+    let d = site.dirs(&sw.hostname);
     let mut out = BTreeMap::new();
     let Ok(text) = switch::ofctl(&d, sw)
         .arg("--no-names")
         .arg("dump-flows")
         .arg("of")
+        .at(Some(site.switch(&sw.hostname)))
         .run()
     else {
         return out;

@@ -3,16 +3,16 @@
 //! datapath), FRR, veth pairs. See README "The twin".
 
 mod bond;
-mod build;
-mod cmd;
+pub(crate) mod build;
+pub(crate) mod cmd;
 pub(crate) mod controller;
 mod counters;
-mod net;
+pub(crate) mod net;
 mod profile;
 mod report;
-mod state;
-mod switch;
-mod test;
+pub(crate) mod state;
+pub(crate) mod switch;
+pub(crate) mod test;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -111,7 +111,7 @@ fn run_side_by_side(groups: &[Vec<Step>]) -> Result<(), String> {
 /// Whether this kernel has netem: tried on the loopback of a namespace of our own,
 /// removed again (kernels built without sch_netem answer "Specified qdisc kind is
 /// unknown", as the machines democ's CI runs on do).
-fn netem_available(n: &net::Names) -> Result<(), String> {
+pub(crate) fn netem_available(n: &net::Names) -> Result<(), String> {
     let ns = format!("{}-netem", n.id);
     let _ = cmd::Cmd::new(&["ip", "netns", "add", &ns]).try_run();
     let (ok, out) = net::netem("lo", 1000).in_ns(&ns).try_run();
@@ -120,7 +120,7 @@ fn netem_available(n: &net::Names) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "`--delay` needs the kernel's netem queueing discipline (sch_netem), which this kernel lacks: {}",
+            "this kernel lacks the netem queueing discipline (sch_netem): {}",
             out.trim()
         ))
     }
@@ -140,7 +140,7 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
         ));
     }
     if delay {
-        netem_available(&names).map_err(|e| (e, 2))?;
+        netem_available(&names).map_err(|e| (format!("`--delay` needs netem: {e}"), 2))?;
     }
     check_rulesets(build, &b).map_err(|e| (e, 1))?;
     state::make(&state).map_err(|e| (e, 2))?;
@@ -440,6 +440,22 @@ pub(crate) fn lab_script(
     // One switch per container: FRR's pathspace need only be fixed.
     let steps = switch::steps(sw, site, &d, ruleset, "democ");
     Ok(switch::script(sw, site, &steps))
+}
+
+/// A lab host's Open vSwitch bonds (`lab/nodes/<host>.bonds.sh`, run by its `tune` where
+/// the lab machine's kernel has no bonding driver): the twin's stand-in for its Linux
+/// bonds, inside the container, whose ports the topology wires as `wired` says.
+pub(crate) fn lab_bonds_script(
+    host: &crate::ir::host::Host,
+    wired: &std::collections::BTreeMap<String, String>,
+) -> String {
+    let d = switch::Dirs::under(&Path::new(LAB_STATE).join("bonds"));
+    let steps = bond::steps(&host.bonds, &d, |port| wired.get(port).cloned());
+    format!(
+        "#!/bin/sh\n# {}: its bonds as Open vSwitch bonds (democ twin's stand-in for a kernel without\n# the bonding driver); `tune` runs it in the lab only where Linux bonds cannot be made.\nset -eu\n{}",
+        crate::escape::line(&host.name),
+        switch::steps_text(&steps)
+    )
 }
 
 pub(crate) use test::test;

@@ -603,6 +603,13 @@ pub(crate) fn script(sw: &Switch, site: Site, steps: &[Step]) -> String {
         ));
     }
     t.push_str("set -eu\n");
+    t.push_str(&steps_text(steps));
+    t
+}
+
+/// Steps as shell lines: commands quoted, files written with a quoted here-document.
+pub(crate) fn steps_text(steps: &[Step]) -> String {
+    let mut t = String::new();
     for st in steps {
         match st {
             Step::Run(c) => {

@@ -1,7 +1,9 @@
-//! `twin test`: every declared flow's pairs pinged, path-MTU probed and sent a short TCP
-//! iperf3, the flow's cookie counters checked against its planned OpenFlow switches and
-//! its routed hops against a traceroute; one row per OpenFlow switch for the control
-//! channel. Prints a table as it goes, writes `twin/report.json`.
+//! `twin test` and `lab test`: every declared flow's pairs pinged, path-MTU probed and
+//! sent a short TCP iperf3, the flow's cookie counters checked against its planned
+//! OpenFlow switches and its routed hops against a traceroute; one row per OpenFlow
+//! switch for the control channel. Prints a table as it goes, writes
+//! `twin/report.json` (`lab/report.json`). The matrix is one; where its commands run
+//! (the twin's namespaces, a lab's containers) is the `Site`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -9,14 +11,42 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::build::Build;
-use super::cmd::Cmd;
+use super::cmd::{At, Cmd};
 use super::counters;
 use super::net::{self, Names};
 use super::report::{ControlRow, FlowRow, Report};
 use super::state::Created;
-use super::switch;
+use super::switch::{self, Dirs};
 use crate::ir::Switch;
 use crate::ir::flow::{Flow, Pair};
+
+/// Where the matrix runs its commands: the twin's namespaces or a lab's containers.
+pub(crate) trait Site: Sync {
+    /// Where DTN `host` runs a command (ping, iperf3, traceroute).
+    fn host(&self, host: &str) -> At;
+    /// Where switch `sw`'s daemons answer `ovs-vsctl`, `ovs-ofctl` and `vtysh`.
+    fn switch(&self, sw: &str) -> At;
+    /// The folders of switch `sw`'s daemons, as seen there.
+    fn dirs(&self, sw: &str) -> Dirs;
+}
+
+/// The twin: a namespace per DTN and per switch, the daemons' folders in the state.
+struct Twin<'a> {
+    names: Names,
+    state: &'a Path,
+}
+
+impl Site for Twin<'_> {
+    fn host(&self, host: &str) -> At {
+        At::Netns(self.names.host(host))
+    }
+    fn switch(&self, sw: &str) -> At {
+        At::Netns(self.names.switch(sw))
+    }
+    fn dirs(&self, sw: &str) -> Dirs {
+        net::switch_dirs(self.state, sw)
+    }
+}
 
 fn of_switches(b: &Build) -> Vec<&str> {
     b.switches
@@ -67,7 +97,7 @@ fn routes_at(sw: &Switch, port: &str) -> bool {
 /// Runs `pair`'s probes; fills everything but `path`.
 fn probe(
     b: &Build,
-    n: &Names,
+    site: &dyn Site,
     flow: &Flow,
     pair: &Pair,
     owners: &BTreeMap<String, String>,
@@ -91,12 +121,12 @@ fn probe(
         row.detail.push("the destination has no address".into());
         return row;
     };
-    let src_ns = n.host(&pair.src);
-    let dst_ns = n.host(&pair.dst);
+    let src = site.host(&pair.src);
+    let dst_at = site.host(&pair.dst);
     let ping = |extra: &[&str]| {
         let mut c = Cmd::new(&["ping", "-n", "-q", "-c", "3", "-i", "0.2", "-W", "1"]);
         c.argv.extend(extra.iter().map(|s| (*s).to_owned()));
-        c.arg(dst.clone()).in_ns(&src_ns).try_run().0
+        c.arg(dst.clone()).at(Some(src.clone())).try_run().0
     };
     row.ping = ping(&[]);
     if !row.ping {
@@ -116,14 +146,14 @@ fn probe(
     }
     if row.ping {
         let p = port.to_string();
-        let server =
-            Cmd::new(&["timeout", "15", "iperf3", "-s", "-1", "-p", &p, "-B", &dst]).in_ns(&dst_ns);
+        let server = Cmd::new(&["timeout", "15", "iperf3", "-s", "-1", "-p", &p, "-B", &dst])
+            .at(Some(dst_at));
         let handle = std::thread::spawn(move || server.try_run());
         std::thread::sleep(Duration::from_millis(300));
         let client = Cmd::new(&[
             "timeout", "10", "iperf3", "-J", "-t", "1", "-c", &dst, "-p", &p,
         ])
-        .in_ns(&src_ns);
+        .at(Some(src.clone()));
         let (ok, out) = client.try_run();
         let _ = handle.join();
         row.tcp_gbps = ok
@@ -152,7 +182,7 @@ fn probe(
         let (_, out) = Cmd::new(&["traceroute", "-n", "-q", "3", "-w", "2", "-N", "1", "-m"])
             .arg(max)
             .arg(dst.clone())
-            .in_ns(&src_ns)
+            .at(Some(src))
             .try_run();
         let seen: Vec<String> = out
             .lines()
@@ -183,19 +213,20 @@ fn hop_address(line: &str) -> String {
         .to_owned()
 }
 
-fn control_rows(b: &Build, state: &Path) -> Vec<ControlRow> {
+fn control_rows(b: &Build, site: &dyn Site) -> Vec<ControlRow> {
     let mut rows = Vec::new();
     // Generous: on a loaded machine a switch daemon may take a while to (re)connect.
     let deadline = Instant::now() + Duration::from_secs(30);
     for s in b.switches.values() {
         let Some(of) = &s.openflow else { continue };
-        let d = net::switch_dirs(state, &s.hostname);
+        let d = site.dirs(&s.hostname);
         let connected = loop {
             let (_, out) = switch::vsctl(&d)
                 .arg("get")
                 .arg("controller")
                 .arg("of")
                 .arg("is_connected")
+                .at(Some(site.switch(&s.hostname)))
                 .try_run();
             if out.trim() == "true" {
                 break true;
@@ -215,11 +246,11 @@ fn control_rows(b: &Build, state: &Path) -> Vec<ControlRow> {
 }
 
 /// Waits (at most 30 s) until every BGP session of the twin is established.
-fn wait_bgp(b: &Build, state: &Path, n: &Names) -> Vec<String> {
+fn wait_bgp(b: &Build, site: &dyn Site) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut down = Vec::new();
     for s in b.switches.values().filter(|s| s.bgp.is_some()) {
-        let d = net::switch_dirs(state, &s.hostname);
+        let d = site.dirs(&s.hostname);
         loop {
             let (_, out) = Cmd::new(&[
                 // No `-N`: vtysh would look for the daemons' sockets in a folder named
@@ -231,7 +262,7 @@ fn wait_bgp(b: &Build, state: &Path, n: &Names) -> Vec<String> {
                 "-c",
                 "show bgp summary json",
             ])
-            .in_ns(&n.switch(&s.hostname))
+            .at(Some(site.switch(&s.hostname)))
             .try_run();
             let want = s.bgp.as_ref().map_or(0, |g| g.neighbors.len());
             let up = out.matches("\"state\":\"Established\"").count()
@@ -282,18 +313,57 @@ pub(crate) fn test(
         ));
     };
     // The names `up` gave this twin (its nonce among them), from root's record.
-    let n = Names::recorded(&rec.id);
-    let mut notes = wait_bgp(&b, &st, &n);
-    for note in &notes {
-        eprintln!("twin: {note}");
+    let site = Twin {
+        names: Names::recorded(&rec.id),
+        state: &st,
+    };
+    let report = matrix(&b, &site, "twin", Vec::new(), table);
+    let dir = build.join("twin");
+    write_report(&report, &dir)?;
+    Ok((summary("twin", &report, t0, &dir), report.passed))
+}
+
+/// Writes `report.json` into `dir` (made when missing).
+pub(crate) fn write_report(report: &Report, dir: &Path) -> Result<(), (String, i32)> {
+    std::fs::create_dir_all(dir).map_err(|e| (format!("{}: {e}", dir.display()), 2))?;
+    let text = serde_json::to_string_pretty(report).unwrap_or_default() + "\n";
+    crate::write::file(&dir.join("report.json"), text.as_bytes()).map_err(|e| (e, 2))
+}
+
+/// `twin test: 40 of 43 rows passed in 12.0 s (DIR/report.json)`.
+pub(crate) fn summary(what: &str, report: &Report, t0: Instant, dir: &Path) -> String {
+    let failed = report.flows.iter().filter(|r| !r.passed).count()
+        + report.control.iter().filter(|c| !c.connected).count();
+    let total = report.flows.len() + report.control.len();
+    format!(
+        "{what} test: {} of {total} rows passed in {:.1} s ({})",
+        total - failed,
+        t0.elapsed().as_secs_f64(),
+        dir.join("report.json").display()
+    )
+}
+
+/// The matrix on `site`: the table row by row on `table`, progress lines prefixed by
+/// `what` on stderr; `notes` are carried into the report.
+pub(crate) fn matrix(
+    b: &Build,
+    site: &dyn Site,
+    what: &str,
+    mut notes: Vec<String>,
+    table: &mut dyn Write,
+) -> Report {
+    let down = wait_bgp(b, site);
+    for note in &down {
+        eprintln!("{what}: {note}");
     }
+    notes.extend(down);
     // A closed stdout or stderr is no reason to stop testing.
     let _ = writeln!(
         table,
         "{:<10} {:<28} {:<44} {:>4} {:>4} {:>8} {:>4} {:>6}  result",
         "kind", "flow / switch", "pair / controller", "ping", "pmtu", "tcp", "path", "routed"
     );
-    let control = control_rows(&b, &st);
+    let control = control_rows(b, site);
     for c in &control {
         let _ = writeln!(
             table,
@@ -313,8 +383,8 @@ pub(crate) fn test(
             }
         );
     }
-    let owners = address_owner(&b);
-    let ofs = of_switches(&b);
+    let owners = address_owner(b);
+    let ofs = of_switches(b);
     let mut rows = Vec::new();
     for flow in &b.flows {
         // The rules that carry this flow, per OpenFlow switch, and their counts before.
@@ -322,7 +392,7 @@ pub(crate) fn test(
             .iter()
             .map(|s| (*s, counters::carrying(&b.switches[*s], flow)))
             .collect();
-        let count = |s: &str| counters::packets(&counters::dump(&st, &b.switches[s]), &keys[s]);
+        let count = |s: &str| counters::packets(&counters::dump(site, &b.switches[s]), &keys[s]);
         let before: BTreeMap<&str, u64> = ofs
             .iter()
             .filter(|s| !keys[**s].is_empty())
@@ -336,8 +406,8 @@ pub(crate) fn test(
                 .iter()
                 .enumerate()
                 .map(|(k, p)| {
-                    let (b, n, owners) = (&b, &n, &owners);
-                    sc.spawn(move || probe(b, n, flow, p, owners, 5201 + (k % 1000) as u16))
+                    let owners = &owners;
+                    sc.spawn(move || probe(b, site, flow, p, owners, 5201 + (k % 1000) as u16))
                 })
                 .collect();
             hs.into_iter().filter_map(|h| h.join().ok()).collect()
@@ -397,29 +467,13 @@ pub(crate) fn test(
         notes.push("the show declares no flows".into());
     }
     let passed = rows.iter().all(|r| r.passed) && control.iter().all(|c| c.connected);
-    let failed =
-        rows.iter().filter(|r| !r.passed).count() + control.iter().filter(|c| !c.connected).count();
-    let report = Report {
+    Report {
         show: b.show.clone(),
         passed,
         flows: rows,
         control,
         notes,
-    };
-    let dir = build.join("twin");
-    std::fs::create_dir_all(&dir).map_err(|e| (format!("{}: {e}", dir.display()), 2))?;
-    let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
-    crate::write::file(&dir.join("report.json"), text.as_bytes()).map_err(|e| (e, 2))?;
-    let total = report.flows.len() + report.control.len();
-    Ok((
-        format!(
-            "twin test: {} of {total} rows passed in {:.1} s ({})",
-            total - failed,
-            t0.elapsed().as_secs_f64(),
-            dir.join("report.json").display()
-        ),
-        passed,
-    ))
+    }
 }
 
 #[cfg(test)]

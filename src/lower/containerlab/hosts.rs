@@ -7,6 +7,8 @@ use crate::ir::lab::Containerlab;
 
 /// Where a host's container sees its script.
 const SCRIPT: &str = "/democ/host.sh";
+/// Where it sees its bonds' stand-in (`tune` runs it where Linux bonds cannot be made).
+const BONDS: &str = "/democ/bonds.sh";
 
 pub(crate) fn bind_scripts(lab: &mut Containerlab, hosts: &[Host]) {
     for h in hosts {
@@ -43,6 +45,16 @@ pub(crate) fn bind_scripts(lab: &mut Containerlab, hosts: &[Host]) {
         // First, before what else it binds (the controller's rulesets).
         node.binds
             .insert(0, format!("../{}:{SCRIPT}:ro", h.script_file));
+        // Its bonds as the twin stands them in, for `tune` on a lab machine whose kernel
+        // has no bonding driver.
+        if !h.bonds.is_empty() {
+            let file = format!("nodes/{}.bonds.sh", h.name);
+            node.binds.insert(1, format!("{file}:{BONDS}:ro"));
+            lab.scripts.insert(
+                format!("lab/{file}"),
+                crate::twin::lab_bonds_script(h, wired),
+            );
+        }
         node.exec = exec;
     }
 }

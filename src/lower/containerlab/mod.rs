@@ -13,6 +13,7 @@ mod notes;
 
 use std::collections::{BTreeMap, HashMap};
 
+pub(crate) use delays::is_delay as is_wan_delay;
 pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
 use crate::derive::Front;
