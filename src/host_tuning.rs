@@ -96,14 +96,6 @@ pub(crate) fn first_server_port() -> Result<u16, String> {
 
 #[cfg(test)]
 mod tests {
-    /// The host tuning data decodes through the fast YAML route (read on every build).
-    #[test]
-    fn tuning_takes_the_fast_route() {
-        let f = crate::yaml::embedded::file(&format!("templates/{}", super::TUNING));
-        let text = f.expect("embedded").text;
-        assert!(crate::yaml::embedded::quick::<super::Tuning>(text).is_some());
-    }
-
     /// The scripts' default congestion control is the one the plan assumes for a TCP
     /// flow without `congestion_control: bbr` (issue 34: they set htcp while the plan
     /// predicted cubic).

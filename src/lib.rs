@@ -69,10 +69,3 @@ pub fn check_bytes(bytes: &[u8]) -> i32 {
     let _ = diag::render::to_json(&s.sources, s.diags.items());
     i32::from(s.diags.has_errors())
 }
-
-/// For the `yaml_paths` fuzz target: Err when the YAML fast path accepts `text` and
-/// builds another tree than serde-saphyr (or accepts what it refuses).
-#[doc(hidden)]
-pub fn yaml_paths_agree(text: &str) -> Result<(), String> {
-    yaml::compare::paths_agree(text)
-}

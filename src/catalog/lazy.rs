@@ -1,28 +1,30 @@
-//! The embedded catalog read lazily: each entry's name and key span are read up front
+//! The embedded catalog read lazily: each entry's name and key span are known up front
 //! (suggestions list names, diagnostics point at keys), its value is decoded from the
-//! tree build.rs packed only when a lookup first asks for it. A show names a handful
-//! of models; decoding all of them was a ninth of `democ check` on sc16.
+//! JSON build.rs wrote only when a lookup first asks for it. A show names a handful of
+//! models; decoding all of them was a ninth of `democ check` on sc16.
 
 use std::sync::OnceLock;
 
 use crate::diag::Diags;
-use crate::source::FileId;
+use crate::source::{FileId, Span};
 use crate::yaml::decode::{Cx, Decode};
-use crate::yaml::packed;
+use crate::yaml::embedded::Entry;
+use crate::yaml::node::{Key, Kind, Node};
+use crate::yaml::tree::from_json;
 
 /// One entry's value, decoded on first use.
 #[derive(Debug)]
 pub(crate) struct Lazy<T> {
-    bytes: &'static [u8],
-    file: FileId,
+    json: &'static str,
+    span: Span,
     value: OnceLock<Option<T>>,
 }
 
 impl<T: Decode> Lazy<T> {
-    pub(crate) fn new(bytes: &'static [u8], file: FileId) -> Lazy<T> {
+    pub(crate) fn new(json: &'static str, span: Span) -> Lazy<T> {
         Lazy {
-            bytes,
-            file,
+            json,
+            span,
             value: OnceLock::new(),
         }
     }
@@ -31,15 +33,39 @@ impl<T: Decode> Lazy<T> {
     /// (`embedded_catalog_decodes_lazily_as_in_full`).
     pub(crate) fn get(&self) -> Option<&T> {
         self.value
-            .get_or_init(|| decode(self.bytes, self.file))
+            .get_or_init(|| decode(from_json(self.json, self.span).ok()?))
             .as_ref()
     }
 }
 
-/// The packed node `bytes` as a `T`; the embedded data is clean, so the diagnostics a
-/// decode could add are none (and a full decode would drop them too).
-pub(crate) fn decode<T: Decode>(bytes: &[u8], file: FileId) -> Option<T> {
-    let node = packed::decode(bytes, file)?;
+/// The span of `entry`'s name in catalog file `file`; every value inside the entry
+/// points there too (the JSON has no positions of its own).
+pub(crate) fn key_span(entry: &Entry, file: FileId) -> Span {
+    Span::new(file, entry.start as usize, entry.end as usize)
+}
+
+/// A singleton section (`physics:`) as a `T`, from its fields.
+pub(crate) fn decode_fields<T: Decode>(entries: &[Entry], file: FileId) -> Option<T> {
+    let mut fields = Vec::with_capacity(entries.len());
+    for e in entries {
+        let span = key_span(e, file);
+        let name = e.name.into();
+        fields.push((Key { name, span }, from_json(e.json, span).ok()?));
+    }
+    let span = match (entries.first(), entries.last()) {
+        (Some(a), Some(b)) => Span::new(file, a.start as usize, b.end as usize),
+        _ => Span::new(file, 0, 0),
+    };
+    decode(Node {
+        kind: Kind::Map(fields),
+        span,
+        lexeme: None,
+    })
+}
+
+/// `node` as a `T`; the embedded data is clean, so the diagnostics a decode could add
+/// are none (and a full decode would drop them too).
+fn decode<T: Decode>(node: Node) -> Option<T> {
     T::decode(
         &node,
         &mut Cx {
@@ -63,15 +89,32 @@ mod tests {
             assert_eq!(lazy.key(n), full.key(n), "{what} {n}");
             let (a, b) = (lazy.get(n), full.get(n));
             assert!(a.is_some(), "{what} {n} decodes");
-            assert_eq!(format!("{a:?}"), format!("{b:?}"), "{what} {n}");
+            let (a, b) = (
+                without_spans(&format!("{a:?}")),
+                without_spans(&format!("{b:?}")),
+            );
+            assert_eq!(a, b, "{what} {n}");
         }
+    }
+
+    /// `debug` without its spans: the JSON has none inside an entry (every value points
+    /// at the entry's name), the full decode has each value's.
+    fn without_spans(debug: &str) -> String {
+        let mut out = String::new();
+        let mut rest = debug;
+        while let Some(i) = rest.find("span: Span {") {
+            out.push_str(&rest[..i]);
+            rest = &rest[i..];
+            rest = rest.find('}').map_or("", |j| &rest[j + 1..]);
+        }
+        out + rest
     }
 
     /// Every embedded entry decoded on demand is the one a full decode of the files
     /// reads, its key span included, and the singletons too.
     #[test]
     fn embedded_catalog_decodes_lazily_as_in_full() {
-        let lazy = Db::embedded_lazy().expect("every file packed, every section known");
+        let lazy = Db::embedded_lazy().expect("every section known");
         let mut full = Db::default();
         for c in decode_embedded().expect("the embedded catalog parses clean") {
             full.absorb(c);
@@ -87,10 +130,8 @@ mod tests {
         same("pcie_switches", &lazy.pcie_switches, &full.pcie_switches);
         same("otn", &lazy.otn, &full.otn);
         assert!(lazy.physics.is_some() && lazy.pcie_dma.is_some());
-        assert_eq!(format!("{:?}", lazy.physics), format!("{:?}", full.physics));
-        assert_eq!(
-            format!("{:?}", lazy.pcie_dma),
-            format!("{:?}", full.pcie_dma)
-        );
+        let shown = |x: &dyn std::fmt::Debug| without_spans(&format!("{x:?}"));
+        assert_eq!(shown(&lazy.physics), shown(&full.physics));
+        assert_eq!(shown(&lazy.pcie_dma), shown(&full.pcie_dma));
     }
 }

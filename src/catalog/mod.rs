@@ -16,7 +16,7 @@ use crate::source::{FileId, Sources, Span};
 use crate::spec::Spec;
 use crate::spec::load::{Limits, Loader};
 use crate::yaml::decode::{Decode, Named};
-use crate::yaml::packed;
+use crate::yaml::embedded::{CATALOG, Entry, Section};
 use lazy::Lazy;
 
 /// The catalog files compiled into the binary, by display name: every catalog/*.yaml,
@@ -71,18 +71,14 @@ impl<T> Table<T> {
 }
 
 impl<T: Decode> Table<T> {
-    /// The embedded mapping `bytes` (a section of an embedded catalog file), its values
-    /// left packed; false if `bytes` is no mapping.
-    fn absorb_packed(&mut self, bytes: &'static [u8], file: FileId) -> bool {
-        let Some(entries) = packed::entries(bytes, file) else {
-            return false;
-        };
+    /// A section of an embedded catalog file, its values left undecoded.
+    fn absorb_embedded(&mut self, entries: &'static [Entry], file: FileId) {
         self.by_name.reserve(entries.len());
         for e in entries {
-            let lazy = Slot::Lazy(Lazy::new(e.value, file));
-            self.by_name.insert(e.name.to_owned(), (e.span, lazy));
+            let span = lazy::key_span(e, file);
+            let lazy = Slot::Lazy(Lazy::new(e.json, span));
+            self.by_name.insert(e.name.to_owned(), (span, lazy));
         }
-        true
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&T> {
@@ -147,48 +143,46 @@ impl Db {
         }
     }
 
-    /// The embedded catalog with its entries left packed (file `i` of [`EMBEDDED`] as
-    /// `FileId(i)`, as [`register_embedded`] numbers them); None when a file has no
-    /// packed tree or a section this reader does not know (then the files are read in
-    /// full, which reports what is wrong).
+    /// The embedded catalog with its entries left undecoded (file `i` of [`EMBEDDED`] as
+    /// `FileId(i)`, as [`register_embedded`] numbers them); None when a section is one
+    /// this reader does not know (then the files are read in full, which reports what is
+    /// wrong).
     fn embedded_lazy() -> Option<Db> {
         let mut db = Db::default();
-        for (i, (name, _)) in EMBEDDED.iter().enumerate() {
-            let file = FileId(u32::try_from(i).ok()?);
-            let bytes = crate::yaml::embedded::file(name)?.packed?;
-            for section in packed::entries(bytes, file)? {
-                if !db.absorb_section(section, file) {
-                    return None;
-                }
+        for section in CATALOG {
+            if !db.absorb_section(section) {
+                return None;
             }
         }
         Some(db)
     }
 
-    fn absorb_section(&mut self, section: packed::Entry<'static>, file: FileId) -> bool {
-        let v = section.value;
+    /// False when the section is unknown or a singleton does not decode.
+    fn absorb_section(&mut self, section: &'static Section) -> bool {
+        let (v, file) = (section.entries, FileId(section.file));
         match section.name {
-            "switches" => self.switches.absorb_packed(v, file),
-            "nics" => self.nics.absorb_packed(v, file),
-            "cpus" => self.cpus.absorb_packed(v, file),
-            "chassis" => self.chassis.absorb_packed(v, file),
-            "drives" => self.drives.absorb_packed(v, file),
-            "optics" => self.optics.absorb_packed(v, file),
-            "cables" => self.cables.absorb_packed(v, file),
-            "pcie" => self.pcie.absorb_packed(v, file),
-            "pcie_switches" => self.pcie_switches.absorb_packed(v, file),
-            "otn" => self.otn.absorb_packed(v, file),
+            "switches" => self.switches.absorb_embedded(v, file),
+            "nics" => self.nics.absorb_embedded(v, file),
+            "cpus" => self.cpus.absorb_embedded(v, file),
+            "chassis" => self.chassis.absorb_embedded(v, file),
+            "drives" => self.drives.absorb_embedded(v, file),
+            "optics" => self.optics.absorb_embedded(v, file),
+            "cables" => self.cables.absorb_embedded(v, file),
+            "pcie" => self.pcie.absorb_embedded(v, file),
+            "pcie_switches" => self.pcie_switches.absorb_embedded(v, file),
+            "otn" => self.otn.absorb_embedded(v, file),
             // Every check reads these two: decoded now.
             "physics" => {
-                self.physics = lazy::decode(v, file);
-                self.physics.is_some()
+                self.physics = lazy::decode_fields(v, file);
+                return self.physics.is_some();
             }
             "pcie_dma" => {
-                self.pcie_dma = lazy::decode(v, file);
-                self.pcie_dma.is_some()
+                self.pcie_dma = lazy::decode_fields(v, file);
+                return self.pcie_dma.is_some();
             }
-            _ => false,
+            _ => return false,
         }
+        true
     }
 }
 
@@ -210,9 +204,9 @@ pub(crate) fn load(
         None => None,
     };
     let mut db = match decoded {
-        // The embedded files parse clean (a test says so): they are decoded from their
-        // embedded trees, and each session gives them the same file ids, so spans stay
-        // valid.
+        // The embedded files parse clean (a test says so): they are decoded from the
+        // JSON build.rs wrote, and each session gives them the same file ids, so spans
+        // stay valid.
         Some(db) => {
             if !registered {
                 register_embedded(sources);
@@ -222,9 +216,7 @@ pub(crate) fn load(
         None => {
             let mut loader = Loader::new(sources, diags, Limits::default());
             for (name, text) in EMBEDDED {
-                if !loader.load_embedded_catalog(name, text, &mut base) {
-                    loader.load_catalog(name, text.as_bytes(), &mut base);
-                }
+                loader.load_catalog(name, text.as_bytes(), &mut base);
             }
             Db::default()
         }
@@ -269,7 +261,7 @@ pub(crate) fn register_embedded(sources: &mut Sources) -> bool {
 }
 
 /// The embedded catalog for one session to own (None if it has errors): its entries
-/// stay packed until looked up, so a session decodes only the models its show names.
+/// stay undecoded until looked up, so a session decodes only the models its show names.
 pub(crate) fn owned() -> Option<Db> {
     Db::embedded_lazy().or_else(|| {
         let mut db = Db::default();
@@ -285,9 +277,7 @@ fn decode_embedded() -> Option<Vec<Catalog>> {
         (Sources::default(), Diags::default(), Spec::default());
     let mut loader = Loader::new(&mut sources, &mut diags, Limits::default());
     for (name, text) in EMBEDDED {
-        if !loader.load_embedded_catalog(name, text, &mut base) {
-            loader.load_catalog(name, text.as_bytes(), &mut base);
-        }
+        loader.load_catalog(name, text.as_bytes(), &mut base);
     }
     (!diags.has_errors()).then_some(base.catalogs)
 }

@@ -143,14 +143,7 @@ fn text_of(
     diags: &mut Diags,
 ) -> Option<AddressLock> {
     let text = &sources.get(id).text;
-    // democ writes its locks in the fast reader's subset; anything else (a hand edit,
-    // every error) goes through serde-saphyr, which reports it. The general parser was
-    // a tenth of `democ check` on sc16.
-    let parsed = match crate::yaml::fast::parse(text, id, limits.max_depth, limits.max_nodes) {
-        Some(n) => Ok(n),
-        None => parse_tree(text, id, yaml_options(limits, limits.max_nodes)),
-    };
-    let root = match parsed {
+    let root = match parse_tree(text, id, yaml_options(limits, limits.max_nodes)) {
         Ok(n) => n,
         Err(e) => {
             diags.push(
@@ -179,7 +172,7 @@ fn decode(root: &Node, diags: &mut Diags) -> Option<AddressLock> {
     let mut lock = AddressLock::default();
     let mut version = false;
     for (key, value) in entries {
-        match key.name.as_str() {
+        match &*key.name {
             "version" => version = check_version(value, diags),
             "hosts" => each(value, "hosts", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::de::IgnoredAny;
 use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{MessageFormatter, UserMessageFormatter};
 
@@ -10,7 +11,6 @@ use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
 use crate::yaml::decode::{Cx, Decode, Sp};
-use crate::yaml::halves;
 use crate::yaml::node::Node;
 use crate::yaml::tree::parse_tree;
 
@@ -62,6 +62,21 @@ pub(crate) fn yaml_options(limits: &Limits, nodes: usize) -> serde_saphyr::Optio
     options.budget = Some(budget);
     options.with_snippet = false;
     options
+}
+
+/// At least as many values as serde-saphyr can count in `text`: each starts at the
+/// text's start, a line's start or after one of a few indicators (a flow mapping's `{`
+/// opens the mapping, its first key and that key's null value), and aliases replay at
+/// most [`MAX_ALIAS_VALUES`]. Only decides whether a text is first read without building
+/// its tree; over or under, the budget decides.
+fn most_values(text: &str) -> usize {
+    let weight = |b: &u8| match b {
+        b'{' => 3,
+        b'[' | b'-' | b'?' | b',' => 2,
+        b':' | b'\n' | b'*' => 1,
+        _ => 0,
+    };
+    2 + MAX_ALIAS_VALUES + text.as_bytes().iter().map(weight).sum::<usize>()
 }
 
 /// Decodes bytes to text: UTF-8 (BOM stripped); anything else is an error.
@@ -373,24 +388,21 @@ impl<'a> Loader<'a> {
         let id = self.sources.add(name, text);
         let left = self.limits.max_nodes.saturating_sub(self.nodes_read);
         let text = &self.sources.get(id).text;
-        // The fast path takes plain documents; anything it is unsure of (and every
-        // error) goes through serde-saphyr, which reports it.
-        let parsed = match halves::parse_or_limit(text, id, self.limits.max_depth, left) {
-            Ok(Some(read)) => Ok(read),
-            Ok(None) => parse_tree(text, id, yaml_options(&self.limits, left)).map(|n| {
+        // A text that may hold more values than are left is first read without building
+        // anything, so that a hostile one is refused without building millions of values
+        // (hundreds of megabytes) first; the budget refuses it either way.
+        let options = || yaml_options(&self.limits, left);
+        let counted = if most_values(text) > left {
+            serde_saphyr::from_str_with_options::<IgnoredAny>(text, options()).map(drop)
+        } else {
+            Ok(())
+        };
+        let parsed = counted
+            .and_then(|()| parse_tree(text, id, options()))
+            .map(|n| {
                 let values = n.count();
                 (n, values)
-            }),
-            Err(at) => {
-                let breach = BudgetBreach::Nodes { nodes: left + 1 };
-                let (message, help) = budget_message(&breach, &self.limits);
-                let d = Diagnostic::new(codes::LIMIT, Span::new(id, at, at + 1), message)
-                    .label("limit reached here")
-                    .help(help);
-                self.diags.push(d);
-                return None;
-            }
-        };
+            });
         if let Ok((_, values)) = &parsed {
             self.nodes_read = self.nodes_read.saturating_add(*values);
         }
@@ -453,25 +465,6 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// An embedded catalog file (`name` as catalog::EMBEDDED lists it) from the tree
-    /// build.rs read: its text joins the sources (spans and `democ catalog NAME` point
-    /// into it) and no YAML is read. False, with nothing done, when build.rs embedded no
-    /// tree for it (then load_catalog reads the text).
-    pub(crate) fn load_embedded_catalog(
-        &mut self,
-        name: &str,
-        text: &'static str,
-        spec: &mut Spec,
-    ) -> bool {
-        let id = FileId(u32::try_from(self.sources.len()).unwrap_or(u32::MAX));
-        let Some(node) = crate::yaml::embedded::tree(name, id) else {
-            return false;
-        };
-        self.sources.add(name, text);
-        self.decode_catalog(&node, spec);
-        true
-    }
-
     fn decode_catalog(&mut self, node: &Node, spec: &mut Spec) {
         let mut cx = Cx { diags: self.diags };
         if let Some(c) = crate::catalog::types::Catalog::decode(node, &mut cx) {
@@ -489,7 +482,7 @@ impl<'a> Loader<'a> {
             let span = match &node.kind {
                 crate::yaml::node::Kind::Map(entries) => entries
                     .iter()
-                    .find(|(k, _)| k.name == "show")
+                    .find(|(k, _)| &*k.name == "show")
                     .map_or(node.span, |(k, _)| k.span),
                 _ => node.span,
             };

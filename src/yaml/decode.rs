@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use indexmap::IndexMap;
 
-use super::asked::{Known, Taken};
 use super::node::{Key, Kind, Node};
 use crate::diag::{Diagnostic, Diags, codes, did_you_mean, suggest};
 use crate::source::Span;
@@ -87,9 +86,9 @@ impl Cx<'_> {
             Kind::Map(entries) => Some(Fields {
                 span: node.span,
                 entries,
-                used: Taken::new(entries.len()),
+                used: vec![false; entries.len()],
                 lengths: key_lengths(entries),
-                known: Known::new(),
+                known: Vec::new(),
                 missing: Vec::new(),
                 what,
             }),
@@ -110,12 +109,14 @@ pub(crate) trait Decode: Sized {
 pub(crate) struct Fields<'n> {
     span: Span,
     entries: &'n [(Key, Node)],
-    used: Taken,
+    /// Which entries a decoder took.
+    used: Vec<bool>,
     /// A bit for each key length present (the last bit for 63 and more), so that a field
     /// absent from the mapping is, most of the time, known absent without a scan: a
     /// decoder asks for every field it has, and most are absent.
     lengths: u64,
-    known: Known,
+    /// The field names asked for, in order (for "did you mean" on an unknown key).
+    known: Vec<&'static str>,
     /// Required fields found absent; reported by `finish`, unless an unknown key there
     /// is a misspelling of one (then that key's diagnostic says so, once).
     missing: Vec<&'static str>,
@@ -132,7 +133,7 @@ impl<'n> Fields<'n> {
             .entries
             .iter()
             .position(|(k, _)| same_name(&k.name, name))?;
-        self.used.set(i);
+        self.used[i] = true;
         Some(&self.entries[i].1)
     }
 
@@ -140,7 +141,7 @@ impl<'n> Fields<'n> {
     pub(crate) fn span_of(&self, name: &str) -> Span {
         self.entries
             .iter()
-            .find(|(k, _)| k.name == name)
+            .find(|(k, _)| &*k.name == name)
             .map_or(self.span, |(_, v)| v.span)
     }
 
@@ -169,10 +170,10 @@ impl<'n> Fields<'n> {
     pub(crate) fn finish(self, cx: &mut Cx) {
         let mut missing = self.missing;
         for (i, (key, _)) in self.entries.iter().enumerate() {
-            if self.used.get(i) {
+            if self.used[i] {
                 continue;
             }
-            let closest = did_you_mean(&key.name, self.known.iter());
+            let closest = did_you_mean(&key.name, self.known.iter().copied());
             let (label, hint) = match closest {
                 Some(c) if missing.contains(&c) => {
                     missing.retain(|m| *m != c);
@@ -183,7 +184,7 @@ impl<'n> Fields<'n> {
                 }
                 _ => (
                     "not a field of this mapping".to_owned(),
-                    suggest(&key.name, self.known.iter()),
+                    suggest(&key.name, self.known.iter().copied()),
                 ),
             };
             cx.error(

@@ -1,164 +1,82 @@
-//! democ's own YAML data (catalog/, vendor files, host tuning, lab node kinds), read
-//! at compile time: build.rs embeds each file's text and, when the fast reader takes
-//! it, its located tree (yaml::packed), so a run rebuilds the tree from bytes instead
-//! of reading YAML. These files are read on every run; the general parser was a third
-//! of `democ check` on sc16, and the fast reader still a sixth.
+//! democ's own YAML data (catalog/, vendor files, host tuning, lab node kinds), read by
+//! serde-saphyr at compile time (build.rs) and embedded as JSON: these files are read on
+//! every run, and reading their YAML was most of `democ check` on sc16. The texts stay
+//! embedded too (catalog::EMBEDDED, vendor::EMBEDDED): diagnostics and `democ catalog
+//! NAME` point into them.
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Number, Value};
 
-use super::fast;
-use super::node::{Kind, Node};
-use crate::source::FileId;
-
-/// One embedded YAML file.
-pub(crate) struct File {
-    /// Under the repository: `catalog/nics.yaml`, `templates/dell/vendor.yaml`.
-    pub(crate) path: &'static str,
-    pub(crate) text: &'static str,
-    /// The tree build.rs read, or None when the file needs the general parser.
-    pub(crate) packed: Option<&'static [u8]>,
-    /// The same data as JSON (templates/ only), which [`data`] reads straight into its
-    /// type: no tree, no `serde_json::Value` (0.8 M instructions of `democ check` on
-    /// sc16 went on that for the vendor files).
-    pub(crate) json: Option<&'static str>,
+/// One section of an embedded catalog file (`switches:`, `physics:`).
+pub(crate) struct Section {
+    /// The file's index in catalog::EMBEDDED.
+    pub(crate) file: u32,
+    pub(crate) name: &'static str,
+    /// Its entries by name (a singleton's fields), in the file's order.
+    pub(crate) entries: &'static [Entry],
 }
 
-/// catalog/*.yaml, then every YAML file under templates/, each sorted by path.
-pub(crate) const FILES: &[File] = &include!(concat!(env!("OUT_DIR"), "/embedded_data.rs"));
-
-/// The embedded file at `path`.
-pub(crate) fn file(path: &str) -> Option<&'static File> {
-    FILES.iter().find(|f| f.path == path)
+/// One entry of a catalog section.
+pub(crate) struct Entry {
+    pub(crate) name: &'static str,
+    /// Where the name is written in the file (byte offsets).
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    /// The entry's value.
+    pub(crate) json: &'static str,
 }
 
-/// The tree of the embedded file at `path`, its spans in `id` (the file's text there),
-/// when build.rs read it; None: read the text instead.
-pub(crate) fn tree(path: &str, id: FileId) -> Option<Node> {
-    super::packed::decode(file(path)?.packed?, id)
-}
+/// Every section of catalog/*.yaml, file by file in catalog::EMBEDDED's order.
+pub(crate) const CATALOG: &[Section] = &include!(concat!(env!("OUT_DIR"), "/catalog_sections.rs"));
 
-/// The embedded file at `path` as a `T`: from the JSON build.rs wrote of it, else through
-/// the fast reader (a file with no JSON). An error names the file and comes from
-/// serde-saphyr, which reads all of YAML, so a mistake in the data is reported as the
-/// general parser says.
+/// Every YAML file under templates/ as JSON, by path under the repository.
+const DATA: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/data_json.rs"));
+
+/// The embedded data file at `path` (`templates/dell/vendor.yaml`) as a `T`.
 pub(crate) fn data<T: DeserializeOwned>(path: &str) -> Result<T, String> {
-    let f = file(path).ok_or_else(|| format!("{path} is missing"))?;
-    if let Some(t) = f.json.and_then(|j| serde_json::from_str(j).ok()) {
-        return Ok(t);
-    }
-    if let Some(t) = quick(f.text) {
-        return Ok(t);
-    }
-    serde_saphyr::from_str(f.text).map_err(|e| format!("{path}: {e}"))
-}
-
-/// The fast route alone (None when the text or its shape needs the general parser).
-pub(crate) fn quick<T: DeserializeOwned>(text: &str) -> Option<T> {
-    typed(fast::parse(text, FileId(0), 64, usize::MAX)?)
-}
-
-fn typed<T: DeserializeOwned>(node: Node) -> Option<T> {
-    serde_json::from_value(value(node)?).ok()
-}
-
-fn value(n: Node) -> Option<Value> {
-    Some(match n.kind {
-        Kind::Null => Value::Null,
-        Kind::Bool(b) => Value::Bool(b),
-        Kind::Int(i) => Value::Number(i.into()),
-        Kind::Float(f) => Value::Number(Number::from_f64(f)?),
-        Kind::Str(s) => Value::String(s.to_string()),
-        Kind::Seq(items) => Value::Array(items.into_iter().map(value).collect::<Option<_>>()?),
-        Kind::Map(entries) => {
-            let mut m = Map::with_capacity(entries.len());
-            for (k, v) in entries {
-                m.insert(k.name.to_string(), value(v)?);
-            }
-            Value::Object(m)
-        }
-    })
+    let (_, json) = DATA
+        .iter()
+        .find(|(p, _)| *p == path)
+        .ok_or_else(|| format!("{path} is missing"))?;
+    serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every YAML file democ embeds was read at compile time (a file that falls back
-    /// is correct but costs the planner's loop milliseconds), and every one is listed:
-    /// the catalog and all YAML under templates/.
+    /// Every YAML file under templates/ is converted, and each typed one reads the same
+    /// from its JSON as serde-saphyr reads it from the YAML (serde_json is stricter about
+    /// numbers where strings are expected, and floats must survive to the bit).
     #[test]
-    fn democs_own_data_is_read_at_compile_time() {
-        for f in FILES {
+    fn the_json_reads_as_the_yaml() {
+        use crate::vendor::{LabNodes, VendorFile};
+        fn same<T: DeserializeOwned + std::fmt::Debug>(path: &str, text: &str) {
+            let json: T = data(&format!("templates/{path}")).expect("JSON reads");
+            let yaml: T = serde_saphyr::from_str(text).expect("YAML reads");
+            assert_eq!(format!("{json:?}"), format!("{yaml:?}"), "{path}");
+        }
+        for (path, text) in crate::vendor::EMBEDDED {
+            if !path.ends_with(".yaml") {
+                continue;
+            }
             assert!(
-                f.packed.is_some(),
-                "{} falls back to the general parser",
-                f.path
+                DATA.iter().any(|(p, _)| *p == format!("templates/{path}")),
+                "{path}"
             );
-            assert!(tree(f.path, FileId(1)).is_some(), "{}", f.path);
-        }
-        for (path, _) in crate::vendor::EMBEDDED {
-            if path.ends_with(".yaml") {
-                assert!(file(&format!("templates/{path}")).is_some(), "{path}");
-            }
-        }
-        for (path, _) in crate::catalog::EMBEDDED {
-            assert!(file(path).is_some(), "{path}");
-        }
-        assert!(crate::catalog::EMBEDDED.len() >= 8);
-    }
-
-    /// The typed vendor and lab data decode through the fast route too (serde_json is
-    /// stricter than serde-saphyr about numbers where strings are expected).
-    #[test]
-    fn typed_data_decodes_through_the_fast_route() {
-        use crate::vendor::{LabNodes, VendorFile};
-        for (path, text) in crate::vendor::EMBEDDED {
+            let json: serde_json::Value = data(&format!("templates/{path}")).expect("JSON");
+            let yaml: serde_json::Value = serde_saphyr::from_str(text).expect("YAML");
+            assert_eq!(json, yaml, "{path}");
             if path.ends_with("/vendor.yaml") {
-                assert!(quick::<VendorFile>(text).is_some(), "templates/{path}");
+                same::<VendorFile>(path, text);
             } else if *path == "containerlab.yaml" {
-                assert!(quick::<LabNodes>(text).is_some(), "templates/{path}");
+                same::<LabNodes>(path, text);
             }
         }
-    }
-
-    /// The JSON build.rs wrote holds the values the tree route reads, every float to
-    /// the bit (serde_json parses floats without `float_roundtrip`), and it is written
-    /// for every typed data file.
-    #[test]
-    fn the_json_holds_the_trees_values() {
-        use crate::vendor::{LabNodes, VendorFile};
-        for f in FILES.iter().filter(|f| f.path.starts_with("templates/")) {
-            let json = f.json.unwrap_or_else(|| panic!("{} has no JSON", f.path));
-            let from_json: Value = serde_json::from_str(json).expect("JSON parses");
-            let tree = f
-                .packed
-                .and_then(|b| super::super::packed::decode(b, FileId(0)));
-            let from_tree = value(tree.expect("packed")).expect("a value");
-            assert_eq!(from_json, from_tree, "{}", f.path);
-            let shown = |j: &Value| format!("{j:?}");
-            assert_eq!(shown(&from_json), shown(&from_tree), "{}", f.path);
-            if f.path.ends_with("/vendor.yaml") {
-                let a: VendorFile = serde_json::from_str(json).expect("typed");
-                let b: VendorFile = serde_json::from_value(from_tree).expect("typed");
-                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.path);
-            } else if f.path.ends_with("/containerlab.yaml") {
-                let a: LabNodes = serde_json::from_str(json).expect("typed");
-                let b: LabNodes = serde_json::from_value(from_tree).expect("typed");
-                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", f.path);
-            }
-        }
-    }
-
-    /// The fast route reads the same values as serde-saphyr.
-    #[test]
-    fn both_routes_read_the_same_values() {
-        for (path, text) in crate::vendor::EMBEDDED {
-            if path.ends_with(".yaml") {
-                let quick: Value = quick(text).expect("fast route");
-                let full: Value = serde_saphyr::from_str(text).expect("parses");
-                assert_eq!(quick, full, "templates/{path}");
-            }
-        }
+        let files: Vec<u32> = CATALOG.iter().map(|s| s.file).collect();
+        assert!(files.is_sorted());
+        assert_eq!(
+            files.last().map(|&f| f as usize + 1),
+            Some(crate::catalog::EMBEDDED.len())
+        );
     }
 }

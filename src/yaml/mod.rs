@@ -1,12 +1,6 @@
-//! YAML: the located tree and the typed decoder that walks it.
-pub(crate) mod asked;
-pub(crate) mod compare;
+//! YAML: the located tree serde-saphyr builds, the typed decoder that walks it, and
+//! democ's own YAML data, converted to JSON at build time.
 pub(crate) mod decode;
 pub(crate) mod embedded;
-pub(crate) mod fast;
-pub(crate) mod halves;
 pub(crate) mod node;
-pub(crate) mod packed;
-pub(crate) mod scalar;
-pub(crate) mod text;
 pub(crate) mod tree;

@@ -1,10 +1,8 @@
-//! A located YAML tree: every value with the span of its text. The fast reader
-//! (yaml::fast) and serde-saphyr (yaml::tree) build it; the typed decoding that follows
-//! walks it so that *all* type and field errors of a file can be reported in one run,
-//! which serde's stop-at-first-error model cannot do. Only std here: build.rs reads
-//! democ's own YAML data with the same reader at compile time (yaml::packed).
+//! A located YAML tree: every value with the span of its text. serde-saphyr builds it
+//! (yaml::tree); the typed decoding that follows walks it so that *all* type and field
+//! errors of a file can be reported in one run, which serde's stop-at-first-error model
+//! cannot do.
 
-use super::text::Text;
 use crate::source::Span;
 
 /// A YAML value with the span of its text.
@@ -24,7 +22,7 @@ pub(crate) enum Kind {
     Bool(bool),
     Int(i64),
     Float(f64),
-    Str(Text),
+    Str(Box<str>),
     Seq(Vec<Node>),
     Map(Vec<(Key, Node)>),
 }
@@ -32,7 +30,7 @@ pub(crate) enum Kind {
 /// A mapping key (always a scalar; non-string scalars keep their text).
 #[derive(Debug, Clone)]
 pub(crate) struct Key {
-    pub(crate) name: Text,
+    pub(crate) name: Box<str>,
     pub(crate) span: Span,
 }
 
