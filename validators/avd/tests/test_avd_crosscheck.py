@@ -34,8 +34,12 @@ def test_sc16_eos_switches_agree_with_pyavd(democ_build):
         assert s.validation_errors == [] and s.deprecations == []
         assert s.ignored_avd == []  # pyavd renders nothing democ leaves out
         assert s.compared > 100
-        # Every EOS switch of SC16 runs OpenFlow: the democ-only block was compared.
-        assert s.supplements_used.get("openflow", 0) >= 4
+        # The two EOS switches of SC16 that run OpenFlow had the democ-only block
+        # compared; the campus edges run none (an instance with no port is W0310).
+        if s.hostname in ("cit-a-arista", "crsi-arista"):
+            assert s.supplements_used.get("openflow", 0) >= 4
+        else:
+            assert s.supplements_used.get("openflow", 0) == 0
 
 
 def test_sc15_has_no_eos_switch(democ_build):
