@@ -268,15 +268,24 @@ fn text(o: &Output) -> String {
     )
 }
 
-#[test]
-fn push_sh_puts_verifies_and_deletes_by_cookie() {
+/// sc16 built into a temporary folder for push.sh's tests, or None (said why) when
+/// python3, curl or sh is missing.
+fn sc16_for_push() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
     if !["python3", "curl", "sh"].iter().all(|t| have(t)) {
         println!("skipped: push.sh's test needs python3, curl and sh");
-        return;
+        return None;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("sc16");
     build(&example("sc16"), &out);
+    Some((tmp, out))
+}
+
+#[test]
+fn push_sh_puts_verifies_and_deletes_by_cookie() {
+    let Some((tmp, out)) = sc16_for_push() else {
+        return;
+    };
     // A curl that records its argv, then runs the real one.
     let shim = tmp.path().join("shim");
     std::fs::create_dir(&shim).expect("shim dir");
@@ -493,13 +502,9 @@ fn push_sh_delete_takes_the_flows_meter_with_its_rules() {
 /// refused before anything is sent.
 #[test]
 fn push_sh_speaks_the_draft_restconf_of_older_controllers() {
-    if !["python3", "curl", "sh"].iter().all(|t| have(t)) {
-        println!("skipped: push.sh's test needs python3, curl and sh");
+    let Some((tmp, out)) = sc16_for_push() else {
         return;
-    }
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let out = tmp.path().join("sc16");
-    build(&example("sc16"), &out);
+    };
     let no_shim = tmp.path().join("no-shim");
     std::fs::create_dir(&no_shim).expect("dir");
     let f = fake_api(tmp.path(), "", "bierman02");
