@@ -2,7 +2,7 @@
 //! from a pool, keyed by the stable name of what holds it (never an index), so that
 //! adding, removing or reordering hosts and links does not renumber what was already
 //! assigned. `democ build` writes it; `check`, `plan`, `ir` and `report` read it and
-//! never write it (see README, "Stable addresses").
+//! never write it (see docs/addresses.md).
 
 pub(crate) mod outdated;
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `democ twin up | test | down BUILD_DIR`: the show running on this machine (Linux,
 //! root) from its build folder's IR: network namespaces, Open vSwitch (userspace
-//! datapath), FRR, veth pairs. See README "The twin".
+//! datapath), FRR, veth pairs. See docs/twin.md.
 
 mod bond;
 pub(crate) mod build;

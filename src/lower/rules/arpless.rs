@@ -4,7 +4,7 @@
 //! controller"; templates/dell/vendor.yaml), or speaks OpenFlow 1.0, whose ARP rules a
 //! controller cannot install (`OfCaps::writes_arp`). democ writes no ARP rules there, so the two
 //! hosts of such a pair resolve each other by static neighbours that their scripts set
-//! (README, "ARP across OpenFlow switches").
+//! (docs/openflow.md, "ARP across OpenFlow switches").
 
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
