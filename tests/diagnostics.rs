@@ -89,6 +89,7 @@ specs! {
     bad e0006_no_show => "tests/bad/E0006-no-show.yaml",
     bad e0006_client_run_optic => "tests/bad/E0006-client-run-optic.yaml",
     bad e0007_invalid_keyword => "tests/bad/E0007-invalid-keyword.yaml",
+    bad e0007_drive_serials => "tests/bad/E0007-drive-serials.yaml",
     bad e0008_include_cycle => "tests/bad/E0008-include-cycle.yaml",
     bad e0009_host_range => "tests/bad/E0009-host-range.yaml",
     bad e0009_deep_nesting => "tests/bad/E0009-deep-nesting.yaml",

@@ -14,9 +14,27 @@ use std::process::Command;
 use support::{build, democ, example};
 
 fn bash(script: &Path, args: &[&str]) -> (i32, String, String) {
+    bash_env(script, args, &[])
+}
+
+/// Runs `script` with `args`, its drives' stable names read from `byid`, and `env`.
+fn bash_in(
+    script: &Path,
+    args: &[&str],
+    byid: &Path,
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
+    let byid = byid.to_str().expect("utf-8 path");
+    let mut all = vec![("DEMOC_BY_ID_DIR", byid)];
+    all.extend_from_slice(env);
+    bash_env(script, args, &all)
+}
+
+fn bash_env(script: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let o = Command::new("bash")
         .arg(script)
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .expect("bash runs");
     (
@@ -24,6 +42,26 @@ fn bash(script: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// A folder of udev-style stable names (`nvme-MODEL_SERIAL`, with the aliases udev also
+/// makes: an `eui.` name and a partition) over one file per drive, listed in reverse so
+/// the script's order cannot come from creation order.
+fn fake_drives(dir: &Path, names: &[String]) -> std::path::PathBuf {
+    let byid = dir.join("by-id");
+    let dev = dir.join("dev");
+    std::fs::create_dir_all(&byid).expect("by-id");
+    std::fs::create_dir_all(&dev).expect("dev");
+    for (i, name) in names.iter().enumerate().rev() {
+        let d = dev.join(format!("nvme{i}n1"));
+        std::fs::write(&d, "").expect("drive");
+        std::os::unix::fs::symlink(&d, byid.join(format!("nvme-{name}"))).expect("link");
+        std::os::unix::fs::symlink(&d, byid.join(format!("nvme-eui.{i:04}"))).expect("eui");
+        let p = dev.join(format!("nvme{i}n1p1"));
+        std::fs::write(&p, "").expect("partition");
+        std::os::unix::fs::symlink(&p, byid.join(format!("nvme-{name}-part1"))).expect("part");
+    }
+    byid
 }
 
 const NQN: &str = "nqn.2026-11.invalid.democ:sc16:crsi-nvmeof";
@@ -35,7 +73,14 @@ fn the_target_script_prints_the_configfs_tree() {
     let out = tmp.path().join("out");
     build(&example("sc16"), &out);
     let script = out.join("nvmeof/crsi-nvmeof/target-crsi-nvme-1.sh");
-    let (code, stdout, stderr) = bash(&script, &["--dry-run"]);
+    // The machine's drives, as udev names them: 24 U.2 drives.
+    let byid = fake_drives(
+        tmp.path(),
+        &(1..=24)
+            .map(|i| format!("GEN3U2_SN{i:02}"))
+            .collect::<Vec<_>>(),
+    );
+    let (code, stdout, stderr) = bash_in(&script, &["--dry-run"], &byid, &[]);
     assert_eq!(code, 0, "{stderr}");
     let sub = format!("{CFG}/subsystems/{NQN}");
     for want in [
@@ -43,7 +88,15 @@ fn the_target_script_prints_the_configfs_tree() {
         "modprobe nvmet-rdma ".to_owned(),
         format!("mkdir {sub} "),
         format!("echo 0 > {sub}/attr_allow_any_host"),
-        format!("echo /dev/nvme0n1 > {sub}/namespaces/1/device_path"),
+        // the drives in the order of their stable names, never nvme<n>n1
+        format!(
+            "echo {}/nvme-GEN3U2_SN01 > {sub}/namespaces/1/device_path",
+            byid.display()
+        ),
+        format!(
+            "echo {}/nvme-GEN3U2_SN24 > {sub}/namespaces/24/device_path",
+            byid.display()
+        ),
         format!("echo 1 > {sub}/namespaces/24/enable"),
         format!("echo rdma > {CFG}/ports/1/addr_trtype"),
         format!("echo ipv4 > {CFG}/ports/1/addr_adrfam"),
@@ -63,19 +116,29 @@ fn the_target_script_prints_the_configfs_tree() {
     assert_eq!(stdout.matches("/device_path").count(), 24, "{stdout}");
     assert!(!stdout.contains("namespaces/25"), "{stdout}");
     // The drive a namespace serves is the user's to name.
-    let o = Command::new("bash")
-        .arg(&script)
-        .arg("--dry-run")
-        .env("NS_3", "/dev/disk/by-id/nvme-x")
-        .output()
-        .expect("bash");
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        text.contains(&format!(
-            "echo /dev/disk/by-id/nvme-x > {sub}/namespaces/3/device_path"
-        )),
-        "{text}"
+    // (and the drive NS_3 names is not given to another namespace)
+    let third = byid.join("nvme-GEN3U2_SN01");
+    let (_, text, _) = bash_in(
+        &script,
+        &["--dry-run"],
+        &byid,
+        &[("NS_3", third.to_str().unwrap())],
     );
+    for (ns, drive) in [(1, "SN02"), (2, "SN03"), (3, "SN01"), (4, "SN04")] {
+        let want = format!(
+            "echo {}/nvme-GEN3U2_{drive} > {sub}/namespaces/{ns}/device_path",
+            byid.display()
+        );
+        assert!(
+            text.lines().any(|l| l == want),
+            "missing `{want}` in:\n{text}"
+        );
+    }
+    // Without enough drives a real run refuses rather than export something else.
+    let few = fake_drives(&tmp.path().join("few"), &["GEN3U2_SN01".to_owned()]);
+    let (code, _, err) = bash_in(&script, &[], &few, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no free NVMe drive left"), "{err}");
     // A disk holding a mounted filesystem (the machine's root, where it is a block
     // device) is never exported, whatever NS_n says.
     let root = Command::new("findmnt")
@@ -246,4 +309,74 @@ fn a_fabric_flow_moves_the_fabrics_bytes() {
         )),
         "{err}"
     );
+}
+
+/// A drive the spec names by serial is the one exported, wherever its stable name sorts;
+/// the drives without a serial take the others in order (issue 34 §8: the default was
+/// `nvme<n>n1`, whose number the kernel assigns at boot, and could be the boot disk).
+#[test]
+fn a_serial_in_the_spec_picks_its_drive() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let spec = tmp.path().join("show.yaml");
+    std::fs::write(
+        &spec,
+        r#"show:
+  name: serials
+  addressing: { dtn: 10.16.0.0/16, p2p: 10.255.0.0/24 }
+sites:
+  booth: { kind: booth }
+switches:
+  sw1: { site: booth, model: dell-z9100-on }
+hosts:
+  target-1:
+    site: booth
+    chassis: supermicro-x10dri
+    cpu: xeon-e5-2697-v3
+    nics: [{ model: mellanox-cx4-100g, slot: "2", ports: [p0] }]
+    nvme:
+      - { model: intel-p3700, slot: "1", serials: [ZZZ9] }
+      - { model: intel-p3700, slot: "4" }
+  init-1: { site: booth, chassis: supermicro-x10dri, cpu: xeon-e5-2697-v3, nics: [{ model: mellanox-cx4-100g, slot: "2", ports: [p0] }] }
+links:
+  - { a: "target-1:p0", b: "sw1:1/1", media: dac, length_m: 3 }
+  - { a: "init-1:p0", b: "sw1:1/2", media: dac, length_m: 3 }
+nvme_fabrics:
+  - { name: fab, transport: tcp, target: target-1, initiators: [init-1] }
+"#,
+    )
+    .expect("spec");
+    let out = tmp.path().join("out");
+    build(spec.to_str().expect("utf-8"), &out);
+    let script = out.join("nvmeof/fab/target-target-1.sh");
+    let byid = fake_drives(
+        tmp.path(),
+        &[
+            "INTEL_SSDPE2MD016T4_AAA1",
+            "INTEL_SSDPE2MD016T4_ZZZ9",
+            "INTEL_SSDPE2MD016T4_MMM5",
+        ]
+        .map(String::from),
+    );
+    let (code, stdout, stderr) = bash_in(&script, &["--dry-run"], &byid, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let sub = format!("{CFG}/subsystems/nqn.2026-11.invalid.democ:serials:fab");
+    for (ns, drive) in [(1, "ZZZ9"), (2, "AAA1")] {
+        let want = format!(
+            "echo {}/nvme-INTEL_SSDPE2MD016T4_{drive} > {sub}/namespaces/{ns}/device_path",
+            byid.display()
+        );
+        assert!(
+            stdout.lines().any(|l| l == want),
+            "missing `{want}` in:\n{stdout}"
+        );
+    }
+    assert!(stderr.contains("namespace 1 exports"), "{stderr}");
+    // The serial's drive missing: a real run stops and says which serial.
+    let none = fake_drives(
+        &tmp.path().join("none"),
+        &["INTEL_SSDPE2MD016T4_AAA1".to_owned()],
+    );
+    let (code, _, err) = bash_in(&script, &[], &none, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no drive with serial ZZZ9"), "{err}");
 }

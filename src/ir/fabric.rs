@@ -49,8 +49,11 @@ pub(crate) struct Namespace {
     pub(crate) nsid: u32,
     /// The shell variable naming its block device (`NS_1`).
     pub(crate) var: String,
-    /// Its default (`/dev/nvme0n1`): the spec names drive models, not kernel devices.
-    pub(crate) default_device: String,
+    /// The drive's serial when the spec gives it: the script exports the drive whose
+    /// `/dev/disk/by-id/nvme-*_SERIAL` name ends with it. Without one the script takes
+    /// the next unused drive in the order of those stable names, never `nvme<n>n1`,
+    /// whose number the kernel assigns at boot.
+    pub(crate) serial: Option<String>,
     /// The catalog drive model.
     pub(crate) model: String,
 }

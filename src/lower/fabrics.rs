@@ -27,7 +27,6 @@ struct Data {
     nqn_prefix: String,
     modules: Modules,
     queues: Queues,
-    default_device_prefix: String,
 }
 
 #[derive(Deserialize)]
@@ -122,19 +121,25 @@ fn one(cx: &Ctx, d: &Data, show: &str, index: usize, fab: &Spec, p: &FabricPredi
     let address = port_toward(cx, fab, fab.target)
         .and_then(|port| t.ports[port].address)
         .map(|a| a.addr.to_string());
-    let models: Vec<&str> = t
+    // Each drive of the target in declaration order: its model and its serial if given.
+    let drives: Vec<(&str, Option<&str>)> = t
         .nvme
         .iter()
-        .flat_map(|g| std::iter::repeat_n(g.model.value.as_str(), g.count as usize))
+        .flat_map(|g| {
+            (0..g.count as usize)
+                .map(move |i| (g.model.value.as_str(), g.serials.get(i).map(String::as_str)))
+        })
         .collect();
     let namespaces = (1..=exported(m, fab))
         .map(|nsid| Namespace {
             nsid,
             var: format!("NS_{nsid}"),
-            default_device: format!("{}{}n1", d.default_device_prefix, nsid - 1),
-            model: models
+            serial: drives
                 .get(nsid as usize - 1)
-                .map_or(String::new(), |s| (*s).to_owned()),
+                .and_then(|(_, s)| s.map(str::to_owned)),
+            model: drives
+                .get(nsid as usize - 1)
+                .map_or(String::new(), |(m, _)| (*m).to_owned()),
         })
         .collect();
     let target = Target {

@@ -240,18 +240,74 @@ fn nvme(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 );
             }
         }
+        let serials = serials(rx, g, count);
         host.nvme.push(NvmeGroup {
             model: g.model.clone(),
             count,
             slot: g.slot.clone(),
             behind: g.behind.clone(),
+            serials,
             span: g.span,
         });
     }
 }
 
-/// A static address on a host range would be given to every host of the range.
+/// A drive group's serials, checked: at most one per drive, and only characters udev
+/// keeps in `/dev/disk/by-id` names (the target script matches them there).
+fn serials(rx: &mut Rx, g: &crate::spec::host::HostNvme, count: u32) -> Vec<String> {
+    let Some(list) = &g.serials else {
+        return Vec::new();
+    };
+    if list.len() > count as usize {
+        let extra = &list[count as usize];
+        rx.diags.push(
+            Diagnostic::new(
+                codes::INVALID_VALUE,
+                extra.span,
+                format!("{} serials for {count} drive(s)", list.len()),
+            )
+            .label("one serial too many")
+            .help(format!(
+                "give one serial per drive of the group, at most {count}, or raise `count`"
+            )),
+        );
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for s in list.iter().take(count as usize) {
+        let ok = !s.value.is_empty()
+            && s.value.len() <= 40
+            && s.value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        if ok {
+            out.push(s.value.clone());
+        } else {
+            rx.diags.push(
+                Diagnostic::new(codes::INVALID_VALUE, s.span, "not a drive serial number")
+                    .label("letters, digits, `-`, `_` or `.`, at most 40")
+                    .help("copy the serial from `nvme list` (the SN column) or from the end of the drive's `/dev/disk/by-id/nvme-MODEL_SERIAL` name"),
+            );
+        }
+    }
+    out
+}
+
+/// A static address or a drive serial on a host range would be given to every host of
+/// the range.
 fn static_in_range(rx: &mut Rx, h: &crate::spec::host::Host, key: &Sp<String>) {
+    for s in h
+        .nvme
+        .iter()
+        .flatten()
+        .flat_map(|g| g.serials.iter().flatten())
+    {
+        rx.diags.push(
+            Diagnostic::new(codes::INVALID_VALUE, s.span, format!("every host of the range `{}` would have a drive with this serial", key.value))
+                .label("drive serial on a host range")
+                .also(key.span, "a range of hosts")
+                .help("declare this host on its own with its drives' serials, or leave `serials:` out (the target script then picks drives by their stable names)"),
+        );
+    }
     let spans = h.mgmt.iter().map(|a| a.span).chain(
         h.nics
             .iter()

@@ -246,6 +246,9 @@ pub(crate) struct NvmeGroup {
     pub(crate) count: u32,
     pub(crate) slot: Option<Sp<String>>,
     pub(crate) behind: Option<Sp<String>>,
+    /// Serial numbers of the group's first drives, in order (checked: at most `count`,
+    /// characters a device name can hold).
+    pub(crate) serials: Vec<String>,
     pub(crate) span: Span,
 }
 

@@ -69,5 +69,9 @@ spec_struct! {
         slot: Option<Sp<String>> = opt,
         /// Chassis PCIe switch or drive-bay group the drives hang off.
         behind: Option<Sp<String>> = opt,
+        /// The drives' serial numbers (`nvme list`, `ls /dev/disk/by-id/nvme-*`), in
+        /// order, at most `count`: an NVMe-oF target exports a drive by its serial,
+        /// which does not change between boots as `nvme0n1` does.
+        serials: Option<Vec<Sp<String>>> = opt,
     }
 }
