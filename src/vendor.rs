@@ -112,10 +112,26 @@ pub(crate) struct Flavour {
     /// None: no OpenFlow on this OS.
     #[serde(default)]
     pub(crate) openflow: Option<OfCaps>,
+    /// The OS runs no spanning tree by default, and democ configures this one where a
+    /// switch has a layer-2 port toward another switch; absent: the OS's default
+    /// spanning tree runs and democ leaves it as it is.
+    #[serde(default)]
+    pub(crate) spanning_tree: Option<StpCaps>,
     /// Quirks lowering applies, for documentation.
     #[serde(default)]
     #[allow(dead_code)]
     pub(crate) quirks: Vec<String>,
+}
+
+/// The spanning tree democ turns on (`spanning_tree:` in vendor.yaml).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StpCaps {
+    /// The protocol the template configures (`rstp`).
+    pub(crate) protocol: String,
+    /// Where the default and the syntax come from.
+    #[allow(dead_code)]
+    pub(crate) source: String,
 }
 
 #[derive(Debug, Deserialize)]

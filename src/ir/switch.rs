@@ -52,6 +52,10 @@ pub(crate) struct Switch {
     pub(crate) static_routes: Vec<StaticRoute>,
     pub(crate) bgp: Option<Bgp>,
     pub(crate) lldp: Lldp,
+    /// Spanning tree democ configures: only where the OS runs none by default and the
+    /// switch has a layer-2 port toward another switch (lower/spanning_tree.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) spanning_tree: Option<SpanningTree>,
     /// `show.services`: time, logs and monitoring, reached from the management port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) services: Option<Services>,
@@ -111,6 +115,17 @@ pub(crate) struct Sflow {
     pub(crate) polling_interval: u32,
     /// The agent address sFlow datagrams name: the switch's management address.
     pub(crate) agent: String,
+}
+
+/// A spanning tree the switch runs.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SpanningTree {
+    /// `rstp`.
+    pub(crate) protocol: String,
+    /// Vendor names of the layer-2 ports and port-channels toward hosts: edge ports,
+    /// which forward at once (the spanning tree runs between switches).
+    pub(crate) edge_ports: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

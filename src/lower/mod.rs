@@ -27,6 +27,7 @@ pub(crate) mod qos;
 mod routing;
 mod rules;
 mod services;
+mod spanning_tree;
 pub(crate) mod text;
 mod unconfirmed;
 
@@ -379,6 +380,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             i.flow_control = None;
         }
     }
+    let spanning_tree = spanning_tree::lower(lx, &interfaces, &port_channels);
     let management = management::lower(lx);
     let services = services::lower(lx, management.as_ref());
     let s = lx.switch();
@@ -421,6 +423,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         lldp: crate::ir::switch::Lldp {
             enabled: lx.m.settings.services.lldp,
         },
+        spanning_tree,
         services,
         openflow,
         qos,
