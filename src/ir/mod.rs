@@ -56,6 +56,9 @@ pub(crate) struct ManagementNetwork {
     pub(crate) vrf: Option<String>,
     /// `mgmt` or `inband`: how OpenFlow switches reach their controller.
     pub(crate) controller_via: String,
+    /// `rfc8040` or `bierman02`: the controller's RESTCONF northbound, which
+    /// `openflow/odl/push.sh` speaks unless `ODL_API` says otherwise.
+    pub(crate) restconf: String,
 }
 
 /// The JSON Schema of `democ ir` output (schema/ir.schema.json).

@@ -167,6 +167,7 @@ pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, S
         gateway: net.gateway.as_ref().map(|g| g.value.to_string()),
         vrf: net.vrf.as_ref().map(|v| v.value.clone()),
         controller_via: net.controller_via.as_str().to_owned(),
+        restconf: m.settings.restconf.as_str().to_owned(),
     };
     let cabling = cabling::lower(m, &front.db, &show);
     Ok(Lab {

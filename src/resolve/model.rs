@@ -50,6 +50,8 @@ pub(crate) struct Settings {
     pub(crate) of_version: Sp<String>,
     /// `defaults.openflow.placeholder_port_map: true`, where written.
     pub(crate) placeholder_port_map: Option<Span>,
+    /// `defaults.openflow.restconf` (default `rfc8040`).
+    pub(crate) restconf: crate::spec::show::Restconf,
     pub(crate) margin_db: Sp<f64>,
     pub(crate) warn_utilization: f64,
     pub(crate) routing: Routing,

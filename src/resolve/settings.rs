@@ -57,6 +57,9 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
             .and_then(|o| o.placeholder_port_map.as_ref())
             .filter(|p| p.value)
             .map(|p| p.span),
+        restconf: of
+            .and_then(|o| o.restconf.as_ref())
+            .map_or(crate::spec::show::Restconf::Rfc8040, |r| r.value),
         margin_db: d
             .and_then(|d| d.optics_margin_db.clone())
             .unwrap_or(Sp::new(f64::NAN, at)),

@@ -12,6 +12,13 @@ use crate::write::OutFile;
 /// Installs the ODL bodies through a controller's RESTCONF API (run with `sh`).
 const PUSH_SH: &str = include_str!("push.sh");
 
+/// push.sh with the spec's RESTCONF flavour as its default (`ODL_API` still wins).
+fn push_sh(api: &str) -> String {
+    PUSH_SH
+        .replace("${ODL_API:-rfc8040}", &format!("${{ODL_API:-{api}}}"))
+        .replace("rfc8040 in this build", &format!("{api} in this build"))
+}
+
 /// Every ruleset file of a build.
 pub(crate) fn files(lab: &Lab) -> Vec<OutFile> {
     let mut out = Vec::new();
@@ -37,7 +44,7 @@ pub(crate) fn files(lab: &Lab) -> Vec<OutFile> {
     if !out.is_empty() {
         out.push(OutFile {
             path: "openflow/odl/push.sh".into(),
-            bytes: PUSH_SH.as_bytes().to_vec(),
+            bytes: push_sh(&lab.management.restconf).into_bytes(),
         });
     }
     out

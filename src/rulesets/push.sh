@@ -20,10 +20,11 @@
 #   ODL_URL        e.g. http://controller:8181
 #   ODL_USER, ODL_PASSWORD
 #   ODL_TRIES      how many seconds to wait for the operational datastore (default 30)
-#   ODL_API        rfc8040 (default: /rests/data, RFC 8040 RESTCONF, OpenDaylight's
+#   ODL_API        rfc8040 (/rests/data, RFC 8040 RESTCONF, OpenDaylight's
 #                  restconf-nb-rfc8040 northbound) or bierman02 (/restconf/config and
 #                  /restconf/operational, the draft RESTCONF of OpenDaylight releases
-#                  before RFC 8040 existed, such as Lithium and Boron)
+#                  before RFC 8040 existed, such as Lithium and Boron); default: the
+#                  spec's `openflow.restconf`, rfc8040 in this build
 set -eu
 
 FLOW_MASK=ffffffffff000000

@@ -29,6 +29,17 @@ spec_struct! {
 }
 
 keyword_enum! {
+    /// The RESTCONF northbound of an OpenDaylight controller.
+    pub enum Restconf ("RESTCONF flavour") {
+        /// RFC 8040 (`/rests/data`): OpenDaylight releases since RFC 8040 (2017).
+        Rfc8040 = "rfc8040",
+        /// The draft RESTCONF (`/restconf/config`, `/restconf/operational`) of the
+        /// releases before it, such as Lithium and Boron.
+        Bierman02 = "bierman02",
+    }
+}
+
+keyword_enum! {
     /// How OpenFlow switches reach their controller.
     pub enum ControllerVia ("controller path") {
         /// Out of band: from the switch's management port, over the management network.
@@ -97,6 +108,9 @@ spec_struct! {
         /// warning per switch that the numbers are placeholders (see the switch's
         /// `placeholder_port_map`).
         placeholder_port_map: Option<Sp<bool>> = opt,
+        /// The controller's RESTCONF northbound, the default of `openflow/odl/push.sh`:
+        /// `rfc8040` (default) or `bierman02` (OpenDaylight Lithium, Boron).
+        restconf: Option<Sp<Restconf>> = opt,
     }
 }
 
