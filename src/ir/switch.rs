@@ -35,6 +35,10 @@ pub(crate) struct Switch {
     pub(crate) external: bool,
     /// Free text from the spec, sanitized for the vendor's CLI.
     pub(crate) description: Option<String>,
+    /// Why this file is a planning artefact, not a config to load (no source confirms
+    /// that the model runs this OS); printed at the top of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) planning_only: Option<String>,
     pub(crate) management: Option<Management>,
     /// Lines the model's platform needs first (templates/<vendor>/vendor.yaml
     /// `platforms:`), such as the SX6036's switch to Ethernet; a reload follows them.

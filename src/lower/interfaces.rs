@@ -125,8 +125,10 @@ fn fec(lx: &mut Lx, p: &Port) -> (Option<String>, Option<String>) {
 }
 
 /// Description: the port override's, the link's, the WAN connection's, else the peer.
+/// An uncabled breakout subport has none: the override's text was written for the
+/// parent port and names what the cabled subports reach, not this one.
 pub(crate) fn description(lx: &Lx, p: &Port, peer: Option<End>) -> Option<String> {
-    if !lx.text {
+    if !lx.text || (p.parent.is_some() && p.link.is_none()) {
         return None;
     }
     let link = p.link.map(|l| &lx.m.links[l]);

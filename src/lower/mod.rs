@@ -348,12 +348,15 @@ fn no_vendor_data(vendors: &vendor::Vendors, s: &crate::resolve::model::Switch) 
 
 fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Switch {
     let s = lx.switch();
-    if s.os_unconfirmed {
-        lx.unconfirmed.insert(format!(
-            "everything (no source confirms `{}` on `{}`: a planning artefact to translate, not to load)",
+    let planning_only = s.os_unconfirmed.then(|| {
+        format!(
+            "no source confirms `{}` on `{}`: a planning artefact to translate, not to load",
             s.os.as_str(),
             s.model.value
-        ));
+        )
+    });
+    if let Some(why) = &planning_only {
+        lx.unconfirmed.insert(format!("everything ({why})"));
     }
     let (template, extension) = match (&s.openflow, &lx.f.openflow) {
         (Some(of), Some(caps)) if of.mode == OfMode::Ovs => caps
@@ -371,6 +374,13 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
     let of_ports = openflow::managed_ports(lx);
     let breakouts = breakout::lower(lx);
     let mut interfaces = interfaces::lower(lx, &of_ports, &rdma);
+    let ovs = matches!(&s.openflow, Some(of) if of.mode == OfMode::Ovs);
+    if ovs && interfaces.iter().any(|i| i.mtu.is_some()) {
+        // The OVS script sets jumbo frames through the Interface table's `mtu_request`,
+        // which no PicOS page confirms its OVS honours (vendor.yaml).
+        lx.unconfirmed
+            .insert("`ovs-vsctl set interface ... mtu_request` (jumbo frames in OVS mode)".into());
+    }
     let port_channels = lags::lower(lx, &of_ports, &rdma, &interfaces);
     let vlans = l2::vlans(lx, &mut interfaces, &port_channels);
     let bgp = routing::bgp(lx, &interfaces, &vlans);
@@ -407,6 +417,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             .description
             .as_deref()
             .and_then(|d| text::sanitize(d, &lx.f.text)),
+        planning_only,
         management,
         platform_setup: s
             .platform

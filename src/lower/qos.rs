@@ -97,7 +97,15 @@ pub(crate) fn lower(
         let p = lx.m.settings.pfc_priority;
         // Without DSCP trust a switch classifies by the frames' 802.1p priority, and the
         // DTNs send RoCE untagged (priority 0): the PFC class written here never engages.
-        let inert = if caps.pfc && !caps.dscp_trust {
+        // (Only where PFC is written: on OpenFlow ports that forbid DCB it is not.)
+        let pfc_written = rdma
+            .ports
+            .iter()
+            .any(|&i| interfaces.get(i).is_some_and(|x| x.pfc))
+            || lags
+                .iter()
+                .any(|c| c.pfc && rdma.lags.iter().any(|&g| lx.m.lags[g].id == c.id));
+        let inert = if caps.pfc && !caps.dscp_trust && pfc_written {
             format!(
                 "; without DSCP trust `{os}` classifies by 802.1p, and the DTNs' untagged RoCE frames \
                  carry priority 0, so the PFC on priority {p} written here does not engage"

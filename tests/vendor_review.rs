@@ -1,0 +1,129 @@
+//! Findings of the second vendor read of the sc15, sc16 and sc25-400g builds, each held
+//! by a test that fails on the build before the fix.
+
+#[path = "fixtures/render/support.rs"]
+mod support;
+
+use std::path::Path;
+
+use support::{build, democ, example, stderr};
+
+fn config(out: &Path, switch: &str) -> String {
+    std::fs::read_to_string(out.join(format!("switches/{switch}.cfg"))).expect("config")
+}
+
+/// FTOS `stack-unit ... portmode` takes effect only after a reload (S4820T Reference
+/// Guide 9.7 p.437): the lines sit in STEP 1, before the reload, with the CAM carving.
+#[test]
+fn ftos_port_modes_are_in_step_one_before_the_reload() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc16"), &out);
+    let cfg = config(&out, "cit-b-z9100");
+    let step2 = cfg.find("! STEP 2 of 2").expect("two steps");
+    let portmode = cfg
+        .find(" portmode quad speed 25G")
+        .expect("the 25G quad port");
+    assert!(portmode < step2, "{cfg}");
+    assert!(
+        cfg[..step2].contains("STEP 1 of 2: OpenFlow's CAM carving and the port modes"),
+        "{cfg}"
+    );
+}
+
+/// An Onyx trunk allows every VLAN until told otherwise: each trunk starts from
+/// `allowed-vlan none`, then adds its own VLANs.
+#[test]
+fn onyx_trunks_carry_only_their_vlans() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc25-400g"), &out);
+    let cfg = config(&out, "scinet-wan");
+    let lines: Vec<&str> = cfg.lines().collect();
+    let mut trunks = 0;
+    for (n, l) in lines.iter().enumerate() {
+        if let Some(port) = l.strip_suffix(" switchport mode trunk") {
+            trunks += 1;
+            let none = format!("{port} switchport trunk allowed-vlan none");
+            let first_add = lines
+                .iter()
+                .position(|x| x.starts_with(&format!("{port} switchport trunk allowed-vlan add")))
+                .expect("an add");
+            let at = lines.iter().position(|x| *x == none).expect(&none);
+            assert!(n < at && at < first_add, "{cfg}");
+        }
+    }
+    assert!(trunks > 0, "{cfg}");
+}
+
+/// A breakout override's description names what the cabled subports reach; an
+/// uncabled subport (shut) gets none (sc25-400g `scinet-core` 1/3/2).
+#[test]
+fn an_uncabled_subport_has_no_description() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc25-400g"), &out);
+    let cfg = config(&out, "scinet-core");
+    assert!(cfg.contains("interface ethernet 1/3/2 shutdown"), "{cfg}");
+    assert!(
+        !cfg.contains("interface ethernet 1/3/2 description"),
+        "{cfg}"
+    );
+    assert!(
+        cfg.contains("interface ethernet 1/3/1 description \"SCinet WAN switch\""),
+        "{cfg}"
+    );
+}
+
+/// A config no source says the model can load says so in its own first lines, not only
+/// in the build's warnings (sc25-400g's SN5600 as Onyx).
+#[test]
+fn a_planning_artefact_says_so_in_its_header() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    build(&example("sc25-400g"), &out);
+    let mut found = 0;
+    for entry in std::fs::read_dir(out.join("ir")).expect("ir") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let ir: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("ir")).expect("json");
+        let Some(why) = ir["planning_only"].as_str() else {
+            continue;
+        };
+        let name = ir["hostname"].as_str().expect("hostname");
+        let head: String = config(&out, name)
+            .lines()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(head.contains(&format!("NOT TO LOAD: {why}")), "{head}");
+        found += 1;
+    }
+    assert!(
+        found > 0,
+        "sc25-400g's SN5600 runs an OS no source confirms for it"
+    );
+}
+
+/// PicOS OVS mode sets jumbo frames through `mtu_request`, which no PicOS page confirms:
+/// the switch's W0305 lists it. A W0303 about a switch whose RDMA ports are all OpenFlow
+/// (no DCB written) does not speak of PFC "written here".
+#[test]
+fn unconfirmed_ovs_mtu_is_listed_and_no_warning_invents_pfc() {
+    let o = democ(&["check", &example("sc16")]);
+    let err = stderr(&o);
+    let w0305 = err
+        .lines()
+        .find(|l| l.starts_with("warning[W0305]") && l.contains("`sl-inventec-1`"))
+        .expect("sl-inventec-1's W0305");
+    assert!(w0305.contains("mtu_request"), "{w0305}");
+    for l in err
+        .lines()
+        .filter(|l| l.contains("W0303") && l.contains("`scinet-core`"))
+    {
+        assert!(!l.contains("written here"), "{l}");
+    }
+}
