@@ -29,6 +29,20 @@ fn ftos_port_modes_are_in_step_one_before_the_reload() {
         cfg[..step2].contains("STEP 1 of 2: OpenFlow's CAM carving and the port modes"),
         "{cfg}"
     );
+    // Every unconfirmed port mode written, split or single speed, is in the W0305.
+    let o = democ(&["check", &example("sc16")]);
+    let err = stderr(&o);
+    for (sw, mode) in [
+        ("cit-b-z9100", "quad speed 25G"),
+        ("umich-z9100", "single speed 40G"),
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with("warning[W0305]")
+                && l.contains(&format!("`{sw}`"))
+                && l.contains(mode)),
+            "{sw}: {mode}"
+        );
+    }
 }
 
 /// An Onyx trunk allows every VLAN until told otherwise: each trunk starts from

@@ -34,6 +34,15 @@ pub(crate) fn lower(lx: &mut Lx) -> Vec<Breakout> {
     let mut out: Vec<Breakout> = Vec::new();
     for (i, p) in s.ports.iter().enumerate() {
         if let Some(b) = single(lx, p) {
+            if lx
+                .f
+                .breakout
+                .as_ref()
+                .is_some_and(|c| c.unconfirmed.contains(&b.mode))
+            {
+                lx.unconfirmed
+                    .insert(format!("breakout `{}` ({})", b.map, b.mode));
+            }
             out.push(b);
             continue;
         }
