@@ -18,7 +18,7 @@ mod python;
 pub(crate) mod stdout;
 mod twin;
 mod validate;
-mod verify;
+pub(crate) mod verify;
 
 #[derive(Parser, Debug)]
 #[command(

@@ -217,16 +217,12 @@ fn a_lossy_pair_names_its_retransmits() {
     );
 }
 
-/// EOS rates: the port toward the receiver carries more than the plan put there.
-#[test]
-fn a_link_above_its_predicted_load_is_named() {
-    let b = built("sc16");
-    let r = clean(b);
-    std::fs::write(
-        r.path().join(name_of(b, "dell-to-caltech", "dell-dtn-1")),
-        iperf3(20.0, 0),
-    )
-    .expect("write");
+/// Clean results but `dell-to-caltech`'s first pair (`first`), with EOS rates in which
+/// the port toward its receiver carries 99.1 Gbit/s, more than the plan's 40.
+fn crowded(build: &Path, first: String) -> tempfile::TempDir {
+    let r = clean(build);
+    let name = name_of(build, "dell-to-caltech", "dell-dtn-1");
+    std::fs::write(r.path().join(name), first).expect("write");
     let mut rates = fixture_json("eos-rates.json");
     rates["interfaces"]["Ethernet1/1"]["outBpsRate"] = json!(99.1e9);
     std::fs::write(
@@ -234,6 +230,14 @@ fn a_link_above_its_predicted_load_is_named() {
         rates.to_string(),
     )
     .expect("write");
+    r
+}
+
+/// EOS rates: the port toward the receiver carries more than the plan put there.
+#[test]
+fn a_link_above_its_predicted_load_is_named() {
+    let b = built("sc16");
+    let r = crowded(b, iperf3(20.0, 0));
     let run = verify(b, &[r.path().to_str().expect("utf-8")]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
@@ -606,4 +610,45 @@ fn diagnostics_point_into_the_file() {
     .expect("write");
     let run = verify(b, &[r.path().to_str().expect("utf-8")]);
     assert!(run.stderr.contains(&format!("{name}:4:")), "{}", run.stderr);
+}
+
+/// `democ report --results`: measured beside predicted on every flow and link row, and
+/// a short flow's causes under its limits.
+#[test]
+fn the_report_shows_what_was_measured() {
+    let b = built("sc16");
+    let r = crowded(b, iperf3(12.5, 4123));
+    let out = tempfile::tempdir().expect("tempdir");
+    let spec = format!("{}/examples/sc16/show.yaml", env!("CARGO_MANIFEST_DIR"));
+    let o = out.path().to_str().expect("utf-8");
+    let run = common::democ_in(
+        None,
+        &[
+            "report",
+            &spec,
+            "-o",
+            o,
+            "--results",
+            r.path().to_str().expect("utf-8"),
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(out.path().join("index.html")).expect("report");
+    assert_eq!(
+        html.matches("<th>measured Gbit/s</th>").count(),
+        2,
+        "flows and links"
+    );
+    // 12.5 and 40.0 Gbit/s: the pairs summed.
+    assert!(html.contains("<td>52.5</td>"), "the flow's measured sum");
+    assert!(html.contains("<strong class=\"bad\">short</strong>"));
+    assert!(html.contains("loss: 4123 TCP retransmits on dell-dtn-1 -&gt; cit-tcp-1"));
+    assert!(html.contains("<td>99.1</td><td><strong class=\"bad\">above</strong></td>"));
+    let plain = tempfile::tempdir().expect("tempdir");
+    let p = plain.path().to_str().expect("utf-8");
+    let run = common::democ_in(None, &["report", &spec, "-o", p], Duration::from_secs(120));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(plain.path().join("index.html")).expect("report");
+    assert!(!html.contains("measured Gbit/s"));
 }

@@ -32,7 +32,7 @@ enum Format {
     Markdown,
 }
 
-fn tolerance(s: &str) -> Result<f64, String> {
+pub(crate) fn tolerance(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
     if (0.0..=100.0).contains(&v) {
         Ok(v)

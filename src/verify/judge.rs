@@ -104,6 +104,27 @@ impl Report {
     pub(crate) fn passed(&self) -> bool {
         self.flows.iter().all(|f| f.status == "ok")
     }
+
+    /// What the show report prints beside its predictions.
+    pub(crate) fn measured(&self) -> crate::report::Measured {
+        let row = |gbps, status: &str, causes: &[String]| crate::report::MeasuredRow {
+            gbps,
+            status: status.to_owned(),
+            causes: causes.to_vec(),
+        };
+        crate::report::Measured {
+            flows: self
+                .flows
+                .iter()
+                .map(|f| (f.flow.clone(), row(f.measured_gbps, f.status, &f.causes)))
+                .collect(),
+            links: self
+                .links
+                .iter()
+                .map(|l| (l.link.clone(), row(l.measured_gbps, l.status, &[])))
+                .collect(),
+        }
+    }
 }
 
 /// One port's rate and drops over the results' snapshots.

@@ -24,6 +24,7 @@ use crate::diag::Diags;
 use crate::source::Sources;
 
 pub(crate) use judge::Report;
+pub(crate) use planned::Parts;
 
 /// What a run of verify found: the report, and the diagnostics on its inputs.
 pub(crate) struct Outcome {
@@ -39,18 +40,31 @@ pub(crate) fn run(
     results: &[PathBuf],
     tolerance_pct: f64,
 ) -> Result<Outcome, String> {
-    let plan = planned::read(build)?;
+    Ok(judged(&planned::read(build)?, results, tolerance_pct))
+}
+
+/// [`run`] against a build made in memory (`report --results`).
+pub(crate) fn run_parts(
+    parts: &Parts,
+    results: &[PathBuf],
+    tolerance_pct: f64,
+) -> Result<Outcome, String> {
+    let plan = planned::from_parts(parts, &|rel| format!("the build's {rel}"))?;
+    Ok(judged(&plan, results, tolerance_pct))
+}
+
+fn judged(plan: &planned::Planned, results: &[PathBuf], tolerance_pct: f64) -> Outcome {
     let mut sources = Sources::default();
     let mut diags = Diags::default();
     let (files, skipped) = inputs::gather(results, &mut sources, &mut diags);
-    let seen = state::read(&plan, &files, &sources, &mut diags);
-    let mut report = judge::judge(&plan, &seen, tolerance_pct);
+    let seen = state::read(plan, &files, &sources, &mut diags);
+    let mut report = judge::judge(plan, &seen, tolerance_pct);
     report.files = files.len();
     report.skipped = skipped;
     diags.sort();
-    Ok(Outcome {
+    Outcome {
         report,
         sources,
         diags,
-    })
+    }
 }

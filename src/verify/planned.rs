@@ -227,31 +227,58 @@ pub(crate) struct Planned {
     pub(crate) cables: Vec<Cable>,
 }
 
-fn json<T: serde::de::DeserializeOwned>(
-    dir: &BuildDir,
-    rel: &str,
-    limit: u64,
-) -> Result<T, String> {
-    let bytes = dir
-        .read(rel, limit)
-        .map_err(|e| format!("{e}; is it a `democ build` folder?"))?;
-    serde_json::from_slice(&bytes).map_err(|e| format!("{}/{rel}: {e}", dir.path().display()))
+fn not_a_build(e: crate::build_dir::BuildReadError) -> String {
+    format!("{e}; is it a `democ build` folder?")
+}
+
+fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8], shown: &str) -> Result<T, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("{shown}: {e}"))
+}
+
+/// The files of a build verify reads, as bytes: `plan.json`, `ir/flows/flows.json`,
+/// each switch's IR, `cabling.csv`. From a build folder, or made in memory
+/// (`report --results`).
+pub(crate) struct Parts {
+    pub(crate) plan: Vec<u8>,
+    pub(crate) flows: Vec<u8>,
+    pub(crate) switches: Vec<Vec<u8>>,
+    pub(crate) cabling: String,
 }
 
 /// Reads a build folder; the error names the file and what is wrong with it.
 pub(crate) fn read(path: &Path) -> Result<Planned, String> {
     let dir = BuildDir::open(path)?;
-    let plan: PlanDoc = json(&dir, "plan.json", MAX_BYTES)?;
-    let flows: Vec<FlowPairs> = json(&dir, "ir/flows/flows.json", MAX_BYTES)?;
-    let mut switches = BTreeMap::new();
+    let shown = |rel: &str| format!("{}/{rel}", dir.path().display());
+    let mut switches = Vec::new();
     for f in dir.files_in("ir").map_err(String::from)? {
-        let Some(stem) = f.strip_suffix(".json") else {
+        if f.ends_with(".json") {
+            switches.push(
+                dir.read(&format!("ir/{f}"), SMALL_BYTES)
+                    .map_err(String::from)?,
+            );
+        }
+    }
+    let parts = Parts {
+        plan: dir.read("plan.json", MAX_BYTES).map_err(not_a_build)?,
+        flows: dir
+            .read("ir/flows/flows.json", MAX_BYTES)
+            .map_err(not_a_build)?,
+        switches,
+        cabling: dir.text("cabling.csv", SMALL_BYTES).map_err(String::from)?,
+    };
+    from_parts(&parts, &shown)
+}
+
+/// What a build planned, from its files; `shown` names a file in an error.
+pub(crate) fn from_parts(p: &Parts, shown: &dyn Fn(&str) -> String) -> Result<Planned, String> {
+    let plan: PlanDoc = parse(&p.plan, &shown("plan.json"))?;
+    let flows: Vec<FlowPairs> = parse(&p.flows, &shown("ir/flows/flows.json"))?;
+    let mut switches = BTreeMap::new();
+    for bytes in &p.switches {
+        // Only switch IR has these fields; other IR documents are not switches.
+        let Ok(doc) = serde_json::from_slice::<SwitchDoc>(bytes) else {
             continue;
         };
-        let doc: SwitchDoc = json(&dir, &format!("ir/{f}"), SMALL_BYTES)?;
-        if doc.hostname != stem {
-            continue;
-        }
         let numbers: BTreeMap<&str, u32> = doc
             .openflow
             .iter()
@@ -273,22 +300,20 @@ pub(crate) fn read(path: &Path) -> Result<Planned, String> {
             .collect();
         switches.insert(doc.hostname, Switch { ports });
     }
-    let cables = cabling(&dir)?;
     Ok(Planned {
         show: plan.show,
         flows: plan.flows,
         links: plan.links,
         pairs: flows.into_iter().map(|f| (f.name.clone(), f)).collect(),
         switches,
-        cables,
+        cables: cabling(&p.cabling)?,
     })
 }
 
 /// `cabling.csv`'s device and port columns (a port with a breakout subport is written
 /// `port:subport`, as the plan writes it).
-fn cabling(dir: &BuildDir) -> Result<Vec<Cable>, String> {
-    let text = dir.text("cabling.csv", SMALL_BYTES).map_err(String::from)?;
-    let mut rows = crate::csv::parse(&text).into_iter();
+fn cabling(text: &str) -> Result<Vec<Cable>, String> {
+    let mut rows = crate::csv::parse(text).into_iter();
     let Some(head) = rows.next() else {
         return Ok(Vec::new());
     };
