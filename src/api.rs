@@ -245,7 +245,14 @@ pub fn output(
             // The front end's findings: their spans point into the checked session's
             // sources (lowering's own session holds none).
             let found = crate::report::Finding::all(&c.session, "");
-            vec![crate::report::html_report(&c.front, plan, lab, &found, &[])]
+            vec![crate::report::html_report(
+                &c.front,
+                plan,
+                lab,
+                &found,
+                &[],
+                None,
+            )]
         }
         Output::Cabling => vec![
             crate::csv::cabling(&lab.cabling),

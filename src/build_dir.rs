@@ -209,8 +209,8 @@ impl BuildDir {
         self.path.join(rel).is_dir()
     }
 
-    /// The regular files directly in folder `rel` (names, sorted), none through a
-    /// symlink; a missing folder has none.
+    /// The regular files directly in folder `rel` (names, sorted; `""` is the folder
+    /// itself), none through a symlink; a missing folder has none.
     #[cfg(unix)]
     pub(crate) fn files_in(&self, rel: &str) -> Result<Vec<String>, BuildReadError> {
         self.entries_in(rel, rustix::fs::FileType::RegularFile)
@@ -229,8 +229,13 @@ impl BuildDir {
         kind: rustix::fs::FileType,
     ) -> Result<Vec<String>, BuildReadError> {
         use rustix::fs::Dir;
-        let parts = components(rel)
-            .ok_or_else(|| self.error(rel, false, "not a plain path inside the build folder"))?;
+        // `""` is the folder itself.
+        let parts = if rel.is_empty() {
+            Vec::new()
+        } else {
+            components(rel)
+                .ok_or_else(|| self.error(rel, false, "not a plain path inside the build folder"))?
+        };
         let dir = match self.folder(rel, &parts) {
             Ok(d) => d,
             Err(e) if e.missing => return Ok(Vec::new()),

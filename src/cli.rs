@@ -18,6 +18,7 @@ mod python;
 pub(crate) mod stdout;
 mod twin;
 mod validate;
+pub(crate) mod verify;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -70,6 +71,12 @@ enum Command {
     /// `--batfish-host` or BATFISH_HOST), the twin with `--twin`; each passed, failed or
     /// skipped with the reason (exit 0 none failed, 1 one failed, 2 not a build).
     Validate(validate::ValidateArgs),
+    /// What the show measured against what the build planned: per flow, the rate its
+    /// pairs reached (the host scripts' result files) against the prediction, with the
+    /// likely causes of a shortfall; per link, counters against the predicted load; per
+    /// optic, receive power against its floor; LLDP against the cabling (exit 0 every flow
+    /// within tolerance, 1 otherwise, 2 trouble).
+    Verify(verify::VerifyArgs),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -425,6 +432,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Diff(a) => diff::run(&a),
         Command::Push(a) => push::run(&a),
         Command::Validate(a) => validate::run(&a),
+        Command::Verify(a) => verify::run(&a),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,

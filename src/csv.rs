@@ -139,3 +139,47 @@ mod tests {
         }
     }
 }
+
+/// Rows of a CSV text as [`cell`] writes it (RFC 4180: quoted cells with doubled
+/// quotes, CRLF or LF line ends); a cell keeps the `'` a formula-like value was given.
+pub(crate) fn parse(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let (mut row, mut cell) = (Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => cell.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut cell)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => cell.push(c),
+        }
+    }
+    if !cell.is_empty() || !row.is_empty() {
+        row.push(cell);
+        rows.push(row);
+    }
+    rows
+}
+
+#[cfg(test)]
+mod read_tests {
+    #[test]
+    fn what_cell_writes_parse_reads_back() {
+        let cells = ["a,b", "say \"hi\"", "two\nlines", "plain", ""];
+        let line: Vec<String> = cells.iter().map(|c| super::cell(c)).collect();
+        let text = format!("{}\r\nx,y\r\n", line.join(","));
+        let rows = super::parse(&text);
+        assert_eq!(rows[0], cells);
+        assert_eq!(rows[1], ["x", "y"]);
+    }
+}

@@ -191,7 +191,9 @@ fn made(
         let mut made = Vec::new();
         if let Some((front, plan)) = report {
             let found = crate::report::Finding::all(s, main_dir);
-            made.push(Made::Report(crate::report::body(front, plan, lab, &found)));
+            made.push(Made::Report(crate::report::body(
+                front, plan, lab, &found, None,
+            )));
         }
         let mut f = vec![OutFile {
             path: lab.containerlab.file.clone(),
@@ -255,17 +257,18 @@ pub(crate) fn prediction(front: &Front) -> Option<Plan> {
     crate::check::Ctx::new(front).map(|cx| crate::check::predict::plan(&cx).0)
 }
 
-/// The show report: predictions, findings and the files it links to.
+/// The show report: predictions, findings, what was measured (when given) and the
+/// files it links to.
 pub(crate) fn report(
     front: &Front,
     plan: &Plan,
     lab: &Lab,
     s: &Session,
-    main_dir: &str,
-    files: &[&str],
+    (main_dir, files): (&str, &[&str]),
+    measured: Option<&crate::report::Measured>,
 ) -> String {
     let found = crate::report::Finding::all(s, main_dir);
-    crate::report::html_report(front, plan, lab, &found, files)
+    crate::report::html_report(front, plan, lab, &found, files, measured)
 }
 
 /// Each file's manifest entry.

@@ -40,6 +40,7 @@ pub mod synth;
 pub(crate) mod testkit;
 pub(crate) mod twin;
 pub(crate) mod vendor;
+pub(crate) mod verify;
 pub(crate) mod write;
 pub(crate) mod yaml;
 

@@ -147,7 +147,7 @@ pub(crate) const FLOW_HEAD: [&str; 7] = [
 pub(crate) const LINK_HEAD: [&str; 5] =
     ["link", "direction", "load Gbit/s", "capacity Gbit/s", "use"];
 
-fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]) {
+pub(crate) fn table<const N: usize>(out: &mut String, head: [&str; N], rows: &[[String; N]]) {
     let mut w: Vec<usize> = head.iter().map(|h| h.len()).collect();
     for r in rows {
         for (i, c) in r.iter().enumerate() {

@@ -83,8 +83,12 @@ fn a_pair_is_served_on_one_host_and_sent_from_the_other() {
         client.starts_with("numactl -N 0 -m 0 iperf3 -c "),
         "{client}"
     );
+    assert!(client.contains(" -P 2 --fq-rate 50000M -t 60 "), "{client}");
+    // Its JSON report is kept, named for the flow, the pair, the host and the start.
     assert!(
-        client.contains(" -P 2 --fq-rate 50000M ") && client.ends_with(" -t 60 "),
+        client
+            .contains(" --json --logfile /var/tmp/cit-ab-tcp-1t+cit-tcp-1+cit-b-dtn-1+cit-tcp-1+")
+            && client.ends_with(".iperf3.json "),
         "{client}"
     );
     let words: Vec<&str> = client.split_whitespace().collect();

@@ -43,6 +43,7 @@ const LAYERS: &[(&str, u8)] = &[
     // Running a build.
     ("twin", 12),
     ("lab", 12),
+    ("verify", 12),
     // The pipeline's driver and the front doors.
     ("compile", 13),
     ("synth", 13),

@@ -82,6 +82,7 @@ fn script(ns: &str, out: &Path, host: &str, what: &str, dir: &Path) -> (bool, St
         .env("DEMOC_SECONDS", "3")
         .env("DEMOC_DISK_SIZE", "16m")
         .env("DEMOC_LOG", dir)
+        .env("DEMOC_STAMP", "T")
         .output()
         .expect("bash runs");
     (
@@ -146,7 +147,7 @@ fn a_disk_flow_reads_and_writes_the_drives_while_the_pair_runs() {
     std::thread::sleep(Duration::from_millis(500));
     let (sent, send_out) = script(&tx, &out, "dtn3", "send", &logs);
     // The receiver's writes run the test's length plus the lead they start with.
-    let written = logs.join("democ-f3-dtn3-write.json");
+    let written = logs.join("f3+dtn3+dtn4+dtn4+T.fio-write.json");
     let t = Instant::now();
     while fio_bytes(&written, "write") == 0 && t.elapsed() < Duration::from_secs(40) {
         std::thread::sleep(Duration::from_millis(500));
@@ -157,14 +158,17 @@ fn a_disk_flow_reads_and_writes_the_drives_while_the_pair_runs() {
     assert!(served, "serve:\n{serve_out}");
     assert!(sent, "send:\n{send_out}");
     assert_eq!(down, 0, "down: {msg}{err}");
-    let read = fio_bytes(&logs.join("democ-f3-dtn4-read.json"), "read");
+    let read = fio_bytes(&logs.join("f3+dtn3+dtn4+dtn3+T.fio-read.json"), "read");
     assert!(read > 0, "the sender's drive was not read:\n{send_out}");
     assert!(
         fio_bytes(&written, "write") > 0,
         "the receiver's drive was not written:\n{serve_out}"
     );
+    // The sender keeps iperf3's JSON report beside fio's (`democ verify` reads them).
+    let iperf3 =
+        std::fs::read_to_string(logs.join("f3+dtn3+dtn4+dtn3+T.iperf3.json")).unwrap_or_default();
     assert!(
-        send_out.contains("receiver"),
+        iperf3.contains("\"sum_received\""),
         "iperf3 did not finish the pair:\n{send_out}"
     );
 }

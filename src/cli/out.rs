@@ -270,6 +270,13 @@ pub(super) struct ReportArgs {
     /// written).
     #[arg(short, long)]
     output: PathBuf,
+    /// Result folders or files (as `democ verify` reads them): the report shows what
+    /// was measured beside every flow's and link's prediction.
+    #[arg(long, value_name = "DIR")]
+    results: Vec<PathBuf>,
+    /// How far below its prediction a measured flow may fall and still pass, percent.
+    #[arg(long, default_value_t = 10.0, requires = "results", value_parser = crate::cli::verify::tolerance)]
+    tolerance: f64,
 }
 
 /// `democ report`: the show report alone, also for a show with feasibility errors (it
@@ -280,15 +287,16 @@ pub(super) fn report_only(a: &ReportArgs) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
+    let measured = match (&prediction, a.results.is_empty()) {
+        (Some(plan), false) => match measured(&front, plan, &lab, a) {
+            Ok(m) => Some(m),
+            Err(code) => return code,
+        },
+        _ => None,
+    };
+    let main_dir = emit::main_dir(a.common.spec.as_deref());
     let text = prediction.map_or_else(String::new, |plan| {
-        emit::report(
-            &front,
-            &plan,
-            &lab,
-            &s,
-            &emit::main_dir(a.common.spec.as_deref()),
-            &[],
-        )
+        emit::report(&front, &plan, &lab, &s, (&main_dir, &[]), measured.as_ref())
     });
     if let Err(e) = std::fs::create_dir_all(&a.output) {
         return usage(&format!("cannot create {}: {e}", a.output.display()));
@@ -298,6 +306,42 @@ pub(super) fn report_only(a: &ReportArgs) -> i32 {
         return usage(&e);
     }
     crate::write::file(&target, text.as_bytes()).map_or_else(|e| usage(&e), |()| 0)
+}
+
+/// `democ verify` on `--results` against the show as this run made it: what the report
+/// prints beside its predictions. Err: the exit code (2, the diagnostics printed).
+fn measured(
+    front: &crate::derive::Front,
+    plan: &crate::check::predict::Plan,
+    lab: &crate::ir::Lab,
+    a: &ReportArgs,
+) -> Result<crate::report::Measured, i32> {
+    let mut flows = Vec::new();
+    let written = if lab.flows.is_empty() {
+        crate::lower::flows::write(front, &mut flows)
+    } else {
+        crate::ir::write_json(&mut flows, &lab.flows)
+    };
+    written.map_err(|e| usage(&format!("internal error: {e}")))?;
+    let parts = crate::verify::Parts {
+        plan: crate::plan::json_bytes(plan, &crate::plan::Extras::none()),
+        flows,
+        switches: lab
+            .switches
+            .iter()
+            .map(|sw| crate::ir::to_json(sw).into_bytes())
+            .collect(),
+        cabling: crate::csv::cabling(&lab.cabling),
+    };
+    let o = crate::verify::run_parts(&parts, &a.results, a.tolerance).map_err(|e| usage(&e))?;
+    if !o.diags.items().is_empty() {
+        eprint!(
+            "{}",
+            crate::diag::render::to_text(&o.sources, o.diags.items(), a.common.color())
+        );
+        return Err(2);
+    }
+    Ok(o.report.measured())
 }
 
 /// Err unless `index` is absent or a report democ wrote (its title says so): a user's

@@ -531,6 +531,34 @@ codes! {
          switch's tables for OpenFlow, a reload on FTOS 9, and holds a controller session). \
          democ writes what the spec asks for and says so once per item: remove it from the \
          spec, or give it the hosts, flows or ports it was meant for.";
+    // ---- democ verify: result files from the show floor ----------------------------------
+    RESULT_UNREADABLE = "E0601" "result-unreadable" Error
+        "`democ verify` could not read a result file or folder: it is missing, not a regular \
+         file (a FIFO, a device), reached through a symlink inside a result folder, larger \
+         than verify reads (128 MiB), or not UTF-8 text. Result folders come from the show \
+         floor and are read like build folders: no symlink is followed below the folder \
+         named.";
+    RESULT_NAME = "E0602" "result-name" Error
+        "A result file's name does not say what it is about, or names something the build \
+         does not have. Host results are named by the host scripts, \
+         `<flow>+<source>+<sink>+<host>+<start>.<tool>` (`iperf3.json`, `ib_write_bw.txt`, \
+         `fio-read.json`, `fio-write.json`, `nvmeof-read.json`, `nvmeof-write.json`); \
+         switch state is saved as `<switch>+<state>+<time>.json` (`counters`, `rates`, \
+         `transceiver`, `lldp`: EOS `show ... | json`) or `.txt` (`dump-ports`, \
+         `dump-flows`: `ovs-ofctl`). In a folder, files not named so are skipped; a file \
+         named on the command line must be one. The flow, the pair, the host and the switch \
+         must be the build's (a result of another build, or of a flow since renamed).";
+    RESULT_SYNTAX = "E0603" "result-syntax" Error
+        "A result file is not in its tool's format: JSON that does not parse (a report cut \
+         short when the test was stopped, two reports in one file), ib_write_bw output \
+         without its `#bytes ... BW average` table, `ovs-ofctl` output without its reply \
+         line. The location points where the reading stopped.";
+    RESULT_CONTENT = "E0604" "result-content" Error
+        "A result file is in its tool's format but does not hold what verify reads: iperf3 \
+         reported an error (`\"error\"`: the server was not running, the connection was \
+         refused), a field is missing or of the wrong type (iperf3's `end.sum_received`, \
+         fio's `jobs`, EOS's `interfaces` or `lldpNeighbors`), or a number is negative or not \
+         finite.";
 }
 
 /// Errors that say the show cannot do what it asks (a flow or link beyond its

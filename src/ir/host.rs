@@ -188,6 +188,11 @@ pub(crate) struct Transfer {
     /// For a pair of an NVMe-oF fabric's target and initiator: the transfer is the
     /// fabric's own I/O (then `argv` is empty).
     pub(crate) fabric: Option<FabricIo>,
+    /// Where this side keeps what it measured, in DEMOC_LOG: `<flow>+<source>+<sink>+<this
+    /// host>`, to which the script adds `+<start time, UTC>` and the tool's suffix
+    /// (`.iperf3.json`, `.ib_write_bw.txt`, `.fio-read.json`). `+` is in no name, so
+    /// `democ verify` reads the name back unambiguously.
+    pub(crate) result: String,
 }
 
 /// A flow that carries an NVMe-oF fabric moves the fabric's bytes: the initiator runs
@@ -208,7 +213,7 @@ pub(crate) struct FabricIo {
     pub(crate) setup: String,
     /// The pair's rate, bytes per second, shared by the namespaces' jobs (fio `--rate`).
     pub(crate) rate_bytes: u64,
-    /// fio's report and output, in DEMOC_LOG (`democ-<flow>-<peer>-fabric`).
+    /// fio's report and output, in DEMOC_LOG: the transfer's `result` stem.
     pub(crate) log: String,
     /// fio's options shared by every job (templates/linux/tuning.yaml).
     pub(crate) options: Vec<String>,

@@ -516,23 +516,24 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
             };
             let serve_disk = disk(dst, src, f.sink, false, pin(numa_of(dst, dp)));
             let send_disk = disk(src, dst, f.source, true, pin(numa_of(src, sp)));
-            let transfer = |peer: HostId, argv: Vec<String>, duration, disk| Transfer {
+            let transfer = |me: HostId, peer: HostId, argv: Vec<String>, duration, disk| Transfer {
                 flow: f.name.value.clone(),
                 peer: m.hosts[peer].name.value.clone(),
                 argv,
                 duration,
                 disk,
                 fabric: None,
+                result: result_stem(&f.name.value, m, (src, dst), me),
             };
             // ib_write_bw's server runs for the test's length too; iperf3's until stopped.
             let server_duration = rdma.then(|| "-D".to_owned());
             let client_duration = Some(if rdma { "-D" } else { "-t" }.to_owned());
             hosts[dst]
                 .serve
-                .push(transfer(src, serve, server_duration, serve_disk));
+                .push(transfer(dst, src, serve, server_duration, serve_disk));
             hosts[src]
                 .send
-                .push(transfer(dst, send, client_duration, send_disk));
+                .push(transfer(src, dst, send, client_duration, send_disk));
         }
     }
 }
@@ -584,13 +585,14 @@ fn fabric_pair(
         extra_seconds: 0,
         pin: pin.clone(),
     });
+    let stem = |me: HostId| result_stem(flow, m, (pr.src, pr.dst), me);
     let io = |rw: Option<&str>, setup: String| FabricIo {
         name: name.clone(),
         nqn: nqn.to_owned(),
         rw: rw.map(str::to_owned),
         setup,
         rate_bytes,
-        log: format!("democ-{flow}-{}-fabric", host(target)),
+        log: stem(initiator),
         options: t.disk.options.clone(),
         pin: pin.clone(),
     };
@@ -604,6 +606,7 @@ fn fabric_pair(
             Some(if reads { "read" } else { "write" }),
             format!("nvmeof/{name}/initiator-{}.sh", host(initiator)),
         )),
+        result: stem(initiator),
     };
     let serve = Transfer {
         flow: flow.clone(),
@@ -615,9 +618,22 @@ fn fabric_pair(
             None,
             format!("nvmeof/{name}/target-{}.sh", host(target)),
         )),
+        result: stem(target),
     };
     hosts[initiator].send.push(send);
     hosts[target].serve.push(serve);
+}
+
+/// The stem of a transfer's result files (`Transfer::result`): the flow, the pair's
+/// source and sink, and the host that writes them.
+fn result_stem(
+    flow: &str,
+    m: &crate::resolve::model::Model,
+    (src, dst): (HostId, HostId),
+    me: HostId,
+) -> String {
+    let name = |h: HostId| m.hosts[h].name.value.as_str();
+    format!("{flow}+{}+{}+{}", name(src), name(dst), name(me))
 }
 
 /// Static neighbours for the pairs whose ARP cannot cross their path, and the MACs they

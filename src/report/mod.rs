@@ -7,6 +7,7 @@
 
 mod grid;
 mod layout;
+mod measured;
 pub(crate) mod page;
 mod topology;
 mod view;
@@ -18,6 +19,7 @@ use serde::Serialize;
 use crate::check::predict::Plan;
 use crate::derive::Front;
 use crate::ir::Lab;
+pub(crate) use measured::{Measured, Row as MeasuredRow};
 
 /// A finding as the report lists it.
 #[derive(Serialize)]
@@ -63,14 +65,21 @@ pub(crate) fn html_report(
     lab: &Lab,
     found: &[Finding],
     generated: &[&str],
+    measured: Option<&Measured>,
 ) -> String {
-    body(front, plan, lab, found).map_or_else(String::new, |b| finish(b, generated))
+    body(front, plan, lab, found, measured).map_or_else(String::new, |b| finish(b, generated))
 }
 
 /// The report up to its list of files, which a build knows only once the rest is made
 /// (so the body is made beside the other files). None: the show has no physics.
-pub(crate) fn body(front: &Front, plan: &Plan, lab: &Lab, found: &[Finding]) -> Option<String> {
-    let page = view::page(front, plan, lab, found)?;
+pub(crate) fn body(
+    front: &Front,
+    plan: &Plan,
+    lab: &Lab,
+    found: &[Finding],
+    measured: Option<&Measured>,
+) -> Option<String> {
+    let page = view::page(front, plan, lab, found, measured)?;
     Some(print(page::BODY, Value::from(Serde(&page))))
 }
 
@@ -114,7 +123,7 @@ mod tests {
             location: format!("at {HOSTILE}"),
             message: format!("says {HOSTILE}"),
         }];
-        let html = html_report(&front, &plan, &lab, &found, &["file \"x\".txt"]);
+        let html = html_report(&front, &plan, &lab, &found, &["file \"x\".txt"], None);
         for shown in ["show", "sw", "flow", "at", "says"] {
             assert!(html.contains(&format!("{shown} {ESCAPED}")), "{shown}");
         }
@@ -129,7 +138,7 @@ mod tests {
     fn every_section_is_printed() {
         let (front, lab) = crate::testkit::render_fixture();
         let plan = crate::emit::prediction(&front).expect("the fixture has physics");
-        let html = html_report(&front, &plan, &lab, &[], &["plan.json"]);
+        let html = html_report(&front, &plan, &lab, &[], &["plan.json"], None);
         for id in [
             "topology",
             "flows",

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use super::Finding;
 use super::topology::{self, Diagram};
+use super::{Finding, Measured, MeasuredRow};
 use crate::check::Ctx;
 use crate::check::predict::Plan;
 use crate::derive::Front;
@@ -19,6 +19,8 @@ pub(crate) struct Page<'a> {
     topology: Diagram,
     flows: Flows<'a>,
     links: Links<'a>,
+    /// Whether the flows and links carry what was measured (`report --results`).
+    measured: bool,
     optics: Optics,
     hosts: Vec<Nic<'a>>,
     cabling: Cabling<'a>,
@@ -46,7 +48,7 @@ struct Counts {
 
 #[derive(Serialize)]
 struct Flows<'a> {
-    head: &'static [&'static str],
+    head: Vec<&'static str>,
     /// Set when some flows are left out (see `FLOWS_SHOWN`).
     summary: Option<FlowSummary>,
     shown: Vec<Flow<'a>>,
@@ -78,6 +80,7 @@ struct Flow<'a> {
     rtt_ms: f64,
     why: &'a str,
     route: Route,
+    measured: Option<&'a MeasuredRow>,
     limits: Vec<Limit<'a>>,
 }
 
@@ -109,12 +112,13 @@ struct Hop {
 
 #[derive(Serialize)]
 struct Links<'a> {
-    head: &'static [&'static str],
+    head: Vec<&'static str>,
     rows: Vec<LinkRow<'a>>,
 }
 
 #[derive(Serialize)]
 struct LinkRow<'a> {
+    measured: Option<&'a MeasuredRow>,
     link: &'a str,
     direction: &'a str,
     load_gbps: f64,
@@ -231,6 +235,7 @@ pub(crate) fn page<'a>(
     plan: &'a Plan,
     lab: &'a Lab,
     found: &'a [Finding],
+    measured: Option<&'a Measured>,
 ) -> Option<Page<'a>> {
     let cx = Ctx::new(front)?;
     let m = &front.model;
@@ -248,8 +253,9 @@ pub(crate) fn page<'a>(
             flows: m.flows.len(),
         },
         topology: topology::diagram(m, plan, cx.physics.fiber_us_per_km),
-        flows: flows(front, plan),
-        links: links(plan),
+        flows: flows(front, plan, measured),
+        links: links(plan, measured),
+        measured: measured.is_some(),
         optics: optics(&cx),
         hosts: hosts(&cx),
         cabling: cabling(lab),
@@ -295,7 +301,7 @@ fn flow_summary(plan: &Plan, shown: usize) -> FlowSummary {
     }
 }
 
-fn flows<'a>(front: &'a Front, plan: &'a Plan) -> Flows<'a> {
+fn flows<'a>(front: &'a Front, plan: &'a Plan, measured: Option<&'a Measured>) -> Flows<'a> {
     let m = &front.model;
     let shown = shown_flows(plan);
     let summary = (shown.len() < plan.flows.len()).then(|| flow_summary(plan, shown.len()));
@@ -322,6 +328,7 @@ fn flows<'a>(front: &'a Front, plan: &'a Plan) -> Flows<'a> {
                 rtt_ms: f.rtt_ms,
                 why: &f.bottleneck.why,
                 route: route(hops),
+                measured: measured.and_then(|m| m.flows.get(&f.name)),
                 limits: f
                     .limits
                     .iter()
@@ -334,8 +341,12 @@ fn flows<'a>(front: &'a Front, plan: &'a Plan) -> Flows<'a> {
             }
         })
         .collect();
+    let mut head = crate::plan::FLOW_HEAD.to_vec();
+    if measured.is_some() {
+        head.extend(["measured Gbit/s", "measured"]);
+    }
     Flows {
-        head: &crate::plan::FLOW_HEAD,
+        head,
         summary,
         shown,
     }
@@ -363,13 +374,18 @@ fn route(names: Vec<String>) -> Route {
     Route { width, hops }
 }
 
-fn links(plan: &Plan) -> Links<'_> {
+fn links<'a>(plan: &'a Plan, measured: Option<&'a Measured>) -> Links<'a> {
+    let mut head = crate::plan::LINK_HEAD.to_vec();
+    if measured.is_some() {
+        head.extend(["measured Gbit/s", "measured"]);
+    }
     Links {
-        head: &crate::plan::LINK_HEAD,
+        head,
         rows: plan
             .links
             .iter()
             .map(|(_, u)| LinkRow {
+                measured: measured.and_then(|m| m.links.get(&u.link)),
                 link: &u.link,
                 direction: &u.direction,
                 load_gbps: u.load_gbps,

@@ -1,0 +1,70 @@
+//! `democ verify BUILD RESULTS...`: what the show measured against what the build
+//! planned. Per flow, the rate its pairs reached (the host scripts' result files)
+//! against the plan's prediction, and when short, the likely causes, each from the
+//! plan's own limits: loss (retransmits, lost datagrams, discards on the path), a link
+//! or port-channel member above its predicted load, RTT against the window, a CPU core
+//! saturated, a drive below its share, the path MTU the connection found, an optic below
+//! its receive floor, OpenFlow rules that matched nothing. Per link, the counters
+//! against the predicted load; per optic, the receive power against the catalog's
+//! floor; per port, the LLDP neighbour against the cabling plan. Every result file that
+//! cannot be read gets a located diagnostic (E0601-E0604) and is left out.
+
+mod host;
+mod inputs;
+mod judge;
+mod located;
+mod planned;
+pub(crate) mod print;
+mod state;
+mod switch;
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diags;
+use crate::source::Sources;
+
+pub(crate) use judge::Report;
+pub(crate) use planned::Parts;
+
+/// What a run of verify found: the report, and the diagnostics on its inputs.
+pub(crate) struct Outcome {
+    pub(crate) report: Report,
+    pub(crate) sources: Sources,
+    pub(crate) diags: Diags,
+}
+
+/// Reads the build and the results and judges every flow, link, optic and neighbour.
+/// An error: the build folder could not be read (the message names the file).
+pub(crate) fn run(
+    build: &Path,
+    results: &[PathBuf],
+    tolerance_pct: f64,
+) -> Result<Outcome, String> {
+    Ok(judged(&planned::read(build)?, results, tolerance_pct))
+}
+
+/// [`run`] against a build made in memory (`report --results`).
+pub(crate) fn run_parts(
+    parts: &Parts,
+    results: &[PathBuf],
+    tolerance_pct: f64,
+) -> Result<Outcome, String> {
+    let plan = planned::from_parts(parts, &|rel| format!("the build's {rel}"))?;
+    Ok(judged(&plan, results, tolerance_pct))
+}
+
+fn judged(plan: &planned::Planned, results: &[PathBuf], tolerance_pct: f64) -> Outcome {
+    let mut sources = Sources::default();
+    let mut diags = Diags::default();
+    let (files, skipped) = inputs::gather(results, &mut sources, &mut diags);
+    let seen = state::read(plan, &files, &sources, &mut diags);
+    let mut report = judge::judge(plan, &seen, tolerance_pct);
+    report.files = files.len();
+    report.skipped = skipped;
+    diags.sort();
+    Outcome {
+        report,
+        sources,
+        diags,
+    }
+}
