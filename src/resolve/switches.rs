@@ -296,6 +296,11 @@ fn openflow(
     if mode == OfMode::Off {
         return None;
     }
+    if os == Os::Sonic {
+        rx.diags
+            .push(super::no_openflow::diagnostic(s, of.mode.span, os));
+        return None;
+    }
     let version = of
         .version
         .clone()
