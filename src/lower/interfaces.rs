@@ -37,6 +37,12 @@ fn blame(lx: &Lx, p: &Port) -> Span {
 
 fn name(lx: &mut Lx, p: &Port) -> String {
     if let Some(n) = naming::os_interface(lx.f, p) {
+        if n.contains("{lane}") {
+            // Named by its first lane (SONiC), and the catalog gives no lanes.
+            let (os, sw, model) = (lx.os(), lx.name(), &lx.switch().model.value);
+            let span = blame(lx, p);
+            lx.unsupported("lane", span, format!("`{os}` names ports by their first lane, and the catalog gives no lanes for `{sw}:{}` (`{model}`)", p.name), "add `electrical: { lanes: N, rate: ... }` to the model's port group (catalog/switches.yaml or the spec's `catalog:`)");
+        }
         return n;
     }
     let speed = p.speed.to_string();
