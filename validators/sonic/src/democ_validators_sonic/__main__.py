@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+import libyang
+
 from .models import Models
 from .validate import validate_build
 
@@ -23,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         models = Models(args.yang)
-    except (OSError, Exception) as e:  # libyang raises its own error type on a bad model
+    except (OSError, libyang.LibyangError) as e:
         print(f"error: SONiC YANG models: {e}", file=sys.stderr)
         return 2
     try:

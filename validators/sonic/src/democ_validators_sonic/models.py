@@ -61,7 +61,6 @@ class Models:
     @staticmethod
     def _table(module: str, top: libyang.SContainer, c: libyang.SContainer) -> Table:
         t = Table(module, top)
-        t.table = c  # type: ignore[attr-defined]
         for child in c.children():
             if isinstance(child, libyang.SList):
                 t.lists.setdefault(len(list(child.keys())), child)
