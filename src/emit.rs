@@ -285,7 +285,7 @@ fn hashed(out: &[OutFile]) -> Vec<Entry> {
 /// Each switch's config and IR (equipment owned by others gets its IR, what democ
 /// assumes it does, and no config).
 fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>, String> {
-    with_ir(
+    let mut out = with_ir(
         run,
         |sw| format!("ir/{}.json", sw.hostname),
         |sw| {
@@ -293,7 +293,17 @@ fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>
                 .then(|| Ok((sw.config_file.clone(), r.switch(sw, show)?)))
                 .transpose()
         },
-    )
+    )?;
+    // SONiC's config_db.json, beside the FRR file the template wrote.
+    for sw in run.iter().filter(|s| !s.external) {
+        if let Some(s) = &sw.sonic {
+            out.push(OutFile {
+                path: s.config_db_file.clone(),
+                bytes: crate::config_db::text(sw).into_bytes(),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Each DTN's script and IR.

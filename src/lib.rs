@@ -13,6 +13,7 @@ pub(crate) mod catalog;
 pub(crate) mod check;
 pub mod cli;
 pub(crate) mod compile;
+pub(crate) mod config_db;
 pub(crate) mod csv;
 pub(crate) mod derive;
 pub mod diag;

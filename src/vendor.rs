@@ -34,6 +34,10 @@ pub(crate) struct Flavour {
     pub(crate) template: String,
     /// Extension of the rendered file.
     pub(crate) extension: String,
+    /// The OS loads a `config_db.json` (SONiC), written by democ's serde writer
+    /// (src/config_db) beside the template's file, under this extension.
+    #[serde(default)]
+    pub(crate) config_db: Option<String>,
     /// Where the syntax comes from, with [C]/[U] marks.
     #[allow(dead_code)]
     pub(crate) source: String,
@@ -41,6 +45,10 @@ pub(crate) struct Flavour {
     pub(crate) interfaces: Vec<NameRule>,
     /// Port-channel name with `{id}`.
     pub(crate) port_channel: String,
+    /// Port-channels can run without LACP (`lacp: static`); SONiC's teamd always
+    /// runs LACP (PORTCHANNEL has no static mode).
+    #[serde(default = "yes")]
+    pub(crate) static_lags: bool,
     /// Largest port-channel number the OS accepts (ids start at 1), from its manual;
     /// absent where no source gives one (then only the general 1-65535 bound holds).
     #[serde(default)]
@@ -560,7 +568,7 @@ mod tests {
     fn every_vendor_file_parses() {
         let v = super::vendors().expect("vendor.yaml files parse");
         let folders: Vec<&str> = v.folders().collect();
-        assert_eq!(folders, ["arista", "dell", "mellanox", "pica8"]);
+        assert_eq!(folders, ["arista", "dell", "mellanox", "pica8", "sonic"]);
         for (os, vendor) in [
             ("os10", "Dell"),
             ("ftos9", "dell"),
@@ -568,6 +576,8 @@ mod tests {
             ("picos", "Pica8"),
             ("onyx", "Mellanox"),
             ("picos", "Inventec"),
+            ("sonic", "NVIDIA"),
+            ("sonic", "Edgecore"),
         ] {
             assert!(v.flavour(vendor, os).is_some(), "{vendor}/{os}");
         }

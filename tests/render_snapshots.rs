@@ -8,6 +8,11 @@ mod support;
 use support::{FIXTURE, build, example, tree};
 
 fn snapshot_build(name: &str, spec: &str) {
+    snapshot_files(name, spec, |_| true);
+}
+
+/// The files of `spec`'s build whose path `keep` accepts, snapshotted as `name__path`.
+fn snapshot_files(name: &str, spec: &str, keep: impl Fn(&str) -> bool) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("out");
     build(spec, &out);
@@ -15,7 +20,7 @@ fn snapshot_build(name: &str, spec: &str) {
         // The report is tested by what it must hold (tests/report.rs, in a browser by
         // tests/report_browser.rs), not as a 100 kB golden file that every layout change
         // would churn.
-        if path == "manifest.json" || path.starts_with("report/") {
+        if path == "manifest.json" || path.starts_with("report/") || !keep(&path) {
             continue;
         }
         let text = String::from_utf8(bytes).expect("utf-8");
@@ -44,6 +49,15 @@ fn sc15() {
 #[test]
 fn sc25_400g() {
     snapshot_build("sc25-400g", &example("sc25-400g"));
+}
+
+/// SONiC: the render fixture's OS10 switch as a SONiC one (its config_db.json, FRR file
+/// and IR; the other switches are the fixture's own snapshots).
+#[test]
+fn sonic() {
+    snapshot_files("sonic", "tests/fixtures/render/sonic.yaml", |p| {
+        p.starts_with("switches/sonic-1.") || p == "ir/sonic-1.json"
+    });
 }
 
 /// Issue 9 section 6: each vendor line a real switch rejected, in the smallest show

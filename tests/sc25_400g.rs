@@ -41,16 +41,18 @@ fn every_vendor_breaks_a_400g_port_out() {
             "interface breakout 1/1/9 map 200g-2x",
             "interface ethernet1/1/9:2",
         ),
-        // Onyx: eight-way split on the SN4700, two-way on the SN5600's OSFP ports.
+        // Onyx: eight-way split on the SN4700.
         (
             "nv-sn4700.cfg",
             "interface ethernet 1/9 module-type qsfp-split-8 force",
             "interface ethernet 1/9/8 speed 50G force",
         ),
+        // SONiC on the SN5600: the platform.json mode on the parent, the second
+        // subport named by its first lane.
         (
-            "scinet-core.cfg",
-            "interface ethernet 1/1 module-type qsfp-split-2 force",
-            "interface ethernet 1/1/2 speed 400G force",
+            "scinet-core.config_db.json",
+            "\"brkout_mode\": \"2x400G[200G,100G,50G,40G,25G,10G]\"",
+            "\"lanes\": \"4,5,6,7\"",
         ),
         // PicOS on the Edgecore AS9716-32D.
         (

@@ -27,14 +27,14 @@ fn stdout(o: &Output) -> String {
 
 /// `democ build examples/sc16/show.yaml -o <tmp>/out`.
 fn sc16() -> (tempfile::TempDir, PathBuf) {
+    built("examples/sc16/show.yaml")
+}
+
+/// `democ build SPEC -o <tmp>/out`.
+fn built(spec: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("out");
-    let o = democ(&[
-        "build",
-        "examples/sc16/show.yaml",
-        "-o",
-        out.to_str().expect("utf-8 path"),
-    ]);
+    let o = democ(&["build", spec, "-o", out.to_str().expect("utf-8 path")]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -126,6 +126,43 @@ fn sc16_passes_what_applies_and_says_why_the_rest_is_skipped() {
     }
 }
 
+/// sc25-400g's `scinet-core` runs SONiC: its config_db.json passes SONiC's YANG models,
+/// and a corrupted copy fails them (skipped, with the reason, where the Python democ
+/// finds lacks validators/sonic or the models are not beside the checkout).
+#[test]
+fn sonic_config_db_passes_the_yang_models_and_a_corrupted_one_fails() {
+    let (_tmp, out) = built("examples/sc25-400g/show.yaml");
+    let (_, v) = validate_json(&out, &[]);
+    let sonic = entry(&v, "sonic-yang");
+    if sonic["status"] == "skipped" {
+        let why = sonic["detail"].as_str().unwrap_or("");
+        assert!(
+            why.contains("not installed") || why.contains("no SONiC YANG models"),
+            "{sonic}"
+        );
+        return;
+    }
+    assert_eq!(sonic["status"], "passed", "{sonic}");
+    let file = out.join("switches/scinet-core.config_db.json");
+    let text = std::fs::read_to_string(&file).expect("democ wrote it");
+    std::fs::write(
+        &file,
+        text.replacen("\"lanes\": \"0,1,2,3\"", "\"lanes\": \"\"", 1),
+    )
+    .expect("writable");
+    let (code, v) = validate_json(&out, &[]);
+    let sonic = entry(&v, "sonic-yang");
+    assert_eq!(sonic["status"], "failed", "{sonic}");
+    assert!(
+        sonic["detail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("scinet-core"),
+        "{sonic}"
+    );
+    assert_eq!(code, Some(1));
+}
+
 #[test]
 fn text_prints_one_line_per_validator_and_a_summary() {
     let (_tmp, out) = sc16();
@@ -135,6 +172,7 @@ fn text_prints_one_line_per_validator_and_a_summary() {
     for name in [
         "containerlab",
         "avd",
+        "sonic-yang",
         "batfish-snapshot",
         "batfish-questions",
         "twin",

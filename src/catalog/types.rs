@@ -71,8 +71,27 @@ spec_struct! {
         /// The header fields the model hashes a LAG's traffic on by default (absent:
         /// `l3-l4` assumed, every stream on its own).
         lag_hash: Option<LagHash> = opt,
+        /// The SONiC platform and HWSKU whose published port map gives the ports'
+        /// `PORT.lanes` (absent: lanes assumed contiguous, listed in W0305).
+        sonic: Option<SonicPlatform> = opt,
         source: String = req,
         confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// Where SONiC's port map of a model comes from: the platform folder and HWSKU of
+    /// sonic-buildimage's `device/<vendor>/<platform>/` (platform.json, port_config.ini).
+    pub struct SonicPlatform ("SONiC platform") {
+        /// `x86_64-nvidia_sn5600-r0`: DEVICE_METADATA's `platform`.
+        platform: String = req,
+        /// DEVICE_METADATA's `hwsku`.
+        hwsku: String = req,
+        /// Port `1/N` (a group's N-th port) is `Ethernet<first lane>`, its lanes the cage's
+        /// lane count from `(N - 1) * lanes`, subports by their share: `confirmed` where
+        /// the cited platform.json says so for every port.
+        lanes: Confidence = req,
+        source: String = req,
     }
 }
 

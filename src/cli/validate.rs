@@ -10,6 +10,7 @@ mod batfish;
 mod clab;
 mod outcome;
 mod pymod;
+mod sonic;
 mod twin;
 
 use std::path::PathBuf;
@@ -65,6 +66,7 @@ pub(crate) fn run(a: &ValidateArgs) -> i32 {
     let mut all = vec![
         clab::check(&build, a.clab_schema.as_deref()),
         avd::check(&py, &a.build),
+        sonic::check(&py, &a.build),
     ];
     all.extend(batfish::check(&py, &a.build, host.as_deref()));
     all.push(if a.twin {

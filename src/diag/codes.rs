@@ -524,6 +524,14 @@ codes! {
          instead, default route included: a data-plane route must be more specific to win, and \
          traffic with no better route leaves by the management port. Reach the controller in \
          band to keep management in its VRF.";
+    OS_WITHOUT_OPENFLOW = "E0307" "os-without-openflow" Error
+        "A switch with `openflow:` (a mode other than `off`) runs an OS with no OpenFlow agent \
+         at all: SONiC forwards only by its own tables (config_db.json's VLANs, port-channels \
+         and interfaces, FRR's routes), and no controller can program it. democ does not \
+         translate the controller's rules into those tables. Drop `openflow:` (or set `mode: \
+         off`) and democ writes the flows' VLANs and routes into the switch's config, as for \
+         any legacy switch; where the demo needs a controller to steer flows, put the OpenFlow \
+         ports on another switch of the path whose OS has an agent (the help lists them).";
     DEAD_CONFIG = "W0310" "dead-config" Warning
         "Configuration that carries nothing: a VLAN trunked between switches that reaches no \
          host, circuit or flow; a routed link between switches that no flow crosses and no BGP \

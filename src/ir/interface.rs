@@ -85,6 +85,10 @@ pub(crate) struct InterfaceCli {
     /// (PicOS OVS `options:is_dac=true`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) dac: bool,
+    /// The port's hardware lanes where the OS's config names them (SONiC `PORT.lanes`,
+    /// `0,1,2,3`), from the catalog's platform port map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lanes: Option<String>,
 }
 
 /// 802.3x pause.

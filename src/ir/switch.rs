@@ -66,6 +66,25 @@ pub(crate) struct Switch {
     pub(crate) openflow: Option<Openflow>,
     /// Lossless RoCE: PFC and ECN on the ports RDMA flows cross.
     pub(crate) qos: Option<Qos>,
+    /// SONiC: the config_db.json written beside `config_file` (which holds FRR's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) sonic: Option<Sonic>,
+}
+
+/// What a SONiC switch needs besides the IR's tables: where its config_db.json goes and
+/// DEVICE_METADATA's platform fields.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Sonic {
+    /// `switches/<name>.config_db.json`.
+    pub(crate) config_db_file: String,
+    /// The platform folder (`x86_64-nvidia_sn5600-r0`), where the catalog names one.
+    pub(crate) platform: Option<String>,
+    /// The HWSKU, where the catalog names one.
+    pub(crate) hwsku: Option<String>,
+    /// DEVICE_METADATA `docker_routing_config_mode`: `split-unified`, FRR runs
+    /// `config_file` as written.
+    pub(crate) routing_config_mode: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

@@ -79,10 +79,12 @@ pub(crate) fn lower(lx: &mut Lx) -> Vec<Breakout> {
         if caps.unconfirmed.contains(&mode) {
             lx.unconfirmed.insert(format!("breakout `{map}` ({mode})"));
         }
-        // The parent's whole-port number: the first lane's, in the OS's numbering.
+        // The parent's whole-port number: the first lane's, in the OS's numbering (SONiC
+        // names the parent by its first lane, the first subport's).
         let target = naming::os_number(p)
             .or_else(|| naming::parse(parent))
-            .and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)));
+            .and_then(|c| caps.target.as_deref().map(|t| naming::fill(t, c)))
+            .map(|t| naming::with_lane(t, p));
         out.push(Breakout {
             port: parent.clone(),
             mode,

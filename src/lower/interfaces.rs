@@ -37,6 +37,12 @@ fn blame(lx: &Lx, p: &Port) -> Span {
 
 fn name(lx: &mut Lx, p: &Port) -> String {
     if let Some(n) = naming::os_interface(lx.f, p) {
+        if n.contains("{lane}") {
+            // Named by its first lane (SONiC), and the catalog gives no lanes.
+            let (os, sw, model) = (lx.os(), lx.name(), &lx.switch().model.value);
+            let span = blame(lx, p);
+            lx.unsupported("lane", span, format!("`{os}` names ports by their first lane, and the catalog gives no lanes for `{sw}:{}` (`{model}`)", p.name), "add `electrical: { lanes: N, rate: ... }` to the model's port group (catalog/switches.yaml or the spec's `catalog:`)");
+        }
         return n;
     }
     let speed = p.speed.to_string();
@@ -250,6 +256,26 @@ fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {
             fec: fec_cli,
             inherits_lag,
             dac,
+            lanes: lx.f.config_db.as_ref().map(|_| lanes(lx, p)),
         },
     }
+}
+
+/// SONiC's `PORT.lanes`: the port's share of its cage's lanes, counted as the catalog's
+/// platform port map does. Without a confirmed map the lanes are the contiguous guess
+/// and the switch's W0305 says so.
+fn lanes(lx: &mut Lx, p: &Port) -> String {
+    let s = lx.switch();
+    if !s.sonic.as_ref().is_some_and(|h| h.lanes_confirmed) {
+        lx.unconfirmed.insert(format!(
+            "`PORT.lanes` (no published SONiC port map for `{}` in the catalog: lanes assumed contiguous from 0)",
+            s.model.value
+        ));
+    }
+    let first = p.lane.unwrap_or(0);
+    let count = p.lanes.map_or(1, |l| l.count.max(1));
+    (first..first + count)
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }

@@ -30,6 +30,15 @@ pub(crate) fn lower(
         let Some(&(first, (mine, other))) = ends.first() else {
             continue;
         };
+        if lag.lacp == crate::spec::link::Lacp::Static && !lx.f.static_lags {
+            let (os, name) = (lx.os(), lx.name());
+            lx.unsupported(
+                "lag-static",
+                lag.lacp_span.unwrap_or(lag.span),
+                format!("`{os}` runs no static port-channel (`{name}`'s LAG {})", lag.id),
+                "use `lacp: active` (or `passive`, with the other end active): the OS's port-channels always run LACP",
+            );
+        }
         let port = &lx.switch().ports[mine.port];
         let openflow = of.contains(&mine.port);
         let switching = if openflow {

@@ -439,5 +439,11 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         services,
         openflow,
         qos,
+        sonic: lx.f.config_db.as_ref().map(|ext| crate::ir::switch::Sonic {
+            config_db_file: format!("switches/{}.{ext}", s.name.value),
+            platform: s.sonic.as_ref().map(|h| h.platform.clone()),
+            hwsku: s.sonic.as_ref().map(|h| h.hwsku.clone()),
+            routing_config_mode: "split-unified".to_owned(),
+        }),
     }
 }

@@ -143,6 +143,7 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
                 link: None,
                 address: None,
                 native: None,
+                lane: None,
                 openflow: false,
             });
         }

@@ -10,6 +10,7 @@ pub(crate) mod mgmt_net;
 pub(crate) mod middleboxes;
 pub(crate) mod model;
 pub(crate) mod naming;
+mod no_openflow;
 mod port_help;
 mod services;
 mod settings;

@@ -165,9 +165,21 @@ pub(crate) struct Port {
     /// The OS's own (unit, number) where the catalog says it differs from the canonical
     /// name; a breakout subport `:k` is number + k - 1 on such an OS.
     pub(crate) native: Option<(u32, u32)>,
+    /// Switch ports: the first of the cage's electrical lanes this port uses, counting
+    /// from 0 on port `1/1` (a subport from its share): SONiC names ports by it.
+    pub(crate) lane: Option<u32>,
     /// Switch ports: forwarded by the OpenFlow controller's rules, not by the switch's own
     /// L2/L3 (set by `derive::roles`).
     pub(crate) openflow: bool,
+}
+
+/// A model's SONiC platform (catalog `sonic:`).
+#[derive(Debug, Clone)]
+pub(crate) struct SonicHw {
+    pub(crate) platform: String,
+    pub(crate) hwsku: String,
+    /// The catalog's source confirms the port map (`lanes: confirmed`).
+    pub(crate) lanes_confirmed: bool,
 }
 
 /// Electrical lanes of a cage: how many, and the fastest rate per lane.
@@ -227,6 +239,8 @@ pub(crate) struct Switch {
     pub(crate) platform: Option<String>,
     /// No source confirms that the model runs `os` (catalog `os_unconfirmed`).
     pub(crate) os_unconfirmed: bool,
+    /// The catalog's SONiC platform and HWSKU (catalog `sonic:`), for DEVICE_METADATA.
+    pub(crate) sonic: Option<SonicHw>,
     pub(crate) description: Option<String>,
     /// Owned by others (`external: true`): no config written or pushed.
     pub(crate) external: bool,

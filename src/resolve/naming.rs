@@ -86,10 +86,22 @@ pub(crate) fn interface(f: &Flavour, port: &str, speed: &str, form: &str) -> Opt
 pub(crate) fn os_interface(f: &Flavour, p: &Port) -> Option<String> {
     let speed = p.speed.to_string();
     let Some(c) = os_number(p) else {
-        return interface(f, &p.name, &speed, &p.form);
+        let name = interface(f, &p.name, &speed, &p.form)?;
+        return Some(with_lane(name, p));
     };
     let r = rule(&f.interfaces, &speed, &p.form, c.unit)?;
-    Some(fill(&r.port, c))
+    Some(with_lane(fill(&r.port, c), p))
+}
+
+/// Fills `{lane}`, the port's first electrical lane (SONiC's `Ethernet0`, `Ethernet8`:
+/// ports are named by their first lane), where the pattern has it. A port whose lanes
+/// the catalog does not give keeps the placeholder, which no OS accepts, rather than
+/// a guessed name.
+pub(crate) fn with_lane(name: String, p: &Port) -> String {
+    match p.lane {
+        Some(lane) if name.contains("{lane}") => name.replace("{lane}", &lane.to_string()),
+        _ => name,
+    }
 }
 
 /// The OS's `unit/n` of a port the catalog numbers its own way (subports flat after
@@ -279,6 +291,7 @@ mod tests {
             link: None,
             address: None,
             native,
+            lane: None,
             openflow: false,
         }
     }

@@ -83,6 +83,10 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
                 .zip(start)
                 .zip(number(&name))
                 .map(|((nb, start), n)| (nb.unit, nb.first + (n.saturating_sub(start)) * nb.step));
+            // Unit 1's ports in canonical order, each the cage's lanes wide.
+            let lane = lanes
+                .zip(number(&name))
+                .map(|(l, n)| n.saturating_sub(1) * l.count);
             let port = Port {
                 name,
                 speed: speeds.first().copied().unwrap_or_default(),
@@ -99,6 +103,7 @@ fn base_ports(model: &SwitchModel) -> Vec<(Port, &PortGroup)> {
                 link: None,
                 address: None,
                 native,
+                lane,
                 openflow: false,
             };
             out.push((port, &g.value));
@@ -205,6 +210,10 @@ fn apply(
                 count: l.count / n,
                 rate: l.rate,
             }),
+            lane: port
+                .lane
+                .zip(port.lanes)
+                .map(|(first, l)| first + (i - 1) * (l.count / n)),
             ..port.clone()
         })
         .collect()
@@ -285,6 +294,11 @@ fn openflow(
     let of = s.openflow.as_ref()?;
     let mode = of.mode.value;
     if mode == OfMode::Off {
+        return None;
+    }
+    if os == Os::Sonic {
+        rx.diags
+            .push(super::no_openflow::diagnostic(s, of.mode.span, os));
         return None;
     }
     let version = of
@@ -507,6 +521,11 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
                 .os_unconfirmed
                 .as_ref()
                 .is_some_and(|l| l.contains(&os)),
+            sonic: model.sonic.as_ref().map(|p| super::model::SonicHw {
+                platform: p.platform.clone(),
+                hwsku: p.hwsku.clone(),
+                lanes_confirmed: p.lanes == crate::catalog::types::Confidence::Confirmed,
+            }),
             description: s.description.as_ref().map(|d| d.value.clone()),
             external: s.external.as_ref().is_some_and(|e| e.value),
         });

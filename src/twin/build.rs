@@ -26,6 +26,8 @@ pub(crate) struct Build {
     /// By name.
     pub(crate) hosts: BTreeMap<String, Host>,
     pub(crate) flows: Vec<Flow>,
+    /// The FRR file each SONiC switch ships, by hostname (twin/shipped.rs).
+    pub(crate) frr: BTreeMap<String, String>,
 }
 
 /// The one field of manifest.json the twin needs.
@@ -152,11 +154,13 @@ impl Build {
         for f in &flows {
             name("flow", &f.name, "ir/flows/flows.json")?;
         }
+        let frr = super::shipped::read(&dir, &switches)?;
         Ok(Build {
             show: manifest.show,
             switches,
             hosts,
             flows,
+            frr,
         })
     }
 }

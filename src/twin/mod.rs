@@ -10,6 +10,7 @@ mod counters;
 pub(crate) mod net;
 mod profile;
 mod report;
+mod shipped;
 pub(crate) mod state;
 pub(crate) mod switch;
 pub(crate) mod test;

@@ -293,18 +293,18 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         }
         p.pidfiles.extend(d.pidfiles());
         let ns = n.switch(sname);
-        p.switches.push(
-            switch::steps(
-                sw,
-                switch::Site::Twin,
-                &d,
-                rules.as_deref(),
-                &n.pathspace(sname),
-            )
-            .into_iter()
-            .map(|st| in_ns(st, &ns))
-            .collect(),
+        let mut steps = switch::steps(
+            sw,
+            switch::Site::Twin,
+            &d,
+            rules.as_deref(),
+            &n.pathspace(sname),
         );
+        if let Some(shipped) = b.frr.get(sname) {
+            super::shipped::use_shipped(&mut steps, sw, shipped);
+        }
+        p.switches
+            .push(steps.into_iter().map(|st| in_ns(st, &ns)).collect());
     }
     p
 }

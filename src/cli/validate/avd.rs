@@ -9,22 +9,6 @@ use super::pymod;
 const NAME: &str = "avd";
 const MODULE: &str = "democ_validators_avd";
 
-/// Whether any switch's IR (`ir/<switch>.json`) says `os: eos`. Unreadable IR counts
-/// as EOS, so the package runs and reports the problem itself.
-fn has_eos(build: &Path) -> bool {
-    let Ok(dir) = std::fs::read_dir(build.join("ir")) else {
-        return true;
-    };
-    dir.filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
-        .any(|p| {
-            std::fs::read_to_string(&p)
-                .ok()
-                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                .is_none_or(|v| v["os"] == "eos")
-        })
-}
-
 /// The switches that differ, with their lines: the report's header, the agreeing
 /// switches and the closing notes (switches not EOS, democ-only lines) are not the why.
 fn differences(report: &str) -> String {
@@ -38,7 +22,7 @@ fn differences(report: &str) -> String {
 }
 
 pub(crate) fn check(py: &Path, build: &Path) -> Outcome {
-    if !has_eos(build) {
+    if !pymod::has_os(build, "eos") {
         return Outcome::skipped(NAME, "the build has no Arista EOS switch");
     }
     if let Some(why) = pymod::unavailable(py, MODULE, "avd") {

@@ -19,10 +19,15 @@ fn schema_path(given: Option<&Path>) -> Option<PathBuf> {
     if let Some(p) = given {
         return Some(p.to_owned());
     }
+    shared("schemas/clab.schema.json").filter(|p| p.is_file())
+}
+
+/// `../shared/<rel>` beside the democ checkout this binary was built in (the nearest
+/// folder above it with a Cargo.toml), whether or not it exists.
+pub(crate) fn shared(rel: &str) -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let checkout = exe.ancestors().find(|d| d.join("Cargo.toml").is_file())?;
-    let p = checkout.parent()?.join("shared/schemas/clab.schema.json");
-    p.is_file().then_some(p)
+    Some(checkout.parent()?.join("shared").join(rel))
 }
 
 /// containerlab's schema. Its errors never quote the file: the path is the user's, but

@@ -20,6 +20,22 @@ pub(crate) fn unavailable(py: &Path, module: &str, package: &str) -> Option<Stri
     }
 }
 
+/// Whether any switch's IR (`ir/<switch>.json`) says `os: <os>`. Unreadable IR counts
+/// as that OS, so the package runs and reports the problem itself.
+pub(crate) fn has_os(build: &Path, os: &str) -> bool {
+    let Ok(dir) = std::fs::read_dir(build.join("ir")) else {
+        return true;
+    };
+    dir.filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+        .any(|p| {
+            std::fs::read_to_string(&p)
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .is_none_or(|v| v["os"] == os)
+        })
+}
+
 /// What the module printed and how it exited.
 pub(crate) struct Ran {
     pub(crate) code: Option<i32>,

@@ -10,13 +10,23 @@ import pytest
 from pushfix import ROOT, democ_binary
 
 
-@pytest.fixture(scope="session")
-def sc16(tmp_path_factory) -> Path:
+def _build(tmp_path_factory, example: str) -> Path:
     exe = democ_binary()
     if not exe.is_file():
         pytest.fail(f"democ binary not found at {exe}: run `cargo build` or set DEMOC")
-    out = tmp_path_factory.mktemp("sc16") / "build"
-    proc = subprocess.run([str(exe), "build", str(ROOT / "examples/sc16/show.yaml"), "-o", str(out)],
+    out = tmp_path_factory.mktemp(example) / "build"
+    proc = subprocess.run([str(exe), "build", str(ROOT / f"examples/{example}/show.yaml"), "-o", str(out)],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return out
+
+
+@pytest.fixture(scope="session")
+def sc16(tmp_path_factory) -> Path:
+    return _build(tmp_path_factory, "sc16")
+
+
+@pytest.fixture(scope="session")
+def sc25(tmp_path_factory) -> Path:
+    """sc25-400g, whose `scinet-core` runs SONiC."""
+    return _build(tmp_path_factory, "sc25-400g")

@@ -52,6 +52,7 @@ def test_each_os_has_its_driver():
         "ftos9": ("netmiko:dell_force10", False),
         "onyx": ("netmiko:mellanox_mlnxos", False),
         "picos": ("manual", False),
+        "sonic": ("manual", False),
     }
 
 
@@ -105,6 +106,22 @@ def test_picos_is_manual_and_never_connects(sc16):
         r = push.run(d, drivers.chooser({})(d), Credentials("u", "p"), connect, opts(sc16, True), {})
         assert r["driver"] == "manual" and r["error"] is None and r["committed"] is False
         assert r["manual_steps"][0].startswith(first) and d.config_file in "".join(r["manual_steps"])
+
+
+def test_sonic_is_manual_with_config_load_and_reload(sc25):
+    def connect(*_):
+        raise AssertionError("SONiC must not be connected to")
+
+    d = device(sc25, "scinet-core")
+    assert d.os == "sonic" and d.config_db_file == "switches/scinet-core.config_db.json"
+    assert d.unverified is None
+    r = push.run(d, drivers.chooser({})(d), Credentials("u", "p"), connect, opts(sc25, True), {})
+    assert r["driver"] == "manual" and r["error"] is None and r["committed"] is False
+    steps = "\n".join(r["manual_steps"])
+    for part in (d.config_db_file, d.config_file, "/etc/sonic/frr/frr.conf",
+                 "sudo config load /tmp/democ-config_db.json -y", "sudo config save -y",
+                 "sudo config reload -y"):
+        assert part in steps, part
 
 
 def test_os10_goes_to_dellos10_and_its_commit_to_manual_steps(sc16):

@@ -38,6 +38,8 @@ class Device:
     # address a password is sent to comes from the IR, so --commit refuses such a
     # device unless the user names it.
     unverified: str | None = None
+    # SONiC: the config_db.json beside the FRR file (`config_file`); None elsewhere.
+    config_db_file: str | None = None
 
 
 def _inside(build: Path, rel: str) -> Path:
@@ -118,7 +120,14 @@ def load(build: Path) -> list[Device]:
         except UnicodeDecodeError:
             raise BuildError(f"{build}/{rel}: not UTF-8 text") from None
         why = mismatch(rel_ir, raw) or mismatch(rel, data)
-        devices.append(Device(ir["hostname"], ir["os"], address, rel, text, why))
+        sonic = ir.get("sonic") if isinstance(ir.get("sonic"), dict) else {}
+        config_db = sonic.get("config_db_file")
+        if config_db is not None:
+            if not isinstance(config_db, str):
+                raise BuildError(f"{build}/{rel_ir}: its config_db_file is not a path; the build was altered")
+            _inside(build, config_db)
+            why = why or mismatch(config_db, _read(build, config_db))
+        devices.append(Device(ir["hostname"], ir["os"], address, rel, text, why, config_db))
     if not devices:
         raise BuildError(f"{build}: the build has no switch IR (ir/<switch>.json)")
     return devices

@@ -7,6 +7,7 @@
 | ftos9 | netmiko `dell_force10`      | unavailable: config shown      | no: manual steps            |
 | onyx  | netmiko `mellanox_mlnxos`   | unavailable: config shown      | no: manual steps            |
 | picos | none                        | none: manual steps             | no: manual steps            |
+| sonic | none                        | none: manual steps             | no: manual steps            |
 
 (*) once the candidate has the site's users and eAPI (`--preamble`, lockout.py).
 
@@ -56,6 +57,13 @@ BY_OS: dict[str, Driver] = {
         "manual",
         "manual",
         "no NAPALM or netmiko path with a diff and a rollback exists for PicOS",
+    ),
+    # No NAPALM driver for SONiC ships with NAPALM or as a maintained plugin democ
+    # could pin; `config load`/`config reload` by hand until one exists.
+    "sonic": Driver(
+        "manual",
+        "manual",
+        "no NAPALM driver for SONiC: its config_db.json and FRR file are loaded by hand",
     ),
 }
 

@@ -51,4 +51,22 @@ def steps(device: Device, build_dir: str) -> list[str]:
             f"on the switch: `configuration text fetch scp://USER@<this host>/{src}` then `configuration text file {base} apply`",
             "`configuration write` once the switch is checked",
         ]
+    if device.os == "sonic" and device.config_db_file:
+        # SONiC configuration guide: `config load` merges a file into the running
+        # CONFIG_DB, `config save` writes it to /etc/sonic/config_db.json, and `config
+        # reload` restarts the services from that file (the bgp container then runs
+        # /etc/sonic/frr/frr.conf as written: docker_routing_config_mode split-unified).
+        db = f"{build_dir}/{device.config_db_file}"
+        return [
+            save.format("`sudo cp /etc/sonic/config_db.json /etc/sonic/config_db.before-democ.json` "
+                        "and `sudo cp /etc/sonic/frr/frr.conf /etc/sonic/frr/frr.before-democ.conf`"),
+            f"scp {db} admin@{addr}:/tmp/democ-config_db.json",
+            f"scp {src} admin@{addr}:/tmp/democ-frr.conf",
+            "on the switch: `sudo cp /tmp/democ-frr.conf /etc/sonic/frr/frr.conf`",
+            "on the switch: `sudo config load /tmp/democ-config_db.json -y` (a merge into the "
+            "running CONFIG_DB: remove rows the build no longer has by hand; democ's file "
+            "holds no platform defaults, so it is never copied over /etc/sonic/config_db.json)",
+            "on the switch: `sudo config save -y`, then `sudo config reload -y` (breakouts, lanes and "
+            "the FRR mode take effect; traffic stops while the services restart)",
+        ]
     return [f"load {src} onto {device.name} by hand"]

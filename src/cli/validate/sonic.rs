@@ -1,0 +1,47 @@
+//! `sonic-yang`: every SONiC switch's config_db.json against SONiC's own YANG models
+//! (libyang), by the validators/sonic package (`python -m democ_validators_sonic
+//! BUILD_DIR --yang DIR`, exit 0 / 1 / 2). The models ship beside the project:
+//! ../shared/schemas/sonic-yang beside democ's checkout.
+
+use std::path::Path;
+
+use super::outcome::Outcome;
+use super::pymod;
+
+const NAME: &str = "sonic-yang";
+const MODULE: &str = "democ_validators_sonic";
+
+/// The lines that name an invalid file.
+fn invalid(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| l.contains(": invalid: "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub(crate) fn check(py: &Path, build: &Path) -> Outcome {
+    if !pymod::has_os(build, "sonic") {
+        return Outcome::skipped(NAME, "the build has no SONiC switch");
+    }
+    let Some(models) = super::clab::shared("schemas/sonic-yang").filter(|p| p.is_dir()) else {
+        return Outcome::skipped(
+            NAME,
+            "no SONiC YANG models (../shared/schemas/sonic-yang beside democ's checkout)",
+        );
+    };
+    if let Some(why) = pymod::unavailable(py, MODULE, "sonic") {
+        return Outcome::skipped(NAME, why);
+    }
+    let args = [
+        "--yang".as_ref(),
+        models.as_os_str(),
+        "--".as_ref(),
+        build.as_os_str(),
+    ];
+    match pymod::run(py, MODULE, &args) {
+        Err(e) => Outcome::failed(NAME, e),
+        Ok(r) if r.code == Some(0) => Outcome::passed(NAME, pymod::last_line(&r.stdout)),
+        Ok(r) => pymod::failure(NAME, &r, &invalid(&r.stdout)),
+    }
+}

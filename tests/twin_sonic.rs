@@ -1,0 +1,79 @@
+//! `democ twin` runs a SONiC switch's shipped FRR file as written: the routed show of
+//! tests/fixtures/show/routes-bgp-sonic.yaml (`sw-a` on SONiC, BGP to a transit switch)
+//! passes its flow, and with one `network` statement deleted from the build's
+//! `switches/sw-a.frr.conf` exactly that flow fails. Needs what tests/twin.rs needs
+//! (root, namespaces, Open vSwitch, FRR, iperf3); skips with the reason otherwise.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// democ's exit code and output; a twin step may take minutes on a loaded machine.
+fn democ(args: &[&str]) -> (i32, String, String) {
+    let r = common::democ_in(None, args, Duration::from_secs(600));
+    (r.code, r.stdout, r.stderr)
+}
+
+/// The fixture built with `--hosts` under `dir`, its show named for this process (so
+/// side-by-side runs never share a twin), the shipped FRR file changed by `frr`.
+fn build(dir: &Path, frr: impl Fn(String) -> String) -> PathBuf {
+    let src = Path::new("tests/fixtures/show");
+    std::fs::copy(src.join("catalog.yaml"), dir.join("catalog.yaml")).expect("copy");
+    let name = format!("name: ts{:06}", std::process::id() % 1_000_000);
+    let spec = std::fs::read_to_string(src.join("routes-bgp-sonic.yaml")).expect("fixture");
+    std::fs::write(dir.join("show.yaml"), spec.replace("name: routed", &name)).expect("write");
+    let out = dir.join("out");
+    let (code, _, err) = democ(&[
+        "build",
+        "--hosts",
+        "--no-lock",
+        &dir.join("show.yaml").display().to_string(),
+        "-o",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let file = out.join("switches/sw-a.frr.conf");
+    let text = std::fs::read_to_string(&file).expect("democ ships sw-a's FRR file");
+    std::fs::write(&file, frr(text)).expect("write");
+    out
+}
+
+/// `twin up`, `twin test`, `twin down`: test's exit code and table.
+fn run(out: &Path) -> (i32, String) {
+    let out = out.display().to_string();
+    let (code, _, err) = democ(&["twin", "up", &out]);
+    assert_eq!(code, 0, "twin up: {err}");
+    let (tested, table, err) = democ(&["twin", "test", &out]);
+    let (down, _, derr) = democ(&["twin", "down", &out]);
+    assert_eq!(down, 0, "twin down: {derr}");
+    (tested, format!("{table}{err}"))
+}
+
+#[test]
+fn the_twin_runs_the_shipped_frr_and_a_deleted_network_fails_its_flow() {
+    let (code, _, err) = democ(&["twin", "up", "/nonexistent-democ-build"]);
+    if code == 2 && err.contains("cannot run here") {
+        eprintln!("skipped: {err}");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let good = tmp.path().join("good");
+    std::fs::create_dir(&good).expect("dir");
+    let (code, table) = run(&build(&good, |t| t));
+    assert_eq!(code, 0, "{table}");
+    assert!(
+        table.contains("a-to-b") && table.contains("1 of 1 rows passed"),
+        "{table}"
+    );
+
+    let bad = tmp.path().join("bad");
+    std::fs::create_dir(&bad).expect("dir");
+    let out = build(&bad, |t| {
+        assert!(t.contains("\n  network 10.1.1.0/24\n"), "{t}");
+        t.replace("\n  network 10.1.1.0/24\n", "\n")
+    });
+    let (code, table) = run(&out);
+    assert_ne!(code, 0, "{table}");
+    assert!(table.contains("0 of 1 rows passed"), "{table}");
+}

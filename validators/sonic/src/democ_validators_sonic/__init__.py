@@ -1,0 +1,1 @@
+"""democ's SONiC config_db.json files checked against SONiC's YANG models."""
