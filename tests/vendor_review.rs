@@ -71,55 +71,69 @@ fn onyx_trunks_carry_only_their_vlans() {
 }
 
 /// A breakout override's description names what the cabled subports reach; an
-/// uncabled subport (shut) gets none (sc25-400g `scinet-core` 1/3/2).
+/// uncabled subport (shut) gets none (sc25-400g `scinet-core` 1/3:2, a SONiC port).
 #[test]
 fn an_uncabled_subport_has_no_description() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("out");
     build(&example("sc25-400g"), &out);
-    let cfg = config(&out, "scinet-core");
-    assert!(cfg.contains("interface ethernet 1/3/2 shutdown"), "{cfg}");
-    assert!(
-        !cfg.contains("interface ethernet 1/3/2 description"),
-        "{cfg}"
-    );
-    assert!(
-        cfg.contains("interface ethernet 1/3/1 description \"SCinet WAN switch\""),
-        "{cfg}"
-    );
+    let text = std::fs::read_to_string(out.join("switches/scinet-core.config_db.json"))
+        .expect("config_db");
+    let db: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let ports = db["PORT"].as_object().expect("PORT");
+    let by_alias = |a: &str| {
+        ports
+            .values()
+            .find(|p| p["alias"] == a)
+            .unwrap_or_else(|| panic!("{a}"))
+    };
+    assert_eq!(by_alias("1/3:2")["admin_status"], "down");
+    assert!(by_alias("1/3:2").get("description").is_none(), "{text}");
+    assert_eq!(by_alias("1/3:1")["description"], "SCinet WAN switch");
 }
 
 /// A config no source says the model can load says so in its own first lines, not only
-/// in the build's warnings (sc25-400g's SN5600 as Onyx).
+/// in the build's warnings: sc25-400g built with a catalog whose SN4700 lists `onyx` as
+/// unconfirmed (as the SN5600's Onyx was before it moved to SONiC).
 #[test]
 fn a_planning_artefact_says_so_in_its_header() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let out = tmp.path().join("out");
-    build(&example("sc25-400g"), &out);
-    let mut found = 0;
-    for entry in std::fs::read_dir(out.join("ir")).expect("ir") {
+    let catalog = tmp.path().join("catalog");
+    std::fs::create_dir(&catalog).expect("catalog dir");
+    for entry in std::fs::read_dir("catalog").expect("catalog") {
         let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|e| e != "json") {
-            continue;
+        let mut text = std::fs::read_to_string(&path).expect("catalog file");
+        if path.file_name().is_some_and(|n| n == "switches.yaml") {
+            let at = text.find("  nvidia-sn4700:").expect("the SN4700");
+            let os = at
+                + text[at..]
+                    .find("    os: [onyx, sonic]\n")
+                    .expect("its OS list");
+            text.insert_str(os, "    os_unconfirmed: [onyx]\n");
         }
-        let ir: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).expect("ir")).expect("json");
-        let Some(why) = ir["planning_only"].as_str() else {
-            continue;
-        };
-        let name = ir["hostname"].as_str().expect("hostname");
-        let head: String = config(&out, name)
-            .lines()
-            .take(4)
-            .collect::<Vec<_>>()
-            .join("\n");
-        assert!(head.contains(&format!("NOT TO LOAD: {why}")), "{head}");
-        found += 1;
+        std::fs::write(catalog.join(path.file_name().expect("name")), text).expect("copy");
     }
+    let out = tmp.path().join("out");
+    let o = democ(&[
+        "build",
+        &example("sc25-400g"),
+        "--catalog",
+        catalog.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let head: String = config(&out, "nv-sn4700")
+        .lines()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(
-        found > 0,
-        "sc25-400g's SN5600 runs an OS no source confirms for it"
+        head.contains("NOT TO LOAD: no source confirms `onyx` on `nvidia-sn4700`"),
+        "{head}"
     );
+    // and the switches whose OS is confirmed say nothing of the kind
+    assert!(!config(&out, "pop-sw").contains("NOT TO LOAD"));
 }
 
 /// PicOS OVS mode sets jumbo frames through `mtu_request`, which no PicOS page confirms:
