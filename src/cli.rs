@@ -11,6 +11,7 @@ use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
 mod diff;
+mod init;
 mod lab;
 mod out;
 mod push;
@@ -36,6 +37,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 #[command(defer = true)]
 enum Command {
+    /// Write a first show spec (`show.yaml`) from a few flags, or from questions on a
+    /// terminal: sites, switches by catalog model, DTNs by chassis and NIC, the WAN, flows.
+    /// It is checked before it is written.
+    Init(init::InitArgs),
     /// Check a spec: syntax, references, ports, addressing, feasibility.
     Check(Common),
     /// Predict what every flow will reach and why; show link utilization (also for a
@@ -388,7 +393,8 @@ fn refuse_format(command: &str, c: &Common, takes: &[Format], why: &str) -> Opti
 
 /// Runs democ with the given arguments and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    let argv: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -396,6 +402,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         }
     };
     match cli.command {
+        Command::Init(a) => init::run(&a, &argv),
         Command::Check(c) => refuse_format(
             "check",
             &c,
