@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
+mod built;
 mod diff;
 mod init;
 mod lab;
