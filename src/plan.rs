@@ -54,6 +54,9 @@ impl Extras {
 }
 
 /// How a flow stands: the share of its demand it reaches, and whether that is a shortfall.
+/// A flow below `SHORTFALL` of its demand is `SHORT`, the word of its finding (W0247, a
+/// warning wherever it is reported); "infeasible" is kept for the feasibility errors
+/// that `build --allow-infeasible` names.
 fn standing(f: &FlowPrediction) -> String {
     if !f.needs_rules.is_empty() {
         return "needs rules".to_owned();
@@ -61,9 +64,27 @@ fn standing(f: &FlowPrediction) -> String {
     let pct = format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9));
     match (f.feasible, f.expect_infeasible) {
         (true, _) => pct,
-        (false, true) => format!("{pct} infeasible (expected)"),
-        (false, false) => format!("{pct} INFEASIBLE"),
+        (false, true) => format!("{pct} short (expected)"),
+        (false, false) => format!("{pct} SHORT"),
     }
+}
+
+/// What `SHORT` means, under the flow table of a plan that shows one.
+fn short_note(plan: &Plan) -> Option<String> {
+    plan.flows
+        .iter()
+        .any(|f| !f.feasible && !f.expect_infeasible && f.needs_rules.is_empty())
+        .then(|| {
+            format!(
+                "SHORT: predicted below {:.0} % of the demand (W0247: a warning in check, plan and build alike; `--deny warnings` fails all three); feasibility errors ({}) are what makes a show infeasible",
+                100.0 * crate::check::predict::SHORTFALL,
+                crate::diag::codes::FEASIBILITY
+                    .iter()
+                    .map(|c| c.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
 }
 
 /// Per flow: its route and every limit on its slowest pair, smallest first.
@@ -193,6 +214,9 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
         plan.links.len()
     );
     table(&mut out, FLOW_HEAD, &f);
+    if let Some(n) = short_note(plan) {
+        let _ = writeln!(out, "note: {n}");
+    }
     for n in rule_notes(plan) {
         let _ = writeln!(out, "note: {n}");
     }
@@ -326,7 +350,8 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
     for r in &f {
         out += &md_row(r);
     }
-    let mut notes = rule_notes(plan);
+    let mut notes: Vec<String> = short_note(plan).into_iter().collect();
+    notes.extend(rule_notes(plan));
     notes.extend(external_note(plan));
     if !notes.is_empty() {
         out.push('\n');
