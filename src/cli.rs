@@ -11,9 +11,11 @@ use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
 mod built;
+mod data;
 mod diff;
 mod init;
 mod lab;
+pub(crate) mod locate;
 mod out;
 mod push;
 mod python;
@@ -76,6 +78,10 @@ enum Command {
     /// `--batfish-host` or BATFISH_HOST), the twin with `--twin`; each passed, failed or
     /// skipped with the reason (exit 0 none failed, 1 one failed, 2 not a build).
     Validate(validate::ValidateArgs),
+    /// Where democ finds what it does not carry (containerlab's schema, the validators'
+    /// Python), in search order, and which it uses; `--fetch` puts containerlab's schema
+    /// into democ's data folder.
+    Data(data::DataArgs),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -433,6 +439,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Diff(a) => diff::run(&a),
         Command::Push(a) => push::run(&a),
         Command::Validate(a) => validate::run(&a),
+        Command::Data(a) => data::run(&a),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,
