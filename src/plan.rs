@@ -103,11 +103,25 @@ fn detail_lines(plan: &Plan) -> Vec<(String, Vec<String>)> {
             lines.extend(
                 f.limits
                     .iter()
-                    .map(|l| format!("{:>8.1} Gbit/s  {}: {}", l.gbps, l.kind.name(), l.why)),
+                    .map(|l| format!("{}  {}: {}", limit_rate(l.gbps), l.kind.name(), l.why)),
             );
             (f.name.clone(), lines)
         })
         .collect()
+}
+
+/// Above this a limit binds nothing democ models (the fastest port is 800G, the widest
+/// LAG a few Tbit/s): a TCP window over a sub-microsecond RTT works out at millions of
+/// Gbit/s, which is no limit, and is said so.
+const NO_LIMIT_GBPS: f64 = 100_000.0;
+
+/// A limit's rate in the detail lines, `no limit` when nothing could reach it.
+fn limit_rate(gbps: f64) -> String {
+    if gbps >= NO_LIMIT_GBPS {
+        format!("{:>15}", "no limit")
+    } else {
+        format!("{gbps:>8.1} Gbit/s")
+    }
 }
 
 fn g(v: f64) -> String {
@@ -247,7 +261,12 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
             for f in &plan.fabrics {
                 let _ = writeln!(out, "\nfabric {}", line(&f.name));
                 for l in &f.limits {
-                    let _ = writeln!(out, "  {} Gbit/s  {}", g(l.gbps), line(&l.why));
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}",
+                        limit_rate(l.gbps).trim_start(),
+                        line(&l.why)
+                    );
                 }
             }
         }
@@ -476,5 +495,17 @@ impl Serialize for FlowNames<'_> {
                 .iter()
                 .filter_map(|&i| self.1.get(i).map(|f| f.name.as_str())),
         )
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::limit_rate;
+
+    #[test]
+    fn an_unbounded_limit_says_no_limit() {
+        assert_eq!(limit_rate(10_002_835.0), "       no limit");
+        assert_eq!(limit_rate(400.0), "   400.0 Gbit/s");
+        assert_eq!(limit_rate(400.0).len(), limit_rate(1e9).len());
     }
 }
