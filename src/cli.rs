@@ -10,8 +10,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, codes, plural, render};
 
+mod built;
+mod data;
 mod diff;
+mod init;
 mod lab;
+pub(crate) mod locate;
 mod out;
 mod push;
 mod python;
@@ -37,6 +41,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 #[command(defer = true)]
 enum Command {
+    /// Write a first show spec (`show.yaml`) from a few flags, or from questions on a
+    /// terminal: sites, switches by catalog model, DTNs by chassis and NIC, the WAN, flows.
+    /// It is checked before it is written.
+    Init(init::InitArgs),
     /// Check a spec: syntax, references, ports, addressing, feasibility.
     Check(Common),
     /// Predict what every flow will reach and why; show link utilization (also for a
@@ -77,6 +85,10 @@ enum Command {
     /// optic, receive power against its floor; LLDP against the cabling (exit 0 every flow
     /// within tolerance, 1 otherwise, 2 trouble).
     Verify(verify::VerifyArgs),
+    /// Where democ finds what it does not carry (containerlab's schema, the validators'
+    /// Python), in search order, and which it uses; `--fetch` puts containerlab's schema
+    /// into democ's data folder.
+    Data(data::DataArgs),
     /// Write a synthetic show spec (benchmarks, scale tests).
     Synth {
         #[arg(long, value_enum, default_value_t = crate::synth::Shape::Ring)]
@@ -395,7 +407,8 @@ fn refuse_format(command: &str, c: &Common, takes: &[Format], why: &str) -> Opti
 
 /// Runs democ with the given arguments and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
+    let argv: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -403,6 +416,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         }
     };
     match cli.command {
+        Command::Init(a) => init::run(&a, &argv),
         Command::Check(c) => refuse_format(
             "check",
             &c,
@@ -433,6 +447,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Push(a) => push::run(&a),
         Command::Validate(a) => validate::run(&a),
         Command::Verify(a) => verify::run(&a),
+        Command::Data(a) => data::run(&a),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Synth {
             shape,

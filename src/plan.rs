@@ -54,6 +54,9 @@ impl Extras {
 }
 
 /// How a flow stands: the share of its demand it reaches, and whether that is a shortfall.
+/// A flow below `SHORTFALL` of its demand is `SHORT`, the word of its finding (W0247, a
+/// warning wherever it is reported); "infeasible" is kept for the feasibility errors
+/// that `build --allow-infeasible` names.
 fn standing(f: &FlowPrediction) -> String {
     if !f.needs_rules.is_empty() {
         return "needs rules".to_owned();
@@ -61,9 +64,27 @@ fn standing(f: &FlowPrediction) -> String {
     let pct = format!("{:.0}%", 100.0 * f.predicted_gbps / f.demand_gbps.max(1e-9));
     match (f.feasible, f.expect_infeasible) {
         (true, _) => pct,
-        (false, true) => format!("{pct} infeasible (expected)"),
-        (false, false) => format!("{pct} INFEASIBLE"),
+        (false, true) => format!("{pct} short (expected)"),
+        (false, false) => format!("{pct} SHORT"),
     }
+}
+
+/// What `SHORT` means, under the flow table of a plan that shows one.
+fn short_note(plan: &Plan) -> Option<String> {
+    plan.flows
+        .iter()
+        .any(|f| !f.feasible && !f.expect_infeasible && f.needs_rules.is_empty())
+        .then(|| {
+            format!(
+                "SHORT: predicted below {:.0} % of the demand (W0247: a warning in check, plan and build alike; `--deny warnings` fails all three); feasibility errors ({}) are what makes a show infeasible",
+                100.0 * crate::check::predict::SHORTFALL,
+                crate::diag::codes::FEASIBILITY
+                    .iter()
+                    .map(|c| c.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
 }
 
 /// Per flow: its route and every limit on its slowest pair, smallest first.
@@ -82,11 +103,25 @@ fn detail_lines(plan: &Plan) -> Vec<(String, Vec<String>)> {
             lines.extend(
                 f.limits
                     .iter()
-                    .map(|l| format!("{:>8.1} Gbit/s  {}: {}", l.gbps, l.kind.name(), l.why)),
+                    .map(|l| format!("{}  {}: {}", limit_rate(l.gbps), l.kind.name(), l.why)),
             );
             (f.name.clone(), lines)
         })
         .collect()
+}
+
+/// Above this a limit binds nothing democ models (the fastest port is 800G, the widest
+/// LAG a few Tbit/s): a TCP window over a sub-microsecond RTT works out at millions of
+/// Gbit/s, which is no limit, and is said so.
+const NO_LIMIT_GBPS: f64 = 100_000.0;
+
+/// A limit's rate in the detail lines, `no limit` when nothing could reach it.
+fn limit_rate(gbps: f64) -> String {
+    if gbps >= NO_LIMIT_GBPS {
+        format!("{:>15}", "no limit")
+    } else {
+        format!("{gbps:>8.1} Gbit/s")
+    }
 }
 
 fn g(v: f64) -> String {
@@ -193,6 +228,9 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
         plan.links.len()
     );
     table(&mut out, FLOW_HEAD, &f);
+    if let Some(n) = short_note(plan) {
+        let _ = writeln!(out, "note: {n}");
+    }
     for n in rule_notes(plan) {
         let _ = writeln!(out, "note: {n}");
     }
@@ -223,7 +261,12 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
             for f in &plan.fabrics {
                 let _ = writeln!(out, "\nfabric {}", line(&f.name));
                 for l in &f.limits {
-                    let _ = writeln!(out, "  {} Gbit/s  {}", g(l.gbps), line(&l.why));
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}",
+                        limit_rate(l.gbps).trim_start(),
+                        line(&l.why)
+                    );
                 }
             }
         }
@@ -326,7 +369,8 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
     for r in &f {
         out += &md_row(r);
     }
-    let mut notes = rule_notes(plan);
+    let mut notes: Vec<String> = short_note(plan).into_iter().collect();
+    notes.extend(rule_notes(plan));
     notes.extend(external_note(plan));
     if !notes.is_empty() {
         out.push('\n');
@@ -451,5 +495,17 @@ impl Serialize for FlowNames<'_> {
                 .iter()
                 .filter_map(|&i| self.1.get(i).map(|f| f.name.as_str())),
         )
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::limit_rate;
+
+    #[test]
+    fn an_unbounded_limit_says_no_limit() {
+        assert_eq!(limit_rate(10_002_835.0), "       no limit");
+        assert_eq!(limit_rate(400.0), "   400.0 Gbit/s");
+        assert_eq!(limit_rate(400.0).len(), limit_rate(1e9).len());
     }
 }

@@ -59,7 +59,7 @@ fn plan_shows_an_infeasible_show_and_build_refuses_it() {
     assert!(plan.stderr.contains("error[E0245]"), "{}", plan.stderr);
     let big = plan.stdout.lines().find(|l| l.starts_with("big ")).unwrap();
     assert!(
-        big.contains("INFEASIBLE") && big.contains("link:"),
+        big.contains("SHORT") && big.contains("link:"),
         "{}",
         plan.stdout
     );
@@ -130,7 +130,8 @@ fn expect_infeasible_makes_the_finding_a_note_and_check_clean() {
     let plan = democ(dir.path(), &["plan", "show.yaml"]);
     assert_eq!(plan.code, 0, "{}", plan.stderr);
     let big = plan.stdout.lines().find(|l| l.starts_with("big ")).unwrap();
-    assert!(big.contains("infeasible (expected)"), "{}", plan.stdout);
+    assert!(big.contains("short (expected)"), "{}", plan.stdout);
+    assert!(!plan.stdout.contains("note: SHORT"), "{}", plan.stdout);
     assert!(
         plan.stdout.contains("acknowledged: E0245"),
         "{}",
@@ -181,4 +182,55 @@ fn allow_refuses_error_codes_and_unknown_codes() {
         "{}",
         check.stderr
     );
+}
+
+/// One meaning each (issue 41): a flow below 95 % of its demand with no feasibility
+/// error is `SHORT` in the plan and W0247 everywhere: a warning in `check`, `plan` and
+/// `build` (exit 0, the build written), an error in all three with `--deny warnings`
+/// (exit 1, nothing written). Never "infeasible", which is the feasibility errors'
+/// word (the test above).
+#[test]
+fn a_short_flow_is_the_same_warning_in_check_plan_and_build() {
+    // 75G over one stream of a 68 Gbit/s-per-stream CPU: 91 %, and no link is full.
+    let dir = show("75G, streams: 1", false, "");
+    let check = democ(dir.path(), &["check", "show.yaml"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(check.stderr.contains("warning[W0247]"), "{}", check.stderr);
+    assert!(!check.stderr.contains("error["), "{}", check.stderr);
+
+    let plan = democ(dir.path(), &["plan", "show.yaml"]);
+    assert_eq!(plan.code, 0, "{}", plan.stderr);
+    assert!(plan.stderr.contains("warning[W0247]"), "{}", plan.stderr);
+    let big = plan.stdout.lines().find(|l| l.starts_with("big ")).unwrap();
+    assert!(big.contains("91% SHORT"), "{}", plan.stdout);
+    assert!(!plan.stdout.contains("INFEASIBLE"), "{}", plan.stdout);
+    assert!(
+        plan.stdout
+            .contains("note: SHORT: predicted below 95 % of the demand (W0247"),
+        "{}",
+        plan.stdout
+    );
+    let md = democ(dir.path(), &["plan", "show.yaml", "--format", "markdown"]);
+    assert!(md.stdout.contains("91% SHORT"), "{}", md.stdout);
+
+    let build = democ(dir.path(), &["build", "show.yaml", "-o", "out"]);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    assert!(build.stderr.contains("warning[W0247]"), "{}", build.stderr);
+    assert!(dir.path().join("out/manifest.json").is_file());
+
+    for args in [
+        &["check", "show.yaml"][..],
+        &["plan", "show.yaml"],
+        &["build", "show.yaml", "-o", "denied"],
+    ] {
+        let args = [args, &["--deny", "warnings"]].concat();
+        let denied = democ(dir.path(), &args);
+        assert_eq!(denied.code, 1, "{args:?}: {}", denied.stderr);
+        assert!(
+            denied.stderr.contains("error[W0247]"),
+            "{args:?}: {}",
+            denied.stderr
+        );
+    }
+    assert!(!dir.path().join("denied").exists());
 }

@@ -141,7 +141,7 @@ fn report_runs_on_an_infeasible_show_and_lists_the_findings() {
         .replace("ALLOW", "");
     let (_dir, html) = report_of(&text);
     assert!(
-        html.contains("E0245") && html.contains("infeasible</strong>"),
+        html.contains("E0245") && html.contains("% short</strong>"),
         "{html}"
     );
 }

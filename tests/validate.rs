@@ -80,7 +80,7 @@ fn sc16_passes_what_applies_and_says_why_the_rest_is_skipped() {
     assert_eq!(code, Some(0), "{v:#}");
 
     let clab = entry(&v, "containerlab");
-    let want = if schema_here() { "passed" } else { "skipped" };
+    let want = if schema_here() { "passed" } else { "not run" };
     assert_eq!(clab["status"], want, "{clab}");
 
     let avd = entry(&v, "avd");
@@ -92,13 +92,19 @@ fn sc16_passes_what_applies_and_says_why_the_rest_is_skipped() {
                 .contains("4 EOS switch"),
             "{avd}"
         ),
-        Some("skipped") => assert!(
-            avd["detail"]
-                .as_str()
-                .unwrap_or("")
-                .contains("not installed"),
-            "{avd}"
-        ),
+        Some("not run") => {
+            assert!(
+                avd["detail"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("not installed"),
+                "{avd}"
+            );
+            assert!(
+                avd["fix"].as_str().unwrap_or("").contains("DEMOC_PYTHON"),
+                "{avd}"
+            );
+        }
         _ => panic!("the pyavd cross-check must pass on sc16: {avd}"),
     }
     assert_ne!(entry(&v, "batfish-snapshot")["status"], "failed", "{v:#}");
@@ -121,25 +127,35 @@ fn sc16_passes_what_applies_and_says_why_the_rest_is_skipped() {
             .filter(|e| e["status"] == s)
             .count()
     };
-    for s in ["passed", "failed", "skipped"] {
-        assert_eq!(v[s].as_u64(), Some(n(s) as u64), "{s}: {v:#}");
+    for (key, s) in [
+        ("passed", "passed"),
+        ("failed", "failed"),
+        ("not_run", "not run"),
+        ("skipped", "skipped"),
+    ] {
+        assert_eq!(v[key].as_u64(), Some(n(s) as u64), "{s}: {v:#}");
     }
 }
 
 /// sc25-400g's `scinet-core` runs SONiC: its config_db.json passes SONiC's YANG models,
-/// and a corrupted copy fails them (skipped, with the reason, where the Python democ
-/// finds lacks validators/sonic or the models are not beside the checkout).
+/// and a corrupted copy fails them ("not run", with the reason and the fix, where the
+/// Python democ finds lacks validators/sonic or no models are found).
 #[test]
 fn sonic_config_db_passes_the_yang_models_and_a_corrupted_one_fails() {
     let (_tmp, out) = built("examples/sc25-400g/show.yaml");
     let (_, v) = validate_json(&out, &[]);
     let sonic = entry(&v, "sonic-yang");
-    if sonic["status"] == "skipped" {
+    if sonic["status"] == "not run" {
         let why = sonic["detail"].as_str().unwrap_or("");
         assert!(
             why.contains("not installed") || why.contains("no SONiC YANG models"),
             "{sonic}"
         );
+        assert!(
+            sonic["fix"].as_str().is_some_and(|f| !f.is_empty()),
+            "{sonic}"
+        );
+        println!("sonic-yang not run here: {why}");
         return;
     }
     assert_eq!(sonic["status"], "passed", "{sonic}");
@@ -304,4 +320,80 @@ fn netns_named(prefix: &str) -> bool {
         .args(["netns", "list"])
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(prefix))
+}
+
+/// A check that applies but cannot run here (no Python with the validators) is "not
+/// run" with the command that fixes it, apart from passed, failed and skipped; exit 0,
+/// and 1 with `--require-all`.
+#[test]
+fn a_check_that_cannot_run_is_not_run_and_require_all_fails_it() {
+    let (_tmp, out) = sc16();
+    let build = out.to_str().expect("utf-8 path");
+    let run = |extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_democ"));
+        c.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["validate", build])
+            .args(extra)
+            .env_remove("BATFISH_HOST")
+            .env("DEMOC_PYTHON", "/nonexistent/democ-test-python");
+        c.output().expect("democ runs")
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("avd                not run: cannot run /nonexistent/democ-test-python"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fix: DEMOC_PYTHON=PYTHON democ validate"),
+        "{text}"
+    );
+    assert!(text.contains(" not run, "), "{text}");
+    let o = run(&["--require-all"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+}
+
+/// `democ data --fetch --clab-schema FILE` puts the schema into democ's data folder,
+/// which the search then finds first (after the flag and the variable).
+#[test]
+fn the_data_folder_holds_the_schema_validate_finds() {
+    if !schema_here() {
+        println!("skipped: no containerlab schema beside the checkout to copy");
+        return;
+    }
+    let (tmp, out) = sc16();
+    let data = tmp.path().join("data");
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/schemas/clab.schema.json");
+    let democ_data = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_democ"))
+            .args(args)
+            .env("DEMOC_DATA_DIR", &data)
+            .env_remove("DEMOC_CLAB_SCHEMA")
+            .env_remove("BATFISH_HOST")
+            .output()
+            .expect("democ runs")
+    };
+    let o = democ_data(&["data", "--fetch", "--clab-schema", schema.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(data.join("clab.schema.json").is_file());
+    let shown = stdout(&democ_data(&["data"]));
+    assert!(shown.contains("democ's data folder"), "{shown}");
+    assert!(shown.contains("clab.schema.json  <- used"), "{shown}");
+    let o = democ_data(&["validate", out.to_str().unwrap()]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("from democ's data folder) and the references"),
+        "{text}"
+    );
+    // Not a JSON Schema: refused, nothing replaced.
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, "not json").unwrap();
+    let o = democ_data(&["data", "--fetch", "--clab-schema", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -93,7 +93,7 @@ fn family(form: &str) -> &str {
 }
 
 /// Why optic `o` does not fit a `form` cage with `lanes`; None when it fits.
-fn misfit(o: &OpticModel, form: &str, lanes: Option<Lanes>) -> Option<String> {
+pub(crate) fn misfit(o: &OpticModel, form: &str, lanes: Option<Lanes>) -> Option<String> {
     // An SFP module fits a QSFP cage through a QSA adapter, as planners often do.
     let qsa = family(&o.form) == "sfp" && family(form) == "qsfp";
     if family(&o.form) != family(form) && !qsa {

@@ -42,14 +42,21 @@ pub(super) struct BuildArgs {
     /// reach or budget, cards beyond their slot): they are reported as warnings.
     #[arg(long)]
     allow_infeasible: bool,
+    /// Say nothing when the build succeeds (no summary, no progress): for scripts.
+    /// Diagnostics are still printed.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// A progress line per stage, only for a person watching.
 fn progress(message: &str) {
-    if std::io::stderr().is_terminal() {
+    if std::io::stderr().is_terminal() && !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
         eprintln!("democ: {message}");
     }
 }
+
+/// `build --quiet`: no progress lines either.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Reports what stopped the build, and how to build anyway when only feasibility did.
 fn refused(s: &mut Session, c: &Common, allow_infeasible: bool) -> i32 {
@@ -163,6 +170,7 @@ fn read_specs(a: &BuildArgs, s: &Session) -> Vec<PathBuf> {
 }
 
 pub(super) fn build(a: &BuildArgs) -> i32 {
+    QUIET.store(a.quiet, std::sync::atomic::Ordering::Relaxed);
     if let Err(e) = crate::write::outside(&a.output, named_inputs(a)) {
         return usage(&e);
     }
@@ -219,12 +227,28 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
     ));
     let written = staging.finish(&files);
     clock.mark("write");
+    let summary = (!a.quiet).then(|| {
+        super::built::summary(
+            &front.model.settings.name,
+            &a.output,
+            &files,
+            &s.diags,
+            prediction.as_ref(),
+            a.hosts,
+        )
+    });
     // The process ends right after: the system takes the memory back at once, where
     // freeing it piece by piece took 80 ms at 1,000 switches.
     std::mem::forget((files, lab, front, prediction));
     clock.mark("free");
     match written {
-        Ok(()) => write_lock(&s, &a.common),
+        Ok(()) => {
+            let code = write_lock(&s, &a.common);
+            if code == 0 {
+                eprint!("{}", summary.unwrap_or_default());
+            }
+            code
+        }
         // Killed by a signal, as the shell reports it: 128 + its number.
         Err(crate::write::Failed {
             message,

@@ -4,22 +4,27 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// DEMOC_PYTHON; else the `.venv` that `./test.sh` made in the checkout this binary was
-/// built from, when it is this user's (or root's) and nobody else may write it; else
-/// python3. Never a `.venv` found by walking up from wherever the binary sits: a
-/// folder planted above a copied binary must not choose the interpreter that is handed
-/// the user's switch credentials.
+/// The first of [`super::locate::python_places`]: DEMOC_PYTHON; else the venv in
+/// democ's data folder; else the `.venv` that `./test.sh` made in the checkout this
+/// binary was built from; else python3. A venv counts only when it is this user's (or
+/// root's) and nobody else may write it; never one found by walking up from wherever
+/// the binary sits: a folder planted above a copied binary must not choose the
+/// interpreter that is handed the user's switch credentials.
 pub(crate) fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("DEMOC_PYTHON").filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
+    for place in super::locate::python_places() {
+        let Some(py) = place.path else { continue };
+        match place.what {
+            "DEMOC_PYTHON" | "PATH" => return py,
+            _ => {
+                // `<venv>/bin/python`: the venv is two folders up.
+                let venv = py.parent().and_then(Path::parent);
+                if venv.is_some_and(trusted) && py.is_file() {
+                    return py;
+                }
+            }
+        }
     }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv");
-    let py = venv.join("bin/python");
-    if trusted(&venv) && py.is_file() {
-        py
-    } else {
-        PathBuf::from("python3")
-    }
+    PathBuf::from("python3")
 }
 
 /// Whether `dir` is a real folder (not a symlink) owned by this user or root and not

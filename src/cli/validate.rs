@@ -1,7 +1,9 @@
-//! `democ validate BUILD_DIR [--format text|json] [--batfish-host HOST] [--twin]`: runs
-//! every check that applies to a build and says, per validator, passed, failed (with the
-//! first lines of why) or skipped (with the reason), then a summary. Exit 1 when any
-//! failed, 0 otherwise, 2 when BUILD_DIR is not a build. One module per validator; the
+//! `democ validate BUILD_DIR [--format text|json] [--batfish-host HOST] [--twin]
+//! [--require-all]`: runs every check that applies to a build and says, per validator,
+//! passed, failed (with the first lines of why), not run (it applies, but something it
+//! needs is missing here: with the command that fixes it) or skipped (it does not apply,
+//! or was not asked for), then a summary. Exit 1 when any failed (or, with
+//! `--require-all`, was not run), 0 otherwise, 2 when BUILD_DIR is not a build. One module per validator; the
 //! checks themselves live where they already did (validators/, crate::twin), except the
 //! containerlab one, which is small enough to do here.
 
@@ -33,10 +35,13 @@ pub(crate) struct ValidateArgs {
     /// `build --hosts` folder).
     #[arg(long)]
     twin: bool,
-    /// containerlab's JSON Schema (default: ../shared/schemas/clab.schema.json beside
-    /// democ's checkout).
+    /// containerlab's JSON Schema (default: DEMOC_CLAB_SCHEMA, then democ's data folder,
+    /// containerlab's installation, beside democ's checkout; `democ data` shows where).
     #[arg(long, value_name = "PATH")]
     clab_schema: Option<PathBuf>,
+    /// Fail (exit 1) when a check that applies could not be run here.
+    #[arg(long)]
+    require_all: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -64,7 +69,7 @@ pub(crate) fn run(a: &ValidateArgs) -> i32 {
         .filter(|h| !h.is_empty());
     let py = super::python::python();
     let mut all = vec![
-        clab::check(&build, a.clab_schema.as_deref()),
+        clab::check(&build, super::locate::clab_schema(a.clab_schema.as_deref())),
         avd::check(&py, &a.build),
         sonic::check(&py, &a.build),
     ];
@@ -78,5 +83,43 @@ pub(crate) fn run(a: &ValidateArgs) -> i32 {
         Format::Text => crate::cli::stdout::put(&outcome::text(&all)),
         Format::Json => crate::cli::stdout::put(&format!("{}\n", outcome::json(&all))),
     }
-    i32::from(all.iter().any(|o| o.status == Status::Failed))
+    exit_code(&all, a.require_all)
+}
+
+/// 1 when a check failed, or with `require_all` was not run; else 0.
+fn exit_code(all: &[Outcome], require_all: bool) -> i32 {
+    i32::from(
+        all.iter()
+            .any(|o| o.status == Status::Failed || (require_all && o.status == Status::NotRun)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_run_fails_only_when_every_check_is_required() {
+        let all = [
+            Outcome::passed("a", "fine"),
+            Outcome::not_run("b", "no schema", "democ data --fetch"),
+            Outcome::skipped("c", "not asked"),
+        ];
+        assert_eq!(exit_code(&all, false), 0);
+        assert_eq!(exit_code(&all, true), 1);
+        let text = outcome::text(&all);
+        assert!(
+            text.contains("b  not run: no schema\n     fix: democ data --fetch\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("validate: 1 passed, 0 failed, 1 not run, 1 skipped\n"),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&outcome::json(&all)).unwrap();
+        assert_eq!(json["not_run"], 1);
+        assert_eq!(json["validators"][1]["status"], "not run");
+        assert_eq!(json["validators"][1]["fix"], "democ data --fetch");
+        assert!(json["validators"][0].get("fix").is_none());
+    }
 }

@@ -68,6 +68,13 @@ codes! {
          (`../../etc/passwd`, `/proc/self/environ`, a symlink to a private key). The refused \
          file is not opened. To include shared files from another folder on purpose, name it \
          with `--allow-include-outside DIR`.";
+    BAD_ARGUMENT = "E0013" "bad-argument" Error
+        "A command-line argument (or an answer to one of `democ init`'s questions) names \
+         something democ cannot use: a catalog model that is not in the catalog, a name that \
+         breaks the naming rules, or a choice that cannot be built (a switch with no port at \
+         the NIC's speeds, a WAN longer than every optic reaches). The location is the \
+         argument on the command line; the help line names the catalog entries that would do \
+         (`democ catalog` lists them all with their titles).";
     // ---- references and names -------------------------------------------------------------
     UNKNOWN_REF = "E0101" "unknown-reference" Error
         "A name refers to a site, switch, host, port owner or fabric that is not declared. The \

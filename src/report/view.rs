@@ -58,7 +58,7 @@ struct Flows<'a> {
 struct FlowSummary {
     flows: usize,
     below_demand: usize,
-    infeasible: usize,
+    short: usize,
     /// How many flows each kind of limit bounds, by kind.
     bottlenecks: Vec<(&'static str, usize)>,
     shown: usize,
@@ -295,7 +295,7 @@ fn flow_summary(plan: &Plan, shown: usize) -> FlowSummary {
             .iter()
             .filter(|f| f.predicted_gbps < f.demand_gbps)
             .count(),
-        infeasible: plan.flows.iter().filter(|f| !f.feasible).count(),
+        short: plan.flows.iter().filter(|f| !f.feasible).count(),
         bottlenecks: kinds.into_iter().collect(),
         shown,
     }

@@ -51,6 +51,7 @@ spec_struct! {
         streams: Option<Sp<u32>> = opt in STREAMS,
         /// TCP congestion control of the senders (default `cubic`, loss-based).
         congestion_control: Option<Sp<CongestionControl>> = opt,
+        /// Where the sender reads: `memory` (default) or `nvme`.
         source: Option<Sp<Store>> = opt,
         /// Where the receiver writes: `memory` (default) or `nvme`.
         sink: Option<Sp<Store>> = opt,

@@ -34,7 +34,7 @@ spec_struct! {
         kind: Sp<WanKind> = req,
         a: Sp<Endpoint> = req,
         b: Sp<Endpoint> = req,
-        /// OTN client signal per port: 10GE, 40GE, 100GE.
+        /// OTN client signal per port: 10GE, 40GE, 100GE or 400GE (the catalog's `otn` signals).
         client: Option<Sp<String>> = opt,
         /// Catalog optic (dark fiber: at both ends of the span; OTN: in the switch ports
         /// facing the transponder, at both ends).

@@ -25,8 +25,8 @@ pub(crate) fn check(py: &Path, build: &Path) -> Outcome {
     if !pymod::has_os(build, "eos") {
         return Outcome::skipped(NAME, "the build has no Arista EOS switch");
     }
-    if let Some(why) = pymod::unavailable(py, MODULE, "avd") {
-        return Outcome::skipped(NAME, why);
+    if let Some((why, fix)) = pymod::unavailable(py, MODULE, "avd") {
+        return Outcome::not_run(NAME, why, fix);
     }
     // `--` so that a folder named like an option is still the folder.
     match pymod::run(py, MODULE, &["--".as_ref(), build.as_os_str()]) {

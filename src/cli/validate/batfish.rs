@@ -58,8 +58,8 @@ fn snapshot(py: &Path, build: &Path, out: &Path) -> Outcome {
 }
 
 fn questions(py: &Path, build: &Path, host: &str, out: &Path) -> Outcome {
-    if let Some(why) = pymod::unavailable(py, "pybatfish", "batfish") {
-        return Outcome::skipped(QUESTIONS, why);
+    if let Some((why, fix)) = pymod::unavailable(py, "pybatfish", "batfish") {
+        return Outcome::not_run(QUESTIONS, why, fix);
     }
     let args = [
         "--batfish-host".as_ref(),
@@ -87,12 +87,12 @@ pub(crate) fn check(py: &Path, build: &Path, host: Option<&str>) -> Vec<Outcome>
             "no Batfish service (--batfish-host or BATFISH_HOST)",
         )
     };
-    if let Some(why) = pymod::unavailable(py, MODULE, "batfish") {
+    if let Some((why, fix)) = pymod::unavailable(py, MODULE, "batfish") {
         let questions = match host {
-            Some(_) => Outcome::skipped(QUESTIONS, why.clone()),
+            Some(_) => Outcome::not_run(QUESTIONS, why.clone(), fix.clone()),
             None => no_service(),
         };
-        return vec![Outcome::skipped(SNAPSHOT, why), questions];
+        return vec![Outcome::not_run(SNAPSHOT, why, fix), questions];
     }
     let dir = match scratch() {
         Ok(d) => d,

@@ -12,24 +12,6 @@ use crate::build_dir::{BuildDir, SMALL_BYTES};
 
 const NAME: &str = "containerlab";
 
-/// `--clab-schema`; else `../shared/schemas/clab.schema.json` beside the democ checkout
-/// this binary was built in (the nearest folder above it with a Cargo.toml): the schema
-/// ships beside the project, not in it.
-fn schema_path(given: Option<&Path>) -> Option<PathBuf> {
-    if let Some(p) = given {
-        return Some(p.to_owned());
-    }
-    shared("schemas/clab.schema.json").filter(|p| p.is_file())
-}
-
-/// `../shared/<rel>` beside the democ checkout this binary was built in (the nearest
-/// folder above it with a Cargo.toml), whether or not it exists.
-pub(crate) fn shared(rel: &str) -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let checkout = exe.ancestors().find(|d| d.join("Cargo.toml").is_file())?;
-    Some(checkout.parent()?.join("shared").join(rel))
-}
-
 /// containerlab's schema. Its errors never quote the file: the path is the user's, but
 /// what it holds may be anything (a symlink to a private file), and a JSON Schema
 /// library's error prints the offending value whole.
@@ -163,13 +145,14 @@ fn findings(build: &BuildDir, path: &str, schema: Option<&jsonschema::Validator>
     out.into_iter().map(|f| format!("{name}: {f}")).collect()
 }
 
-pub(crate) fn check(build: &BuildDir, given: Option<&Path>) -> Outcome {
+/// The build's topologies against the schema the search found (`schema_at`: where
+/// from, and its path), and their references; without a schema, not run.
+pub(crate) fn check(build: &BuildDir, schema_at: Option<(&'static str, PathBuf)>) -> Outcome {
     let files = match topologies(build) {
         Ok(f) => f,
         Err(e) => return Outcome::failed(NAME, e),
     };
-    let path = schema_path(given);
-    let validator = match path.as_deref().map(schema).transpose() {
+    let validator = match schema_at.as_ref().map(|(_, p)| schema(p)).transpose() {
         Ok(v) => v,
         Err(e) => return Outcome::failed(NAME, format!("containerlab's schema: {e}")),
     };
@@ -184,23 +167,24 @@ pub(crate) fn check(build: &BuildDir, given: Option<&Path>) -> Outcome {
         .iter()
         .map(|f| f.rsplit('/').next().unwrap_or(f))
         .collect();
-    match path {
-        Some(p) => Outcome::passed(
+    match schema_at {
+        Some((place, p)) => Outcome::passed(
             NAME,
             format!(
-                "{}: containerlab's schema ({}) and the references",
+                "{}: containerlab's schema ({}, from {place}) and the references",
                 names.join(", "),
                 p.display()
             ),
         ),
         // The references were checked; the half that needs the schema was not.
-        None => Outcome::skipped(
+        None => Outcome::not_run(
             NAME,
             format!(
-                "no containerlab schema (--clab-schema, or ../shared/schemas/clab.schema.json \
-                 beside democ's checkout); the references in {} are right",
+                "containerlab's schema was not found ({}); the references in {} are right",
+                crate::cli::locate::CLAB_SEARCH,
                 names.join(", ")
             ),
+            "democ data --fetch (copies containerlab's schema into democ's data folder, or downloads the one of the installed containerlab), or --clab-schema PATH",
         ),
     }
 }

@@ -6,6 +6,10 @@ use serde_json::json;
 pub(crate) enum Status {
     Passed,
     Failed,
+    /// It applies to the build, but democ could not run it here (a tool, a package or
+    /// containerlab's schema missing, not root): said with the command that fixes it.
+    NotRun,
+    /// It does not apply to this build, or was not asked for.
     Skipped,
 }
 
@@ -14,6 +18,7 @@ impl Status {
         match self {
             Status::Passed => "passed",
             Status::Failed => "failed",
+            Status::NotRun => "not run",
             Status::Skipped => "skipped",
         }
     }
@@ -23,8 +28,10 @@ impl Status {
 pub(crate) struct Outcome {
     pub(crate) name: &'static str,
     pub(crate) status: Status,
-    /// What passed, the first lines of why it failed, or why it was skipped.
+    /// What passed, the first lines of why it failed, or why it was not run or skipped.
     pub(crate) detail: String,
+    /// What makes a check that was not run run.
+    pub(crate) fix: Option<String>,
 }
 
 impl Outcome {
@@ -33,6 +40,7 @@ impl Outcome {
             name,
             status: Status::Passed,
             detail: detail.into(),
+            fix: None,
         }
     }
 
@@ -41,6 +49,20 @@ impl Outcome {
             name,
             status: Status::Failed,
             detail: detail.into(),
+            fix: None,
+        }
+    }
+
+    pub(crate) fn not_run(
+        name: &'static str,
+        why: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Outcome {
+        Outcome {
+            name,
+            status: Status::NotRun,
+            detail: why.into(),
+            fix: Some(fix.into()),
         }
     }
 
@@ -49,6 +71,7 @@ impl Outcome {
             name,
             status: Status::Skipped,
             detail: detail.into(),
+            fix: None,
         }
     }
 }
@@ -93,11 +116,19 @@ pub(crate) fn text(all: &[Outcome]) -> String {
         for l in lines {
             out.push_str(&format!("{:width$}    {}\n", "", crate::escape::line(l)));
         }
+        if let Some(fix) = &o.fix {
+            out.push_str(&format!(
+                "{:width$}    fix: {}\n",
+                "",
+                crate::escape::line(fix)
+            ));
+        }
     }
     out.push_str(&format!(
-        "validate: {} passed, {} failed, {} skipped\n",
+        "validate: {} passed, {} failed, {} not run, {} skipped\n",
         count(all, Status::Passed),
         count(all, Status::Failed),
+        count(all, Status::NotRun),
         count(all, Status::Skipped)
     ));
     out
@@ -107,10 +138,14 @@ pub(crate) fn json(all: &[Outcome]) -> String {
     let v = json!({
         "validators": all
             .iter()
-            .map(|o| json!({"name": o.name, "status": o.status.name(), "detail": o.detail}))
+            .map(|o| match &o.fix {
+                Some(fix) => json!({"name": o.name, "status": o.status.name(), "detail": o.detail, "fix": fix}),
+                None => json!({"name": o.name, "status": o.status.name(), "detail": o.detail}),
+            })
             .collect::<Vec<_>>(),
         "passed": count(all, Status::Passed),
         "failed": count(all, Status::Failed),
+        "not_run": count(all, Status::NotRun),
         "skipped": count(all, Status::Skipped),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()

@@ -7,16 +7,21 @@ use std::process::Command;
 
 use super::outcome::{Outcome, WHY_LINES, first_lines};
 
-/// Why `module` cannot run with `py` (not installed, or no Python), if it cannot.
-pub(crate) fn unavailable(py: &Path, module: &str, package: &str) -> Option<String> {
+/// Why `module` cannot run with `py` (not installed, or no Python), if it cannot, and
+/// what fixes it.
+pub(crate) fn unavailable(py: &Path, module: &str, package: &str) -> Option<(String, String)> {
+    let fix = format!(
+        "DEMOC_PYTHON=PYTHON democ validate ... with a Python that has {module} \
+         (`pip install -e validators/{package}` from democ's checkout; `./test.sh` makes \
+         the checkout's .venv, which democ finds itself); `democ data` shows the search"
+    );
     match crate::cli::python::has_module(py, module) {
         Ok(true) => None,
-        Ok(false) => Some(format!(
-            "{module} is not installed for {} (`pip install -e validators/{package}` in democ's \
-             checkout, or DEMOC_PYTHON naming a Python that has it)",
-            py.display()
+        Ok(false) => Some((
+            format!("{module} is not installed for {}", py.display()),
+            fix,
         )),
-        Err(e) => Some(e),
+        Err(e) => Some((e, fix)),
     }
 }
 

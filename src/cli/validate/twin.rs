@@ -35,14 +35,23 @@ pub(crate) fn check(build: &Path) -> Outcome {
         return Outcome::skipped(NAME, "the build has no DTN IR (`democ build --hosts`)");
     }
     if let Some(why) = crate::twin::unavailable() {
-        return Outcome::skipped(NAME, why);
+        let fix = if rustix::process::geteuid().is_root() {
+            "install what is missing (the line above), then run it again".to_owned()
+        } else {
+            format!("sudo democ validate {} --twin", build.display())
+        };
+        return Outcome::not_run(NAME, why, fix);
     }
     // Never test, then take down, a twin someone else brought up.
     match crate::twin::is_up(build, None) {
         Ok(true) => {
-            return Outcome::skipped(
+            return Outcome::not_run(
                 NAME,
-                "a twin of this build is already up: `democ twin test` it, or `democ twin down` first",
+                "a twin of this build is already up (democ never takes down a twin it did not bring up)",
+                format!(
+                    "democ twin test {0} on it, or democ twin down {0} first",
+                    build.display()
+                ),
             );
         }
         Ok(false) => {}
