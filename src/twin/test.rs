@@ -14,6 +14,7 @@ use super::build::Build;
 use super::cmd::{At, Cmd};
 use super::counters;
 use super::net::{self, Names};
+use super::place::Place;
 use super::report::{ControlRow, FlowRow, Report};
 use super::state::Created;
 use super::switch::{self, Dirs};
@@ -28,12 +29,15 @@ pub(crate) trait Site: Sync {
     fn switch(&self, sw: &str) -> At;
     /// The folders of switch `sw`'s daemons, as seen there.
     fn dirs(&self, sw: &str) -> Dirs;
+    /// The name of switch `sw`'s OpenFlow bridge.
+    fn of_bridge(&self, sw: &str) -> String;
 }
 
 /// The twin: a namespace per DTN and per switch, the daemons' folders in the state.
 struct Twin<'a> {
     names: Names,
     state: &'a Path,
+    places: BTreeMap<String, Place>,
 }
 
 impl Site for Twin<'_> {
@@ -45,6 +49,12 @@ impl Site for Twin<'_> {
     }
     fn dirs(&self, sw: &str) -> Dirs {
         net::switch_dirs(self.state, sw)
+    }
+    fn of_bridge(&self, sw: &str) -> String {
+        self.places.get(sw).map_or_else(
+            || "of".into(),
+            |p| switch::of_bridge_name(switch::Site::Twin(p)),
+        )
     }
 }
 
@@ -224,7 +234,7 @@ fn control_rows(b: &Build, site: &dyn Site) -> Vec<ControlRow> {
             let (_, out) = switch::vsctl(&d)
                 .arg("get")
                 .arg("controller")
-                .arg("of")
+                .arg(site.of_bridge(&s.hostname))
                 .arg("is_connected")
                 .at(Some(site.switch(&s.hostname)))
                 .try_run();
@@ -313,8 +323,10 @@ pub(crate) fn test(
         ));
     };
     // The names `up` gave this twin (its nonce among them), from root's record.
+    let names = Names::recorded(&rec.id);
     let site = Twin {
-        names: Names::recorded(&rec.id),
+        places: names.places(&b),
+        names,
         state: &st,
     };
     let report = matrix(&b, &site, "twin", Vec::new(), table);
