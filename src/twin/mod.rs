@@ -8,6 +8,7 @@ pub(crate) mod cmd;
 pub(crate) mod controller;
 mod counters;
 pub(crate) mod load;
+mod loops;
 pub(crate) mod net;
 mod pace;
 mod place;

@@ -63,6 +63,7 @@ impl Names {
     }
     /// Where each switch of `b` lives, by name.
     pub(crate) fn places(&self, b: &Build) -> BTreeMap<String, Place> {
+        let mut blocked = super::loops::blocked(b);
         b.switches
             .keys()
             .enumerate()
@@ -71,6 +72,7 @@ impl Names {
                     key: place::key(k),
                     ovs: self.ovs(),
                     ns: self.switch(s),
+                    blocked: blocked.remove(s).unwrap_or_default(),
                 };
                 (s.clone(), p)
             })

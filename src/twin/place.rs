@@ -18,6 +18,8 @@ pub(crate) struct Place {
     pub(crate) ovs: String,
     /// The switch's own namespace (routed ports, SVIs, routes, FRR).
     pub(crate) ns: String,
+    /// Canonical ports a converged spanning tree blocks (`loops`): left out of `l2`.
+    pub(crate) blocked: std::collections::BTreeSet<String>,
 }
 
 /// The key of the switch at `index` in the build's sorted list of switches.

@@ -353,10 +353,12 @@ fn l2_bridge(
     let l2 = site.name("l2");
     let fab = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c.at(site.fabric())));
     fab(s, bridge_cmd(d, &l2, &["fail_mode=standalone".into()]));
+    let blocked = |port: &str| matches!(site, Site::Twin(p) if p.blocked.contains(port));
     for (local, i) in ports.values() {
         if i.openflow()
             || i.lag.is_some()
             || !matches!(i.switching.mode, Some(Mode::Access | Mode::Trunk))
+            || blocked(&i.port)
         {
             continue;
         }
@@ -372,7 +374,14 @@ fn l2_bridge(
             .iter()
             .filter_map(|m| by_name.get(m.as_str()).copied())
             .collect();
-        if members.is_empty() || !matches!(pc.switching.mode, Some(Mode::Access | Mode::Trunk)) {
+        if members.is_empty()
+            || !matches!(pc.switching.mode, Some(Mode::Access | Mode::Trunk))
+            || pc.members.iter().any(|m| {
+                ports
+                    .values()
+                    .any(|(_, i)| &i.name == m && blocked(&i.port))
+            })
+        {
             continue;
         }
         let name = site.name(&format!("lag{}", pc.id));
@@ -771,6 +780,7 @@ mod tests {
             key: "s0".into(),
             ovs: "t-ovs".into(),
             ns: "t-s".into(),
+            blocked: Default::default(),
         };
         let script = script(&sw, Site::Twin(&place), &steps);
         // In a throwaway network namespace where this machine allows one (root), as the
