@@ -14,8 +14,15 @@ use std::process::Command;
 use std::time::Duration;
 
 /// democ's exit code, stdout and stderr (a deploy or a destroy takes minutes here).
+/// democ with the machine's saturation limit pinned at 101 % (never): the sabotaged
+/// lab then fails as a design failure on a busy CI machine as on an idle one.
 fn democ(args: &[&str]) -> (i32, String, String) {
-    let r = common::democ_in(None, args, Duration::from_secs(1800));
+    let r = common::democ_env(
+        None,
+        args,
+        &[("DEMOC_TWIN_SATURATED", "101")],
+        Duration::from_secs(1800),
+    );
     (r.code, r.stdout, r.stderr)
 }
 

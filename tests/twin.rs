@@ -19,11 +19,20 @@ fn show_id() -> String {
     format!("tm{:06}", std::process::id() % 1_000_000)
 }
 
+/// democ with the machine's saturation limit pinned at 101 % (never): a sabotaged row
+/// then fails as a design failure on a busy CI machine as on an idle one.
 fn democ(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_democ"))
-        .args(args)
-        .output()
-        .expect("democ runs");
+    democ_saturated_at(args, Some("101"))
+}
+
+/// democ with `DEMOC_TWIN_SATURATED` at `limit` (None: democ's own default).
+fn democ_saturated_at(args: &[&str], limit: Option<&str>) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_democ"));
+    match limit {
+        Some(l) => c.env("DEMOC_TWIN_SATURATED", l),
+        None => c.env_remove("DEMOC_TWIN_SATURATED"),
+    };
+    let o = c.args(args).output().expect("democ runs");
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -102,12 +111,30 @@ fn leftovers(state: &Path) -> Vec<String> {
 
 /// Up, test, down; returns the test's exit code and report, and checks the cleanup.
 fn run(out: &Path) -> (i32, serde_json::Value) {
+    run_loaded(out, Some("101"), 0)
+}
+
+/// [`run`], with `DEMOC_TWIN_SATURATED` at `limit` for the test and `hogs` CPU-bound
+/// processes running beside it.
+fn run_loaded(out: &Path, limit: Option<&str>, hogs: usize) -> (i32, serde_json::Value) {
     let b = out.display().to_string();
     let (code, msg, err) = democ(&["twin", "up", &b]);
     assert_eq!(code, 0, "up: {msg}{err}");
     let (again, msg2, _) = democ(&["twin", "up", &b]);
     assert!(again == 0 && msg2.contains("already up"), "{msg2}");
-    let (tested, table, err) = democ(&["twin", "test", &b]);
+    let mut spinning: Vec<std::process::Child> = (0..hogs)
+        .map(|_| {
+            Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .expect("a CPU hog starts")
+        })
+        .collect();
+    let (tested, table, err) = democ_saturated_at(&["twin", "test", &b], limit);
+    for h in &mut spinning {
+        let _ = h.kill();
+        let _ = h.wait();
+    }
     println!("{table}{err}");
     let (down, msg, err) = democ(&["twin", "down", &b]);
     assert_eq!(down, 0, "down: {msg}{err}");
@@ -156,6 +183,17 @@ fn scenario(
     rules: impl Fn(String) -> String,
     ir: impl Fn(&str, &mut serde_json::Value),
 ) -> Option<(i32, serde_json::Value)> {
+    scenario_loaded(edit, rules, ir, Some("101"), 0)
+}
+
+/// [`scenario`], tested with the saturation limit at `limit` and `hogs` CPU hogs beside.
+fn scenario_loaded(
+    edit: impl Fn(String) -> String,
+    rules: impl Fn(String) -> String,
+    ir: impl Fn(&str, &mut serde_json::Value),
+    limit: Option<&str>,
+    hogs: usize,
+) -> Option<(i32, serde_json::Value)> {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(why) = skip() {
         println!("skipped: {why}");
@@ -163,7 +201,7 @@ fn scenario(
     }
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = build(tmp.path(), edit, rules, ir);
-    Some(run(&out))
+    Some(run_loaded(&out, limit, hogs))
 }
 
 /// The ruleset without the lines `hit` picks, which must be exactly `n`.
@@ -183,6 +221,12 @@ fn without(f: &str, hit: impl Fn(&str) -> bool, n: usize) -> String {
 
 /// f1, f2, f3 pass as `passed` says, sw1's control row passes, `twin test` exits 1.
 fn expect(r: &serde_json::Value, code: i32, passed: [bool; 3]) {
+    rows_are(r, passed);
+    assert_eq!(code, 1);
+}
+
+/// f1, f2, f3 pass as `passed` says, sw1's control row passes.
+fn rows_are(r: &serde_json::Value, passed: [bool; 3]) {
     let (flows, control) = rows(r);
     let want: Vec<(String, bool)> = ["f1", "f2", "f3"]
         .iter()
@@ -191,7 +235,12 @@ fn expect(r: &serde_json::Value, code: i32, passed: [bool; 3]) {
         .collect();
     assert_eq!(flows, want, "{r:#}");
     assert_eq!(control, [("sw1".into(), true)], "{r:#}");
-    assert_eq!(code, 1);
+}
+
+/// The ruleset without f1's IPv4 rule for its packets from dtn1 (sw1 1/1, OpenFlow port
+/// 1) into the WAN.
+fn without_f1_rule(f: String) -> String {
+    without(&f, |l| l.contains(",in_port=1,dl_type=0x0800,"), 1)
 }
 
 fn same<T>(x: T) -> T {
@@ -226,15 +275,49 @@ fn every_flow_passes_and_nothing_is_left() {
 
 #[test]
 fn a_deleted_rule_fails_the_flow_that_needs_it() {
-    // f1's IPv4 rule for its packets from dtn1 (sw1 1/1, OpenFlow port 1) into the WAN.
-    let Some((code, r)) = scenario(
-        same,
-        |f| without(&f, |l| l.contains(",in_port=1,dl_type=0x0800,"), 1),
-        as_built,
-    ) else {
+    let Some((code, r)) = scenario(same, without_f1_rule, as_built) else {
         return;
     };
     expect(&r, code, [false, true, true]);
+}
+
+/// f1 fails (its rule is gone) on a machine that counts as saturated: the row reads
+/// "not tested: machine overloaded" with the figures, f2 and f3 and the control row
+/// pass, and `twin test` exits 3 (only untested rows), not 1. `DEMOC_TWIN_SATURATED=0`
+/// makes every moment saturated, so this holds on any machine.
+#[test]
+fn a_row_that_fails_on_a_saturated_machine_is_not_tested() {
+    let Some((code, r)) = scenario_loaded(same, without_f1_rule, as_built, Some("0"), 0) else {
+        return;
+    };
+    rows_are(&r, [false, true, true]);
+    let f1 = &r["flows"][0];
+    assert!(f1["overloaded"]["cpu_busy_pct"].is_number(), "{r:#}");
+    assert!(r["machine"]["before"]["load1"].is_number(), "{r:#}");
+    assert_eq!(code, 3, "{r:#}");
+}
+
+/// The same sabotage with CPU hogs beside the twin (four per CPU, spinning) and democ's
+/// own saturation limit: the starved machine reads as overload, so every failed row,
+/// f1's among them, is not tested rather than failed, and `twin test` exits 3.
+#[test]
+fn a_starved_run_reports_overload_not_failures() {
+    let cpus = std::thread::available_parallelism().map_or(2, usize::from);
+    let Some((code, r)) = scenario_loaded(same, without_f1_rule, as_built, None, 4 * cpus) else {
+        return;
+    };
+    let failed: Vec<&serde_json::Value> = r["flows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|x| x["passed"] != true)
+        .collect();
+    assert!(failed.iter().any(|x| x["flow"] == "f1"), "{r:#}");
+    assert!(
+        failed.iter().all(|x| x["overloaded"].is_object()),
+        "a failed row on a starved machine reads as a failure: {r:#}"
+    );
+    assert_eq!(code, 3, "{r:#}");
 }
 
 /// A LAG placed by OpenFlow rules (issue 13 §2): dtn2 moves behind a second pure

@@ -53,9 +53,9 @@ pub(super) fn run(c: &LabCmd) -> i32 {
             node_filter.as_deref(),
         )),
         LabCmd::Test(a) => match crate::lab::test(&absolute(&a.build), &mut std::io::stderr()) {
-            Ok((m, passed)) => {
+            Ok((m, verdict)) => {
                 crate::cli::stdout::put(&format!("{}\n", crate::escape::lines(&m)));
-                i32::from(!passed)
+                verdict.code()
             }
             Err((m, code)) => failed(&m, code),
         },

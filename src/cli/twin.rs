@@ -18,10 +18,16 @@ pub(super) enum TwinCmd {
         delay: bool,
     },
     /// Ping, path-MTU probe and iperf3 every flow; check its path; check control channels.
+    ///
+    /// Exit status: 0 every row passed; 1 a row failed while the machine was not
+    /// saturated (the design, or the twin); 3 no such row, but some failed while the
+    /// machine's CPUs were saturated (reported "not tested: machine overloaded"); 2
+    /// usage or I/O.
     Test(TwinArgs),
     /// Remove exactly what `up` made.
     Down(TwinArgs),
-    /// Print one switch's emulation (what `up` runs in its namespace) as a shell script.
+    /// Print one switch's emulation (what `up` runs for it: its bridges in the twin's
+    /// Open vSwitch, its routed side in its namespace) as a shell script.
     Script {
         #[command(flatten)]
         twin: TwinArgs,
@@ -91,9 +97,9 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                 a.state.as_deref().map(absolute).as_deref(),
                 &mut std::io::stdout(),
             ) {
-                Ok((m, passed)) => {
+                Ok((m, verdict)) => {
                     crate::cli::stdout::put(&format!("{}\n", crate::escape::lines(&m)));
-                    i32::from(!passed)
+                    verdict.code()
                 }
                 Err((m, code)) => failed(&m, code),
             }

@@ -292,7 +292,7 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
 pub(crate) fn test(
     build: &Path,
     table: &mut dyn std::io::Write,
-) -> Result<(String, bool), (String, i32)> {
+) -> Result<(String, crate::twin::report::Verdict), (String, i32)> {
     let t0 = Instant::now();
     let state = record::state_dir(build);
     let Some(rec) = Record::load(&state).map_err(|e| (e, 2))? else {
@@ -308,12 +308,13 @@ pub(crate) fn test(
     let mut notes = rec.notes.clone();
     notes.extend(site::deployed_only(&mut b, &rec.nodes));
     let s = site::Containers { rec: &rec };
-    let report = crate::twin::test::matrix(&b, &s, "lab", notes, table);
+    let limit = crate::twin::load::limit().map_err(|e| (e, 2))?;
+    let report = crate::twin::test::matrix(&b, &s, "lab", notes, table, limit);
     let dir = build.join("lab");
     crate::twin::test::write_report(&report, &dir)?;
     Ok((
         crate::twin::test::summary("lab", &report, t0, &dir),
-        report.passed,
+        report.verdict(),
     ))
 }
 

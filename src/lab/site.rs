@@ -24,6 +24,9 @@ impl Site for Containers<'_> {
     fn dirs(&self, _sw: &str) -> Dirs {
         Dirs::under(Path::new(crate::twin::LAB_STATE))
     }
+    fn of_bridge(&self, _sw: &str) -> String {
+        "of".into()
+    }
 }
 
 /// Keeps the flows whose every pair runs between deployed hosts across deployed

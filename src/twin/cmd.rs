@@ -37,6 +37,12 @@ impl Cmd {
         self
     }
 
+    pub(crate) fn args<S: AsRef<str>>(mut self, words: impl IntoIterator<Item = S>) -> Cmd {
+        self.argv
+            .extend(words.into_iter().map(|w| w.as_ref().to_owned()));
+        self
+    }
+
     pub(crate) fn in_ns(mut self, ns: &str) -> Cmd {
         self.at = Some(At::Netns(ns.to_owned()));
         self

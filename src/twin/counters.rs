@@ -25,7 +25,7 @@ pub(crate) fn dump(site: &dyn Site, sw: &Switch) -> BTreeMap<Key, u64> {
     let Ok(text) = switch::ofctl(&d, sw)
         .arg("--no-names")
         .arg("dump-flows")
-        .arg("of")
+        .arg(site.of_bridge(&sw.hostname))
         .at(Some(site.switch(&sw.hostname)))
         .run()
     else {

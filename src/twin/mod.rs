@@ -7,9 +7,13 @@ pub(crate) mod build;
 pub(crate) mod cmd;
 pub(crate) mod controller;
 mod counters;
+pub(crate) mod load;
+mod loops;
 pub(crate) mod net;
+mod pace;
+mod place;
 mod profile;
-mod report;
+pub(crate) mod report;
 mod shipped;
 pub(crate) mod state;
 pub(crate) mod switch;
@@ -356,7 +360,7 @@ fn down_record(rec: &Created, state: &Path) -> Result<(), String> {
     // pidfiles, the record (remove_dir_all removes symlinks, never what they point to).
     // The folder itself goes when that leaves it empty (a `--state` folder may hold
     // the user's own files).
-    for sub in ["switches", "hosts", "rulesets"] {
+    for sub in ["ovs", "switches", "hosts", "rulesets"] {
         let _ = std::fs::remove_dir_all(state.join(sub));
     }
     for f in rec.pidfiles.iter().filter(|f| f.parent() == Some(state)) {
@@ -410,14 +414,16 @@ pub(crate) fn script(
     };
     let state = state_dir(build, state);
     let rules = build.join("openflow").join(format!("{name}.flows"));
+    let places = names.places(&b);
+    let site = switch::Site::Twin(&places[name]);
     let steps = switch::steps(
         sw,
-        switch::Site::Twin,
+        site,
         &net::switch_dirs(&state, name),
         rules.is_file().then_some(rules.as_path()),
         &names.pathspace(name),
     );
-    Ok(switch::script(sw, switch::Site::Twin, &steps))
+    Ok(switch::script(sw, site, &steps))
 }
 
 /// The twin's WAN delay (`up --delay`) on `dev` as one shell line, for the lab's `exec`.

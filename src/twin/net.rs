@@ -1,6 +1,7 @@
-//! The whole show as namespaces: one per switch (its ports, OVS, FRR), one per DTN, the
-//! management LAN, and the controller. Links are veth pairs created straight into the
-//! two namespaces they join, so nothing of the twin lives in the root namespace.
+//! The whole show as namespaces: the twin's one Open vSwitch (every switch's bridges and
+//! bridged ports), one per switch (its routed side, FRR), one per DTN, the management
+//! LAN, and the controller. Links are veth pairs created straight into the two
+//! namespaces they join, so nothing of the twin lives in the root namespace.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::build::Build;
 use super::cmd::Cmd;
+use super::place::{self, Place};
 use super::switch::{self, Dirs, Step};
 use crate::ir::host::{Host, HostInterface};
 
@@ -55,6 +57,27 @@ impl Names {
     pub(crate) fn controller(&self) -> String {
         format!("{}-ctl", self.id)
     }
+    /// The namespace of the twin's one Open vSwitch.
+    pub(crate) fn ovs(&self) -> String {
+        format!("{}-ovs", self.id)
+    }
+    /// Where each switch of `b` lives, by name.
+    pub(crate) fn places(&self, b: &Build) -> BTreeMap<String, Place> {
+        let mut blocked = super::loops::blocked(b);
+        b.switches
+            .keys()
+            .enumerate()
+            .map(|(k, s)| {
+                let p = Place {
+                    key: place::key(k),
+                    ovs: self.ovs(),
+                    ns: self.switch(s),
+                    blocked: blocked.remove(s).unwrap_or_default(),
+                };
+                (s.clone(), p)
+            })
+            .collect()
+    }
     /// FRR's pathspace for a switch.
     pub(crate) fn pathspace(&self, name: &str) -> String {
         format!("{}-{name}", self.id)
@@ -66,8 +89,32 @@ pub(crate) fn host_port(index: usize) -> String {
     format!("eth{index}")
 }
 
+/// A switch's daemons' folders: FRR's its own, Open vSwitch's the twin's one.
 pub(crate) fn switch_dirs(state: &Path, name: &str) -> Dirs {
-    Dirs::under(&state.join("switches").join(name))
+    Dirs {
+        frr: state.join("switches").join(name).join("frr"),
+        ..ovs_dirs(state)
+    }
+}
+
+/// The folders of the twin's one Open vSwitch.
+pub(crate) fn ovs_dirs(state: &Path) -> Dirs {
+    Dirs::under(&state.join("ovs"))
+}
+
+/// A veth pair made straight into its two namespaces: (name, namespace, MTU) per end.
+pub(crate) fn veth(a: (&str, &str, u32), b: (&str, &str, u32)) -> Cmd {
+    Cmd::new(&["ip", "link", "add", a.0, "netns", a.1, "mtu"])
+        .arg(a.2.to_string())
+        .arg("type")
+        .arg("veth")
+        .arg("peer")
+        .arg("name")
+        .arg(b.0)
+        .arg("netns")
+        .arg(b.1)
+        .arg("mtu")
+        .arg(b.2.to_string())
 }
 
 /// Everything `up` does, in order.
@@ -120,9 +167,19 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         notes: Vec::new(),
         controllers: Vec::new(),
     };
+    p.namespaces.push(n.ovs());
     for s in b.switches.keys() {
         p.namespaces.push(n.switch(s));
     }
+    let places = n.places(b);
+    // Where a switch's port is: the Open vSwitch's namespace when bridged, else the switch's.
+    let port_ns = |sw: &crate::ir::Switch, i: &crate::ir::interface::Interface| {
+        if place::bridged(sw, i) {
+            n.ovs()
+        } else {
+            n.switch(&sw.hostname)
+        }
+    };
     for h in b.hosts.keys() {
         p.namespaces.push(n.host(h));
     }
@@ -134,7 +191,8 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
     // Links: each switch port to its peer, created once (from the switch side for
     // hosts, from the smaller (switch, port) between switches).
     for (sname, sw) in &b.switches {
-        for (port, (local, i)) in switch::ports(sw) {
+        let here = &places[sname];
+        for (port, (local, i)) in switch::ports_at(sw, switch::Site::Twin(here)) {
             let Some(peer) = &i.peer else { continue };
             let mtu = switch::ip_mtu(i);
             let (peer_ns, peer_local, peer_mtu) = if let Some(h) = b.hosts.get(&peer.device) {
@@ -152,7 +210,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                 if (peer.device.as_str(), peer.port.as_str()) < (sname.as_str(), port) {
                     continue;
                 }
-                let pp = switch::ports(ps);
+                let pp = switch::ports_at(ps, switch::Site::Twin(&places[&ps.hostname]));
                 let Some((pl, pi)) = pp.get(peer.port.as_str()) else {
                     p.notes.push(format!(
                         "`{sname}` {port}: `{}` port `{}` is not cabled back",
@@ -160,7 +218,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                     ));
                     continue;
                 };
-                (n.switch(&ps.hostname), pl.clone(), switch::ip_mtu(pi))
+                (port_ns(ps, pi), pl.clone(), switch::ip_mtu(pi))
             } else {
                 p.notes.push(format!(
                     "`{sname}` {port}: peer `{}` is not in the build",
@@ -170,23 +228,15 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             };
             run(
                 &mut p,
-                Cmd::new(&["ip", "link", "add", &local, "netns", &n.switch(sname)])
-                    .arg("mtu")
-                    .arg(mtu.to_string())
-                    .arg("type")
-                    .arg("veth")
-                    .arg("peer")
-                    .arg("name")
-                    .arg(peer_local.clone())
-                    .arg("netns")
-                    .arg(peer_ns.clone())
-                    .arg("mtu")
-                    .arg(peer_mtu.to_string()),
+                veth(
+                    (&local, &port_ns(sw, i), mtu),
+                    (&peer_local, &peer_ns, peer_mtu),
+                ),
             );
             // A WAN link's latency: each end delays what it sends by the one-way figure,
             // so a round trip takes the RTT the plan has.
             if let (true, Some(us)) = (delay, i.wan_delay_us) {
-                for (ns, dev) in [(n.switch(sname), local.clone()), (peer_ns, peer_local)] {
+                for (ns, dev) in [(port_ns(sw, i), local.clone()), (peer_ns, peer_local)] {
                     run(&mut p, netem(&dev, us).in_ns(&ns));
                 }
             }
@@ -283,7 +333,19 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         }
     }
     management(b, n, &mut p);
-    // Switches last: their daemons see every port already there.
+    // The one Open vSwitch, once every port is there; then the switches' bridges.
+    let ovs = ovs_dirs(state);
+    if !b.switches.is_empty() {
+        run(
+            &mut p,
+            Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&n.ovs()),
+        );
+        let mut daemons = Vec::new();
+        switch::ovs_daemons(&mut daemons, &ovs);
+        p.steps
+            .extend(daemons.into_iter().map(|st| in_ns(st, &n.ovs())));
+        p.pidfiles.extend(ovs.ovs_pidfiles());
+    }
     for (sname, sw) in &b.switches {
         let d = switch_dirs(state, sname);
         let rules = openflow_dir.join(format!("{sname}.flows"));
@@ -291,11 +353,10 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         if sw.openflow.is_some() && rules.is_none() {
             p.notes.push(format!("`{sname}`: no openflow/{sname}.flows in the build: its OpenFlow ports forward nothing"));
         }
-        p.pidfiles.extend(d.pidfiles());
-        let ns = n.switch(sname);
+        p.pidfiles.extend(d.frr_pidfiles());
         let mut steps = switch::steps(
             sw,
-            switch::Site::Twin,
+            switch::Site::Twin(&places[sname]),
             &d,
             rules.as_deref(),
             &n.pathspace(sname),
@@ -303,8 +364,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         if let Some(shipped) = b.frr.get(sname) {
             super::shipped::use_shipped(&mut steps, sw, shipped);
         }
-        p.switches
-            .push(steps.into_iter().map(|st| in_ns(st, &ns)).collect());
+        p.switches.push(steps);
     }
     p
 }
@@ -327,28 +387,78 @@ fn management(b: &Build, n: &Names, p: &mut Plan) {
     );
     let mut gateways: Vec<String> = Vec::new();
     let mut subnets: Vec<String> = Vec::new();
-    for (k, (sname, sw)) in b.switches.iter().enumerate() {
+    // Every switch's management port is the one Open vSwitch's `mgmt0`, which opens the
+    // switches' control channels: it holds each switch's management address, and a
+    // routing table per switch, chosen by that source address (each bridge's controller
+    // connects from its switch's, `local_ip`), holds only what the switch's management
+    // port would route: its subnet and the route to the controller via its gateway.
+    let ovs = n.ovs();
+    let mut addresses: Vec<&str> = Vec::new();
+    for (k, sw) in b.switches.values().enumerate() {
         let Some(m) = &sw.management else { continue };
-        let ns = n.switch(sname);
-        let side = format!("m{k}");
+        if addresses.is_empty() {
+            run(
+                p,
+                Cmd::new(&[
+                    "ip", "link", "add", "mgmt0", "netns", &ovs, "type", "veth", "peer", "name",
+                    "ovs", "netns", &mg,
+                ]),
+            );
+            run(
+                p,
+                Cmd::new(&["ip", "link", "set", "ovs", "master", "br0", "up"]).in_ns(&mg),
+            );
+            run(
+                p,
+                Cmd::new(&["ip", "link", "set", "mgmt0", "up"]).in_ns(&ovs),
+            );
+        }
+        if addresses.contains(&m.address.address.as_str()) {
+            continue;
+        }
+        addresses.push(&m.address.address);
+        run(
+            p,
+            Cmd::new(&["ip", "addr", "add", &m.address.cidr, "dev", "mgmt0"]).in_ns(&ovs),
+        );
+        let table = (1000 + k).to_string();
+        if let Some(net) = network(&m.address.cidr) {
+            run(
+                p,
+                Cmd::new(&["ip", "route", "replace", &net, "dev", "mgmt0", "src"])
+                    .arg(m.address.address.clone())
+                    .arg("table")
+                    .arg(table.clone())
+                    .in_ns(&ovs),
+            );
+        }
         run(
             p,
             Cmd::new(&[
-                "ip", "link", "add", "mgmt0", "netns", &ns, "type", "veth", "peer", "name", &side,
-                "netns", &mg,
-            ]),
+                "ip",
+                "route",
+                "replace",
+                "unreachable",
+                "default",
+                "table",
+                &table,
+            ])
+            .in_ns(&ovs),
         );
         run(
             p,
-            Cmd::new(&["ip", "link", "set", &side, "master", "br0", "up"]).in_ns(&mg),
-        );
-        run(
-            p,
-            Cmd::new(&["ip", "addr", "add", &m.address.cidr, "dev", "mgmt0"]).in_ns(&ns),
-        );
-        run(
-            p,
-            Cmd::new(&["ip", "link", "set", "mgmt0", "up"]).in_ns(&ns),
+            Cmd::new(&[
+                "ip",
+                "rule",
+                "add",
+                "from",
+                &m.address.address,
+                "table",
+                &table,
+            ])
+            .arg("priority")
+            .arg(table.clone())
+            .in_ns(&ovs),
         );
         if let Some(of) = &sw.openflow
             && let Some(gw) = &m.gateway
@@ -365,8 +475,10 @@ fn management(b: &Build, n: &Names, p: &mut Plan) {
                     gw,
                     "dev",
                     "mgmt0",
+                    "table",
+                    &table,
                 ])
-                .in_ns(&ns),
+                .in_ns(&ovs),
             );
             let len = m.address.cidr.rsplit_once('/').map_or("24", |(_, l)| l);
             let g = format!("{gw}/{len}");

@@ -1,16 +1,16 @@
-//! One switch emulated from its IR, inside a network namespace that holds its ports:
-//! an Open vSwitch (userspace datapath) with two bridges, `l2` for the legacy ports
-//! (VLAN-aware NORMAL forwarding, LAGs as bonds, SVIs as internal ports) and `of` for
-//! the OpenFlow ports (only the switch's ruleset forwards: `fail_mode=secure`); the
-//! kernel routes between routed ports and SVIs, with the IR's static routes, and FRR's
-//! zebra and bgpd run the IR's BGP. The steps are data: the twin runs them in the
-//! switch's namespace, and `democ twin script` prints them as a script a container can
-//! run (one implementation for both).
+//! One switch emulated from its IR: Open vSwitch bridges (userspace datapath), `l2` for
+//! the legacy ports (VLAN-aware NORMAL forwarding, LAGs as bonds, SVIs) and `of` for the
+//! OpenFlow ports (only the switch's ruleset forwards: `fail_mode=secure`); the kernel
+//! routes between routed ports and SVIs, with the IR's static routes, and FRR's zebra
+//! and bgpd run the IR's BGP. The steps are data: the twin runs them (the bridges in its
+//! one Open vSwitch, the routed side in the switch's namespace: `place`), `democ twin
+//! script` prints them, and a lab container runs them with an Open vSwitch of its own.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::cmd::Cmd;
+use super::cmd::{At, Cmd};
+use super::place::{Place, bridged};
 use crate::ir::Switch;
 use crate::ir::interface::{Interface, Lacp, Mode, Switching};
 use crate::ir::routing::Bgp;
@@ -34,19 +34,49 @@ pub(crate) fn port_name(index: usize) -> String {
 /// Where the steps run, which names the switch's ports there.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Site<'a> {
-    /// The twin's namespace: `p<index>` (veths the twin makes).
-    Twin,
+    /// The twin: bridges and bridged ports in its one Open vSwitch, named with the
+    /// switch's key; routed ports (`p<index>`), SVIs and FRR in the switch's namespace.
+    Twin(&'a Place),
     /// A lab container (lab/<show>.clab.yml): the interface the topology wires to each
-    /// canonical port; a port it does not wire is not there.
+    /// canonical port; a port it does not wire is not there. The container runs its own
+    /// Open vSwitch, so names need no prefix.
     Lab(&'a BTreeMap<String, String>),
 }
 
-/// The switch's cabled, enabled interfaces by canonical port, with their twin names.
-pub(crate) fn ports(sw: &Switch) -> BTreeMap<&str, (String, &Interface)> {
-    ports_at(sw, Site::Twin)
+impl Site<'_> {
+    /// Where bridge commands and bridged ports' commands run.
+    fn fabric(self) -> Option<At> {
+        match self {
+            Site::Twin(p) => Some(At::Netns(p.ovs.clone())),
+            Site::Lab(_) => None,
+        }
+    }
+
+    /// Where the switch's routed side runs.
+    fn own(self) -> Option<At> {
+        match self {
+            Site::Twin(p) => Some(At::Netns(p.ns.clone())),
+            Site::Lab(_) => None,
+        }
+    }
+
+    /// A bridge or OVS port name: in the twin's shared Open vSwitch, the switch's key
+    /// first.
+    pub(crate) fn name(self, local: &str) -> String {
+        match self {
+            Site::Twin(p) => format!("{}{local}", p.key),
+            Site::Lab(_) => local.to_owned(),
+        }
+    }
 }
 
-/// The switch's cabled, enabled interfaces by canonical port, with their names at `site`.
+/// The name of a switch's OpenFlow bridge at `site`.
+pub(crate) fn of_bridge_name(site: Site) -> String {
+    site.name("of")
+}
+
+/// The switch's cabled, enabled interfaces by canonical port, with their names at `site`
+/// (in the twin: `p<index>` in the switch's namespace, `<key>p<index>` when bridged).
 pub(crate) fn ports_at<'a>(
     sw: &'a Switch,
     site: Site,
@@ -57,7 +87,8 @@ pub(crate) fn ports_at<'a>(
         .filter(|(_, i)| i.enabled && i.peer.is_some())
         .filter_map(|(k, i)| {
             let local = match site {
-                Site::Twin => Some(port_name(k)),
+                Site::Twin(p) if bridged(sw, i) => Some(format!("{}{}", p.key, port_name(k))),
+                Site::Twin(_) => Some(port_name(k)),
                 Site::Lab(wired) => wired.get(&i.port).cloned(),
             };
             local.map(|l| (i.port.as_str(), (l, i)))
@@ -71,7 +102,8 @@ pub(crate) fn ip_mtu(i: &Interface) -> u32 {
     i.mtu.map_or(1500, |m| m.ip)
 }
 
-/// Private folders of one switch's daemons.
+/// Private folders of a switch's daemons (in the twin, `run`, `db` and `log` are the
+/// shared Open vSwitch's).
 pub(crate) struct Dirs {
     pub(crate) run: PathBuf,
     pub(crate) db: PathBuf,
@@ -103,9 +135,19 @@ impl Dirs {
 
     /// Pidfiles of every daemon this switch may start, in the order to stop them.
     pub(crate) fn pidfiles(&self) -> Vec<PathBuf> {
+        let mut p = self.frr_pidfiles();
+        p.extend(self.ovs_pidfiles());
+        p
+    }
+
+    /// Pidfiles of FRR's daemons.
+    pub(crate) fn frr_pidfiles(&self) -> Vec<PathBuf> {
+        vec![self.frr.join("bgpd.pid"), self.frr.join("zebra.pid")]
+    }
+
+    /// Pidfiles of Open vSwitch's daemons, in the order to stop them.
+    pub(crate) fn ovs_pidfiles(&self) -> Vec<PathBuf> {
         vec![
-            self.frr.join("bgpd.pid"),
-            self.frr.join("zebra.pid"),
             self.run.join("ovs-vswitchd.pid"),
             self.run.join("ovsdb-server.pid"),
         ]
@@ -131,7 +173,8 @@ fn path(p: &Path) -> String {
 
 /// A switch's steps at `site`. `ruleset`: its `openflow/<switch>.flows`, when the build
 /// has one (without it, the OpenFlow ports forward nothing, as on a switch no controller
-/// programmed).
+/// programmed). In a lab container they start the switch's own Open vSwitch; in the
+/// twin its bridges join the twin's one, which `twin up` starts first.
 pub(crate) fn steps(
     sw: &Switch,
     site: Site,
@@ -140,9 +183,9 @@ pub(crate) fn steps(
     pathspace: &str,
 ) -> Vec<Step> {
     let mut s = Vec::new();
-    let run = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c));
-    run(&mut s, Cmd::new(&["ip", "link", "set", "lo", "up"]));
-    run(
+    let own = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c.at(site.own())));
+    own(&mut s, Cmd::new(&["ip", "link", "set", "lo", "up"]));
+    own(
         &mut s,
         Cmd::new(&["sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]),
     );
@@ -152,14 +195,20 @@ pub(crate) fn steps(
         .map(|(local, i)| (i.name.as_str(), local.as_str()))
         .collect();
     for (local, i) in ports.values() {
-        run(
-            &mut s,
+        let at = match site {
+            Site::Twin(_) if bridged(sw, i) => site.fabric(),
+            _ => site.own(),
+        };
+        s.push(Step::Run(
             Cmd::new(&["ip", "link", "set", local, "mtu"])
                 .arg(ip_mtu(i).to_string())
-                .arg("up"),
-        );
+                .arg("up")
+                .at(at.clone()),
+        ));
         // The userspace datapath drops TCP whose checksum the sender left to offload.
-        run(&mut s, Cmd::new(&["ethtool", "-K", local, "tx", "off"]));
+        s.push(Step::Run(
+            Cmd::new(&["ethtool", "-K", local, "tx", "off"]).at(at),
+        ));
     }
     let bridged_l2 = ports.values().any(|(_, i)| {
         !i.openflow()
@@ -168,33 +217,33 @@ pub(crate) fn steps(
     // A switch with OpenFlow configured talks to its controller even when none of its
     // ports is under the controller (yet).
     let of = sw.openflow.is_some();
-    if bridged_l2 || of {
+    if (bridged_l2 || of) && matches!(site, Site::Lab(_)) {
         ovs_daemons(&mut s, d);
     }
     if bridged_l2 {
-        l2_bridge(&mut s, sw, d, &ports, &by_name);
+        l2_bridge(&mut s, sw, site, d, &ports, &by_name);
     }
     if of {
-        of_bridge(&mut s, sw, d, &ports, &by_name, ruleset);
+        of_bridge(&mut s, sw, site, d, &ports, &by_name, ruleset);
     }
     for (local, i) in ports.values() {
         if let (Some(Mode::Routed) | None, Some(ip), None) =
             (i.switching.mode, &i.switching.ipv4, &i.lag)
         {
-            run(
+            own(
                 &mut s,
                 Cmd::new(&["ip", "addr", "add", &ip.cidr, "dev", local]),
             );
         }
     }
     for r in &sw.static_routes {
-        run(
+        own(
             &mut s,
             Cmd::new(&["ip", "route", "replace", &r.prefix, "via", &r.next_hop]),
         );
     }
     if let Some(bgp) = &sw.bgp {
-        frr(&mut s, sw, bgp, d, pathspace);
+        frr(&mut s, sw, bgp, d, pathspace, site.own());
     }
     s
 }
@@ -273,7 +322,8 @@ fn lacp_args(lacp: Lacp) -> Vec<String> {
     vec![format!("lacp={l}"), "bond_mode=balance-slb".into()]
 }
 
-pub(crate) fn add_bridge(s: &mut Vec<Step>, d: &Dirs, name: &str, extra: &[String]) {
+/// `ovs-vsctl add-br NAME` on the userspace datapath, with `extra` bridge settings.
+fn bridge_cmd(d: &Dirs, name: &str, extra: &[String]) -> Cmd {
     let mut c = vsctl(d)
         .arg("add-br")
         .arg(name)
@@ -285,29 +335,38 @@ pub(crate) fn add_bridge(s: &mut Vec<Step>, d: &Dirs, name: &str, extra: &[Strin
     for e in extra {
         c = c.arg(e.clone());
     }
-    s.push(Step::Run(c));
+    c
+}
+
+pub(crate) fn add_bridge(s: &mut Vec<Step>, d: &Dirs, name: &str, extra: &[String]) {
+    s.push(Step::Run(bridge_cmd(d, name, extra)));
 }
 
 fn l2_bridge(
     s: &mut Vec<Step>,
     sw: &Switch,
+    site: Site,
     d: &Dirs,
     ports: &BTreeMap<&str, (String, &Interface)>,
     by_name: &BTreeMap<&str, &str>,
 ) {
-    add_bridge(s, d, "l2", &["fail_mode=standalone".into()]);
+    let l2 = site.name("l2");
+    let fab = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c.at(site.fabric())));
+    fab(s, bridge_cmd(d, &l2, &["fail_mode=standalone".into()]));
+    let blocked = |port: &str| matches!(site, Site::Twin(p) if p.blocked.contains(port));
     for (local, i) in ports.values() {
         if i.openflow()
             || i.lag.is_some()
             || !matches!(i.switching.mode, Some(Mode::Access | Mode::Trunk))
+            || blocked(&i.port)
         {
             continue;
         }
-        let mut c = vsctl(d).arg("add-port").arg("l2").arg(local.clone());
+        let mut c = vsctl(d).arg("add-port").arg(l2.clone()).arg(local.clone());
         for a in vlan_args(&i.switching) {
             c = c.arg(a);
         }
-        s.push(Step::Run(c));
+        fab(s, c);
     }
     for pc in sw.port_channels.iter().filter(|p| !p.openflow()) {
         let members: Vec<&str> = pc
@@ -315,17 +374,24 @@ fn l2_bridge(
             .iter()
             .filter_map(|m| by_name.get(m.as_str()).copied())
             .collect();
-        if members.is_empty() || !matches!(pc.switching.mode, Some(Mode::Access | Mode::Trunk)) {
+        if members.is_empty()
+            || !matches!(pc.switching.mode, Some(Mode::Access | Mode::Trunk))
+            || pc.members.iter().any(|m| {
+                ports
+                    .values()
+                    .any(|(_, i)| &i.name == m && blocked(&i.port))
+            })
+        {
             continue;
         }
-        let name = format!("lag{}", pc.id);
+        let name = site.name(&format!("lag{}", pc.id));
         let mut c = vsctl(d)
             .arg(if members.len() > 1 {
                 "add-bond"
             } else {
                 "add-port"
             })
-            .arg("l2")
+            .arg(l2.clone())
             .arg(name);
         c.argv.extend(members.iter().map(|m| (*m).to_owned()));
         for a in vlan_args(&pc.switching) {
@@ -334,46 +400,70 @@ fn l2_bridge(
         if members.len() > 1 {
             c.argv.extend(lacp_args(pc.lacp));
         }
-        s.push(Step::Run(c));
+        fab(s, c);
     }
     for v in &sw.vlans {
         let Some(l3) = &v.l3 else { continue };
         let name = format!("vlan{}", v.id);
         let mtu = l3.mtu.map_or(1500, |m| m.ip);
+        match site {
+            // The SVI is in the switch's namespace, where the kernel routes: a veth whose
+            // other end is an access port of `l2` in the SVI's VLAN.
+            Site::Twin(p) => {
+                let side = site.name(&format!("v{}", v.id));
+                s.push(Step::Run(super::net::veth(
+                    (&name, &p.ns, mtu),
+                    (&side, &p.ovs, mtu),
+                )));
+                fab(s, Cmd::new(&["ip", "link", "set", &side, "up"]));
+                fab(s, Cmd::new(&["ethtool", "-K", &side, "tx", "off"]));
+                fab(
+                    s,
+                    vsctl(d)
+                        .arg("add-port")
+                        .arg(l2.clone())
+                        .arg(side)
+                        .arg(format!("tag={}", v.id)),
+                );
+                s.push(Step::Run(
+                    Cmd::new(&["ethtool", "-K", &name, "tx", "off"]).at(site.own()),
+                ));
+            }
+            Site::Lab(_) => s.push(Step::Run(
+                vsctl(d)
+                    .arg("add-port")
+                    .arg("l2")
+                    .arg(name.clone())
+                    .arg(format!("tag={}", v.id))
+                    .arg("--")
+                    .arg("set")
+                    .arg("interface")
+                    .arg(name.clone())
+                    .arg("type=internal")
+                    .arg(format!("mtu_request={mtu}")),
+            )),
+        }
         s.push(Step::Run(
-            vsctl(d)
-                .arg("add-port")
-                .arg("l2")
-                .arg(name.clone())
-                .arg(format!("tag={}", v.id))
-                .arg("--")
-                .arg("set")
-                .arg("interface")
-                .arg(name.clone())
-                .arg("type=internal")
-                .arg(format!("mtu_request={mtu}")),
+            Cmd::new(&["ip", "addr", "add", &l3.ipv4.cidr, "dev", &name]).at(site.own()),
         ));
-        s.push(Step::Run(Cmd::new(&[
-            "ip",
-            "addr",
-            "add",
-            &l3.ipv4.cidr,
-            "dev",
-            &name,
-        ])));
-        s.push(Step::Run(Cmd::new(&["ip", "link", "set", &name, "up"])));
+        s.push(Step::Run(
+            Cmd::new(&["ip", "link", "set", &name, "up"]).at(site.own()),
+        ));
     }
 }
 
 fn of_bridge(
     s: &mut Vec<Step>,
     sw: &Switch,
+    site: Site,
     d: &Dirs,
     ports: &BTreeMap<&str, (String, &Interface)>,
     by_name: &BTreeMap<&str, &str>,
     ruleset: Option<&Path>,
 ) {
     let Some(of) = &sw.openflow else { return };
+    let fab = |s: &mut Vec<Step>, c: Cmd| s.push(Step::Run(c.at(site.fabric())));
+    let ofb = of_bridge_name(site);
     let mut extra = vec![
         "fail_mode=secure".to_owned(),
         // Only the switch's version: a controller or ruleset speaking another is refused,
@@ -388,14 +478,14 @@ fn of_bridge(
     if let Some(dpid) = &of.datapath_id {
         extra.push(format!("other-config:datapath-id={dpid}"));
     }
-    add_bridge(s, d, "of", &extra);
+    fab(s, bridge_cmd(d, &ofb, &extra));
     // Each port under the controller at the number the IR's port map gives it, so the
     // ruleset's `in_port` and `output` mean the ports they mean on the switch.
     for (local, i) in ports.values() {
         if !i.openflow() || i.lag.is_some() {
             continue;
         }
-        let mut c = vsctl(d).arg("add-port").arg("of").arg(local.clone());
+        let mut c = vsctl(d).arg("add-port").arg(ofb.clone()).arg(local.clone());
         if let Some(n) = of.number(&i.name) {
             c = c
                 .arg("--")
@@ -404,7 +494,7 @@ fn of_bridge(
                 .arg(local.clone())
                 .arg(format!("ofport_request={n}"));
         }
-        s.push(Step::Run(c));
+        fab(s, c);
     }
     // A port-channel under the controller is one OpenFlow port on the switch (the
     // ruleset matches and outputs its `lag_base + id` number; the switch hashes over the
@@ -421,8 +511,8 @@ fn of_bridge(
         if members.is_empty() {
             continue;
         }
-        let br = format!("lag{}", pc.id);
-        add_bridge(s, d, &br, &["fail_mode=standalone".into()]);
+        let br = site.name(&format!("lag{}", pc.id));
+        fab(s, bridge_cmd(d, &br, &["fail_mode=standalone".into()]));
         let mut c = vsctl(d)
             .arg(if members.len() > 1 {
                 "add-bond"
@@ -439,43 +529,53 @@ fn of_bridge(
             c.argv.pop();
             c.argv.push(members[0].to_owned());
         }
-        s.push(Step::Run(c));
-        patch(
-            s,
+        fab(s, c);
+        for c in patch(
             d,
             (&br, &format!("{br}-up")),
-            ("of", &format!("{br}-of")),
+            (&ofb, &format!("{br}-of")),
             of.number(&pc.name),
-        );
+        ) {
+            fab(s, c);
+        }
     }
     // The controller first: OVS flushes a bridge's flows when it gains its first one.
-    s.push(Step::Run(
-        vsctl(d)
-            .arg("set-controller")
-            .arg("of")
-            .arg(format!(
-                "tcp:{}:{}",
-                of.controller.address, of.controller.port
-            ))
-            .arg("--")
-            .arg("set")
-            .arg("controller")
-            .arg("of")
-            .arg("connection-mode=out-of-band")
-            .arg("max_backoff=1000"),
-    ));
+    let mut set = vsctl(d)
+        .arg("set-controller")
+        .arg(ofb.clone())
+        .arg(format!(
+            "tcp:{}:{}",
+            of.controller.address, of.controller.port
+        ))
+        .arg("--")
+        .arg("set")
+        .arg("controller")
+        .arg(ofb.clone())
+        .arg("connection-mode=out-of-band")
+        .arg("max_backoff=1000");
+    // In the twin every switch's channel leaves the one Open vSwitch's namespace: from
+    // the switch's management address, which the twin routes as the switch does.
+    if let (Site::Twin(_), Some(m)) = (site, &sw.management) {
+        set = set.arg(format!("local_ip={}", m.address.address));
+    }
+    fab(s, set);
     // Nothing but the ruleset: the bridge's default NORMAL rule goes first.
-    s.push(Step::Run(ofctl(d, sw).arg("del-flows").arg("of")));
+    fab(s, ofctl(d, sw).arg("del-flows").arg(ofb.clone()));
     if let Some(r) = ruleset {
-        s.push(Step::Run(
-            ofctl(d, sw).arg("replace-flows").arg("of").arg(path(r)),
-        ));
+        fab(
+            s,
+            ofctl(d, sw)
+                .arg("replace-flows")
+                .arg(ofb.clone())
+                .arg(path(r)),
+        );
     }
 }
 
 /// A patch port pair joining bridge `a.0` (port `a.1`) and bridge `b.0` (port `b.1`);
 /// `b_number`: the OpenFlow number of b's end.
-fn patch(s: &mut Vec<Step>, d: &Dirs, a: (&str, &str), b: (&str, &str), b_number: Option<u32>) {
+fn patch(d: &Dirs, a: (&str, &str), b: (&str, &str), b_number: Option<u32>) -> Vec<Cmd> {
+    let mut out = Vec::new();
     for ((br, me), (_, peer), number) in [(a, b, None), (b, a, b_number)] {
         let mut c = vsctl(d)
             .arg("add-port")
@@ -490,8 +590,9 @@ fn patch(s: &mut Vec<Step>, d: &Dirs, a: (&str, &str), b: (&str, &str), b_number
         if let Some(n) = number {
             c = c.arg(format!("ofport_request={n}"));
         }
-        s.push(Step::Run(c));
+        out.push(c);
     }
+    out
 }
 
 /// FRR's configuration for the IR's BGP: sessions, the subnets the IR originates, and
@@ -550,7 +651,7 @@ pub(crate) fn frr_conf(sw: &Switch, bgp: &Bgp) -> String {
     t
 }
 
-fn frr(s: &mut Vec<Step>, sw: &Switch, bgp: &Bgp, d: &Dirs, pathspace: &str) {
+fn frr(s: &mut Vec<Step>, sw: &Switch, bgp: &Bgp, d: &Dirs, pathspace: &str, at: Option<At>) {
     let dir = path(&d.frr);
     s.push(Step::Run(Cmd::new(&["mkdir", "-p", &dir])));
     s.push(Step::Write {
@@ -581,8 +682,10 @@ fn frr(s: &mut Vec<Step>, sw: &Switch, bgp: &Bgp, d: &Dirs, pathspace: &str) {
         .arg("-f")
         .arg(conf.to_owned())
     };
-    s.push(Step::Run(daemon("zebra", "/dev/null")));
-    s.push(Step::Run(daemon("bgpd", &path(&d.frr.join("frr.conf")))));
+    s.push(Step::Run(daemon("zebra", "/dev/null").at(at.clone())));
+    s.push(Step::Run(
+        daemon("bgpd", &path(&d.frr.join("frr.conf"))).at(at),
+    ));
 }
 
 /// The steps as a shell script (for a container that holds the switch's ports).
@@ -673,7 +776,13 @@ mod tests {
             path: target.clone(),
             text: text.clone(),
         }];
-        let script = script(&sw, Site::Twin, &steps);
+        let place = Place {
+            key: "s0".into(),
+            ovs: "t-ovs".into(),
+            ns: "t-s".into(),
+            blocked: Default::default(),
+        };
+        let script = script(&sw, Site::Twin(&place), &steps);
         // In a throwaway network namespace where this machine allows one (root), as the
         // twin runs it; else in a plain shell.
         let ns = format!("democ-unit-{}", std::process::id());

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::outcome::{Outcome, first_lines};
+use crate::twin::report::Verdict;
 
 const NAME: &str = "twin";
 
@@ -65,8 +66,9 @@ pub(crate) fn check(build: &Path) -> Outcome {
     let tested = crate::twin::test(build, None, &mut table);
     let down = crate::twin::down(build, None);
     match (tested, down) {
-        (Ok((m, true)), Ok(_)) => Outcome::passed(NAME, m),
-        (Ok((m, false)), _) => {
+        (Ok((m, Verdict::Passed)), Ok(_)) => Outcome::passed(NAME, m),
+        (Ok((m, Verdict::Overloaded)), Ok(_)) => Outcome::skipped(NAME, m),
+        (Ok((m, Verdict::Failed)), _) => {
             let rows = String::from_utf8_lossy(&table.0);
             let failing: Vec<&str> = rows.lines().filter(|l| l.contains("FAIL")).collect();
             fail(&format!("{m}\n{}", failing.join("\n")))
