@@ -430,9 +430,13 @@ fn the_node_image_installs_every_tool_the_scripts_call() {
                 else {
                     continue;
                 };
-                let words: Vec<&str> = rest.split_whitespace().collect();
+                let mut words: Vec<&str> = rest.split_whitespace().collect();
                 if words[0] == "\"$@\"" {
                     continue; // run_bg's own `run "$@"`
+                }
+                if words[0] == "keep" && words.len() > 2 {
+                    // keep FILE COMMAND ...: the script's own wrapper that saves a report
+                    words.drain(..2);
                 }
                 commands.insert(words[0].to_owned());
                 if words[0] == "numactl" {
