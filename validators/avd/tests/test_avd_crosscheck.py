@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -242,13 +244,16 @@ def test_services_agree_with_pyavd(democ_build):
 def test_services_in_the_management_vrf_agree_with_pyavd(democ_build, tmp_path):
     """With `show.management.vrf`, every service line and the management port's routes
     carry that VRF, as pyavd renders them."""
-    from conftest import ROOT, democ_binary
+    # (Not imported from conftest: when ./test.sh runs every package's tests in one
+    # pytest, `conftest` may be another package's.)
+    root = Path(__file__).resolve().parents[3]
+    democ = Path(os.environ.get("DEMOC") or root / "target" / "debug" / "democ")
 
     spec = tmp_path / "show.yaml"
-    text = (ROOT / TRACED).read_text()
+    text = (root / TRACED).read_text()
     spec.write_text(text.replace("{ gateway: 192.168.20.1 }", "{ gateway: 192.168.20.1, vrf: OOB }"))
     out = tmp_path / "out"
-    subprocess.run([str(democ_binary()), "build", str(spec), "-o", str(out)], check=True, capture_output=True)
+    subprocess.run([str(democ), "build", str(spec), "-o", str(out)], check=True, capture_output=True)
     report = check_build(out)
     assert report.ok, _explain(report)
     cfg = (out / "switches" / "eos-a.cfg").read_text()
