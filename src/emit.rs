@@ -194,6 +194,7 @@ fn made(
             made.push(Made::Report(crate::report::body(
                 front, plan, lab, &found, None,
             )));
+            made.push(files(crate::monitor::files(front, plan, lab)?));
         }
         let mut f = vec![OutFile {
             path: lab.containerlab.file.clone(),

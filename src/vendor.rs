@@ -333,6 +333,16 @@ pub(crate) struct ServiceCaps {
     pub(crate) snmp: bool,
     #[serde(default)]
     pub(crate) sflow: Option<SflowCaps>,
+    /// A gNMI server democ can enable on the management port (`show.services.gnmi`).
+    #[serde(default)]
+    pub(crate) gnmi: Option<GnmiCaps>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GnmiCaps {
+    /// The TCP port the server listens on when the config names none.
+    pub(crate) port: u16,
 }
 
 #[derive(Debug, Deserialize)]

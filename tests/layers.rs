@@ -39,6 +39,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rulesets", 11),
     ("csv", 10),
     ("report", 10),
+    ("monitor", 11),
     ("emit", 11),
     ("write", 11),
     // Running a build.

@@ -524,3 +524,12 @@ spec_struct! {
         source: String = req,
     }
 }
+
+impl OpticModel {
+    /// The lowest receive power a lane works at, dBm: the published sensitivity, else
+    /// the weakest launch less the channel loss the standard allows.
+    pub(crate) fn rx_floor_dbm(&self) -> Option<f64> {
+        self.rx_sensitivity_dbm
+            .or_else(|| Some(self.tx_min_dbm? - self.max_loss_db?))
+    }
+}

@@ -112,10 +112,21 @@ pub(crate) struct Services {
     pub(crate) syslog: Vec<String>,
     pub(crate) snmp: Option<Snmp>,
     pub(crate) sflow: Option<Sflow>,
+    /// The gNMI server on the management port (`show.services.gnmi`), where the OS has one
+    /// democ can enable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gnmi: Option<Gnmi>,
     /// The management VRF the services are reached in (EOS with `show.management.vrf`).
     pub(crate) vrf: Option<String>,
     /// The management interface the switch sends from, in the vendor's spelling.
     pub(crate) source: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Gnmi {
+    /// The TCP port it listens on (the OS's default).
+    pub(crate) port: u16,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

@@ -5,7 +5,7 @@
 //! to the nearest one it accepts, with a W0303 that says so.
 
 use super::Lx;
-use crate::ir::switch::{Management, Services, Sflow, Snmp};
+use crate::ir::switch::{Gnmi, Management, Services, Sflow, Snmp};
 use crate::resolve::model::Services as Want;
 use crate::source::Span;
 
@@ -16,7 +16,7 @@ fn first_span(list: &[crate::yaml::decode::Sp<std::net::Ipv4Addr>]) -> Option<Sp
 
 pub(crate) fn lower(lx: &mut Lx, mgmt: Option<&Management>) -> Option<Services> {
     let sv: &Want = &lx.m.settings.services;
-    if sv.addresses().next().is_none() && sv.snmp.is_none() {
+    if sv.addresses().next().is_none() && sv.snmp.is_none() && sv.gnmi.is_none() {
         return None;
     }
     // Without a management address the switch reaches none of them (W0254).
@@ -79,6 +79,12 @@ pub(crate) fn lower(lx: &mut Lx, mgmt: Option<&Management>) -> Option<Services> 
             agent: mgmt.address.address.clone(),
         })
     });
+    // `gnmi: true` asks for gNMI where democ can enable it; a switch whose OS it cannot
+    // is watched over SNMP or listed as not monitored by the build's monitoring/.
+    let gnmi = sv
+        .gnmi
+        .and(caps.gnmi.as_ref())
+        .map(|g| Gnmi { port: g.port });
     for (span, what) in left_out {
         let d = format!(
             "democ has no confirmed `{os}` syntax for {what}: `{}` (and any other `{os}` switch) leaves it out",
@@ -91,11 +97,16 @@ pub(crate) fn lower(lx: &mut Lx, mgmt: Option<&Management>) -> Option<Services> 
             format!("configure {what} by hand on the `{os}` switches"),
         );
     }
+    // Nothing this OS can write (`gnmi: true` alone, on an OS without it): no block.
+    if ntp.is_empty() && syslog.is_empty() && snmp.is_none() && sflow.is_none() && gnmi.is_none() {
+        return None;
+    }
     Some(Services {
         ntp,
         syslog,
         snmp,
         sflow,
+        gnmi,
         vrf: mgmt.vrf.clone(),
         source: mgmt.interface.clone(),
     })

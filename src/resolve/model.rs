@@ -75,6 +75,8 @@ pub(crate) struct Services {
     pub(crate) snmp: Option<Snmp>,
     pub(crate) sflow: Option<Sflow>,
     pub(crate) lldp: bool,
+    /// `gnmi: true`, where it is written.
+    pub(crate) gnmi: Option<Span>,
 }
 
 #[derive(Debug)]

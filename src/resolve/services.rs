@@ -77,5 +77,6 @@ pub(super) fn services(spec: Option<&Spec>, diags: &mut Diags) -> Services {
         snmp,
         sflow,
         lldp: s.lldp.as_ref().is_none_or(|l| l.value),
+        gnmi: s.gnmi.as_ref().filter(|g| g.value).map(|g| g.span),
     }
 }

@@ -179,9 +179,7 @@ fn limit<'a>(f: &'a PlanFlow, kind: &str) -> Option<&'a super::planned::Limit> {
 
 /// The catalog's receive floor for an optic, dBm.
 fn floor(db: Option<&crate::catalog::Db>, optic: &str) -> Option<f64> {
-    let o = db?.optics.get(optic)?;
-    o.rx_sensitivity_dbm
-        .or_else(|| Some(o.tx_min_dbm? - o.max_loss_db?))
+    db?.optics.get(optic)?.rx_floor_dbm()
 }
 
 struct Ctx<'a> {

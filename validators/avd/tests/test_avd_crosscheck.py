@@ -237,6 +237,8 @@ def test_services_agree_with_pyavd(democ_build):
     sc = report.switches[0].structured_config
     assert {s["name"] for s in sc["ntp"]["servers"]} == {"192.168.20.5", "10.99.0.5"}
     assert sc["sflow"]["sample"] == 8192
+    # `gnmi: true`: pyavd renders the same `management api gnmi` block in the MGMT VRF.
+    assert sc["management_api_gnmi"] == {"transport": {"grpc": [{"name": "default", "vrf": "MGMT"}]}}
     # No OpenFlow: the management port is in the default management VRF, MGMT.
     assert {"prefix": "0.0.0.0/0", "next_hop": "192.168.20.1", "vrf": "MGMT"} in sc["static_routes"]
 
@@ -259,6 +261,12 @@ def test_services_in_the_management_vrf_agree_with_pyavd(democ_build, tmp_path):
     cfg = (out / "switches" / "eos-a.cfg").read_text()
     assert "sflow vrf OOB destination 192.168.20.8 6343\n" in cfg
     assert "ntp server vrf OOB 10.99.0.5\n" in cfg
+
+
+def test_a_missing_gnmi_line_is_caught(democ_build, tmp_path):
+    bad = _corrupt(democ_build(TRACED), tmp_path / "g", "eos-a", "      vrf MGMT\n!\n", "!\n")
+    s = next(s for s in check_build(bad).switches if s.hostname == "eos-a")
+    assert not s.ok
 
 
 def test_a_missing_service_line_is_caught(democ_build, tmp_path):

@@ -164,7 +164,7 @@ def _ethernet(i: dict[str, Any], sw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _services(sv: dict[str, Any]) -> dict[str, Any]:
-    """NTP, syslog, SNMP and sFlow from the IR's `services`, sent from the management
+    """NTP, syslog, SNMP, sFlow and gNMI from the IR's `services`, sent from the management
     interface, in the management VRF when the IR names one (AVD 6 data model)."""
     out: dict[str, Any] = {}
     vrf, src = sv.get("vrf"), sv["source"]
@@ -204,6 +204,9 @@ def _services(sv: dict[str, Any]) -> dict[str, Any]:
             "polling_interval": fl["polling_interval"],
             **({"vrfs": [{"name": vrf, **dest}]} if vrf else dest),
         }
+    if sv.get("gnmi"):
+        grpc = {"name": "default", **({"vrf": vrf} if vrf else {})}
+        out["management_api_gnmi"] = {"transport": {"grpc": [grpc]}}
     return out
 
 
