@@ -48,6 +48,11 @@ fn pcie_gen2_slot_caps_a_40g_nic() {
         codes(&err).contains(&"W0241".into()) && codes(&err).contains(&"W0247".into()),
         "{err}"
     );
+    // The help names the free slot where the NIC's 40G fits: the one the first run used.
+    assert!(
+        err.contains("move the card to free slot `2` (PCIe 3.0 x8)"),
+        "{err}"
+    );
     insta::assert_snapshot!("pcie_gen2_slot", err);
 }
 

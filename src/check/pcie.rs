@@ -290,14 +290,68 @@ fn nic_line_rate(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
         };
         let ports = cabled_gbps(h, i);
         if ports > usable {
+            let help = match slots_that_fit(cx, h, i, ports, usable) {
+                Some((fit, _)) if !fit.is_empty() => format!(
+                    "move the card to free slot {}, where its ports' rate fits, or expect at most the usable rate",
+                    fit.join(" or ")
+                ),
+                Some((_, better)) if !better.is_empty() => format!(
+                    "no free slot fits its ports' rate; free slot {} passes more than this one, or expect at most the usable rate",
+                    better.join(" or ")
+                ),
+                _ => "no free slot of the chassis passes more: expect at most the usable rate, or use a chassis with a wider or newer slot".to_owned(),
+            };
             diags.push(
                 Diagnostic::new(codes::PCIE_BANDWIDTH, n.slot.span, format!("{} slot {}: {lanes} gives {usable:.1} Gbit/s usable, the NIC's cabled ports run at {ports:.0} Gbit/s", h.shown(), n.slot.value))
                     .label(format!("{lanes} after negotiation"))
                     .also(n.model.span, "this NIC")
-                    .help("move the card to a wider or newer slot, or expect at most the usable rate"),
+                    .help(help),
             );
         }
     }
+}
+
+/// The chassis' free slots (no NIC or NVMe card in them) where NIC `nic` would pass its
+/// cabled ports' rate, each as `` `name` (PCIe G.0 xW) `` (the card's own link there),
+/// and the free slots that pass more than `now` without fitting. None without the
+/// chassis or NIC in the catalog.
+fn slots_that_fit(
+    cx: &Ctx,
+    h: &Host,
+    nic: usize,
+    ports: f64,
+    now: f64,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let ch = cx.db.chassis.get(&h.chassis)?;
+    let card = Lanes::from(&cx.db.nics.get(&h.nics[nic].model)?.pcie);
+    let taken = |name: &str| {
+        h.nics.iter().any(|n| n.slot.value == name)
+            || h.nvme
+                .iter()
+                .any(|g| g.slot.as_ref().is_some_and(|s| s.value == name))
+    };
+    let mut usable = Usable::default();
+    let mut fit = Vec::new();
+    let mut better = Vec::new();
+    for (name, s) in ch.slots.iter() {
+        if taken(&name.value) {
+            continue;
+        }
+        let slot = Lanes {
+            generation: s.generation,
+            width: s.width,
+        };
+        let Ok(gbps) = usable.gbps(cx, h, negotiate(card, slot), Use::Nic) else {
+            continue;
+        };
+        let text = format!("`{}` ({slot})", name.value);
+        if gbps >= ports {
+            fit.push(text);
+        } else if gbps > now {
+            better.push(text);
+        }
+    }
+    Some((fit, better))
 }
 
 /// Sum of downstream demand (NIC ports, NVMe reads) behind each PCIe switch vs its uplink.
