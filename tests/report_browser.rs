@@ -119,3 +119,54 @@ fn sc16_report_loads_in_chromium_without_errors() {
     );
     eprintln!("screenshot: {}", png.display());
 }
+
+/// Every cable-bundle label's box against every node's and every other label's, as
+/// Chromium lays the text out (its font, its metrics): the pairs that intersect.
+const OVERLAP_PROBE: &str = r#"<script>
+const box = e => e.getBBox();
+const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const labels = [...document.querySelectorAll('svg.topology text.link-label')].filter(t => t.textContent.trim());
+const nodes = [...document.querySelectorAll('svg.topology g.node')];
+const found = [];
+for (const [i, t] of labels.entries()) {
+  const a = box(t);
+  for (const n of nodes) if (hit(a, box(n.querySelector('rect')))) found.push(t.textContent + ' under ' + n.dataset.name);
+  for (const u of labels.slice(i + 1)) if (hit(a, box(u))) found.push(t.textContent + ' over ' + u.textContent);
+}
+document.body.setAttribute('data-probe', JSON.stringify({labels: labels.length, found}));
+</script></body>"#;
+
+#[test]
+fn diagram_labels_overlap_no_node_and_no_label() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no `chromium` on PATH (apt-get install chromium; .ci/run does)");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    for show in ["sc16", "sc25-400g"] {
+        let out = dir.path().join(show);
+        let b = Command::new(env!("CARGO_BIN_EXE_democ"))
+            .current_dir(root)
+            .args(["build", &format!("examples/{show}/show.yaml"), "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+        let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+        let probed = dir.path().join(format!("{show}-probe.html"));
+        std::fs::write(&probed, html.replace("</body>", OVERLAP_PROBE)).unwrap();
+        let (dom, errors) = load(&browser, &probed, &["--dump-dom"]);
+        assert!(errors.is_empty(), "{errors:#?}");
+        let start = dom.find("data-probe=\"").expect("the probe ran") + 12;
+        let text = &dom[start..start + dom[start..].find('"').unwrap()];
+        let json: serde_json::Value =
+            serde_json::from_str(&text.replace("&quot;", "\"").replace("&amp;", "&")).unwrap();
+        assert!(json["labels"].as_u64().unwrap() > 5, "{show}: {json}");
+        assert_eq!(
+            json["found"],
+            serde_json::json!([]),
+            "{show}: labels over nodes or labels"
+        );
+    }
+}

@@ -6,6 +6,7 @@
 //! templates under `templates/report/` print it, escaping every value they print.
 
 mod grid;
+mod labels;
 mod layout;
 mod measured;
 pub(crate) mod page;

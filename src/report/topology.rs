@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::grid;
+use super::labels;
 use super::layout::place;
 use crate::check::load::Res;
 use crate::check::predict::Plan;
@@ -305,7 +306,7 @@ pub(crate) fn diagram(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> Diagram {
             }
         })
         .collect();
-    let bundles = pairs
+    let mut bundles = pairs
         .iter()
         .map(|(&(a, b), links)| {
             let ((x1, y1), (x2, y2)) = (at[a], at[b]);
@@ -340,14 +341,14 @@ pub(crate) fn diagram(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> Diagram {
             Bundle {
                 cables,
                 label,
-                label_x: (x1 + x2) / 2.0 + 4.0,
-                label_y: (y1 + y2) / 2.0 - 3.0,
+                label_x: 0.0,
+                label_y: 0.0,
             }
         })
-        .collect();
-    let boxes = nodes
+        .collect::<Vec<_>>();
+    let boxes: Vec<NodeBox> = nodes
         .into_iter()
-        .zip(at)
+        .zip(at.iter().copied())
         .map(|(node, (x, y))| {
             let w = width(&node.label);
             NodeBox {
@@ -363,6 +364,25 @@ pub(crate) fn diagram(m: &Model, plan: &Plan, fiber_us_per_km: f64) -> Diagram {
             }
         })
         .collect();
+    // Labels where they cover no node and no other label (the nodes are drawn on top).
+    let rects: Vec<labels::Rect> = boxes
+        .iter()
+        .map(|n| labels::Rect {
+            x: n.x,
+            y: n.y,
+            w: n.w,
+            h: n.h,
+        })
+        .collect();
+    let lines: Vec<_> = pairs
+        .keys()
+        .zip(&bundles)
+        .map(|(&(a, b), bundle)| (at[a], at[b], bundle.label.chars().count()))
+        .collect();
+    for (bundle, (x, y)) in bundles.iter_mut().zip(labels::place(&rects, &lines)) {
+        bundle.label_x = x;
+        bundle.label_y = y;
+    }
     Diagram {
         width: tw.max(1.0),
         height: th.max(1.0),
