@@ -506,13 +506,19 @@ spec_struct! {
     /// the seconds past `delta_l_s` since the last loss (f = 1 before), rho = RTT /
     /// `rtt_ref_ms` within [`rho_min`, `rho_max`].
     pub struct HtcpModel ("H-TCP model") {
+        /// Seconds after a loss during which the window grows as Reno's (delta_L).
         delta_l_s: f64 = req in MAGNITUDE,
+        /// The linear term of the increase function, per second past delta_L.
         a: f64 = req in MAGNITUDE,
+        /// The quadratic term of the increase function, per second squared.
         b: f64 = req in MAGNITUDE,
         /// The backoff factor after a loss.
         beta: f64 = req in FRACTION,
+        /// The RTT at which the increase is not scaled, ms.
         rtt_ref_ms: f64 = req in MAGNITUDE,
+        /// The smallest RTT scaling factor.
         rho_min: f64 = req in MAGNITUDE,
+        /// The largest RTT scaling factor.
         rho_max: f64 = req in MAGNITUDE,
     }
 }
@@ -521,6 +527,7 @@ spec_struct! {
     /// BBR keeps its rate under random loss below `loss_threshold`; above it democ bounds
     /// it like Reno.
     pub struct BbrModel ("BBR model") {
+        /// The loss rate, a fraction, below which BBR keeps its rate.
         loss_threshold: f64 = req in FRACTION,
     }
 }
