@@ -14,8 +14,10 @@ pub(crate) struct Tuning {
     #[allow(dead_code)] // documentation of the figures
     pub(crate) sources: Vec<String>,
     pub(crate) modules: Vec<String>,
-    /// The module a flow with `congestion_control: bbr` needs on its sender.
-    pub(crate) bbr_module: String,
+    /// The module of each congestion control that is one (`congestion_control: bbr`
+    /// needs `tcp_bbr` on its sender); the others are built in.
+    pub(crate) congestion_modules: std::collections::BTreeMap<String, String>,
+    pub(crate) big_tcp: BigTcp,
     pub(crate) sysctl: Vec<Setting>,
     pub(crate) jumbo_sysctl: Vec<Setting>,
     pub(crate) governor: Option<String>,
@@ -25,6 +27,27 @@ pub(crate) struct Tuning {
     pub(crate) transfers: TransferPlan,
     pub(crate) disk: DiskPlan,
     pub(crate) needs: Needs,
+}
+
+/// BIG TCP: GSO/GRO sizes above 64 KiB, from the kernel releases that have them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BigTcp {
+    pub(crate) size: u32,
+    /// The first release with IPv6 BIG TCP, `[major, minor]`.
+    pub(crate) ipv6_since: [u32; 2],
+    /// The first release with IPv4 BIG TCP.
+    pub(crate) ipv4_since: [u32; 2],
+}
+
+/// The congestion control `tune` makes the hosts' default (the
+/// `net.ipv4.tcp_congestion_control` sysctl): what a transfer falls back to where the
+/// kernel lacks the one its flow asks for.
+pub(crate) fn default_congestion_control(t: &Tuning) -> Option<&str> {
+    t.sysctl
+        .iter()
+        .find(|s| s.key == "net.ipv4.tcp_congestion_control")
+        .map(|s| s.value.as_str())
 }
 
 #[derive(Deserialize)]
@@ -102,15 +125,19 @@ mod tests {
     #[test]
     fn the_default_is_what_the_plan_assumes() {
         let t = super::tuning().expect("tuning data");
-        let set = t
-            .sysctl
-            .iter()
-            .find(|s| s.key == "net.ipv4.tcp_congestion_control")
-            .map(|s| s.value.as_str());
         assert_eq!(
-            set,
+            super::default_congestion_control(t),
             Some(crate::spec::flow::CongestionControl::Cubic.as_str())
         );
         assert!(t.modules.is_empty(), "cubic needs no module");
+        // The show-wide default without `defaults.congestion_control` is the same.
+        let m = crate::testkit::checks::front(&crate::testkit::checks::two_sites(
+            "optic: 100gbase-lr4, length_km: 5",
+            "",
+        ));
+        assert_eq!(
+            m.model.settings.congestion_control,
+            crate::spec::flow::CongestionControl::Cubic
+        );
     }
 }

@@ -90,6 +90,7 @@ specs! {
     bad e0006_client_run_optic => "tests/bad/E0006-client-run-optic.yaml",
     bad e0007_invalid_keyword => "tests/bad/E0007-invalid-keyword.yaml",
     bad e0007_drive_serials => "tests/bad/E0007-drive-serials.yaml",
+    bad e0007_congestion_and_kernel => "tests/bad/E0007-congestion-and-kernel.yaml",
     bad e0008_include_cycle => "tests/bad/E0008-include-cycle.yaml",
     bad e0009_host_range => "tests/bad/E0009-host-range.yaml",
     bad e0009_deep_nesting => "tests/bad/E0009-deep-nesting.yaml",

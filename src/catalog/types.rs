@@ -479,6 +479,73 @@ spec_struct! {
 }
 
 spec_struct! {
+    /// The models of the loss-based and model-based congestion controls besides Reno's
+    /// (Reno's is the Mathis bound, `mathis_c`).
+    pub struct Congestion ("congestion models") {
+        cubic: CubicModel = req,
+        htcp: HtcpModel = req,
+        bbr: BbrModel = req,
+        source: String = req,
+    }
+}
+
+spec_struct! {
+    /// CUBIC's average window under loss (RFC 9438 section 5): (C (3 + beta) /
+    /// (4 (1 - beta)))^(1/4) x RTT^(3/4) / p^(3/4) segments, RTT in seconds.
+    pub struct CubicModel ("CUBIC model") {
+        /// The window growth constant C (RFC 9438: 0.4).
+        c: f64 = req in MAGNITUDE,
+        /// The multiplicative decrease factor beta_cubic (RFC 9438: 0.7).
+        beta: f64 = req in FRACTION,
+    }
+}
+
+spec_struct! {
+    /// H-TCP's window growth (Leith and Shorten; Linux `tcp_htcp.c`): an increase of
+    /// 2 (1 - beta) x max(1, rho x f(u)) segments per RTT, f(u) = 1 + a u + b u^2 with u
+    /// the seconds past `delta_l_s` since the last loss (f = 1 before), rho = RTT /
+    /// `rtt_ref_ms` within [`rho_min`, `rho_max`].
+    pub struct HtcpModel ("H-TCP model") {
+        /// Seconds after a loss during which the window grows as Reno's (delta_L).
+        delta_l_s: f64 = req in MAGNITUDE,
+        /// The linear term of the increase function, per second past delta_L.
+        a: f64 = req in MAGNITUDE,
+        /// The quadratic term of the increase function, per second squared.
+        b: f64 = req in MAGNITUDE,
+        /// The backoff factor after a loss.
+        beta: f64 = req in FRACTION,
+        /// The RTT at which the increase is not scaled, ms.
+        rtt_ref_ms: f64 = req in MAGNITUDE,
+        /// The smallest RTT scaling factor.
+        rho_min: f64 = req in MAGNITUDE,
+        /// The largest RTT scaling factor.
+        rho_max: f64 = req in MAGNITUDE,
+    }
+}
+
+spec_struct! {
+    /// BBR keeps its rate under random loss below `loss_threshold`; above it democ bounds
+    /// it like Reno.
+    pub struct BbrModel ("BBR model") {
+        /// The loss rate, a fraction, below which BBR keeps its rate.
+        loss_threshold: f64 = req in FRACTION,
+    }
+}
+
+spec_struct! {
+    /// A kernel's gain on one stream's rate over the CPU's catalog figure, for a host
+    /// that declares a kernel at or after `since` (`MAJOR.MINOR`).
+    pub struct KernelGain ("kernel gain") {
+        since: crate::spec::kernel::Kernel = req,
+        /// Factor on a path within a site (no WAN link).
+        lan: f64 = req in MAGNITUDE,
+        /// Factor on a path that crosses a WAN link.
+        wan: f64 = req in MAGNITUDE,
+        source: String = req,
+    }
+}
+
+spec_struct! {
     /// Constants of the physics democ models: fiber plant loss, propagation, PCIe
     /// transaction overhead, kernel socket-buffer ceiling.
     pub struct Physics ("physics") {
@@ -503,8 +570,12 @@ spec_struct! {
         /// header 14, FCS 4, inter-frame gap 12.
         ethernet_wire_overhead_bytes: f64 = req in MAGNITUDE,
         /// The constant C of the Mathis bound on a loss-based TCP stream,
-        /// MSS / RTT x C / sqrt(p).
+        /// MSS / RTT x C / sqrt(p): Reno's model, and the floor of CUBIC's and H-TCP's.
         mathis_c: f64 = req in MAGNITUDE,
+        /// Each TCP congestion control's throughput model under random loss.
+        congestion: Congestion = req,
+        /// What a newer kernel adds to one stream's rate on the same CPU.
+        kernel_gain: KernelGain = req,
         /// IPv4 + TCP headers with timestamps, bytes.
         tcp_ip_header_bytes: f64 = req in MAGNITUDE,
         /// IPv4 + UDP headers, bytes.

@@ -14,7 +14,7 @@ use super::share::Stop;
 use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
 use crate::resolve::model::{Flow, HostId, Model};
-use crate::spec::flow::{Protocol, Store};
+use crate::spec::flow::{CongestionControl, Protocol, Store};
 
 mod ties;
 mod words;
@@ -81,10 +81,14 @@ fn as_strs<S: serde::Serializer>(v: &[Arc<str>], ser: S) -> Result<S::Ok, S::Err
 pub(crate) struct FlowPrediction {
     pub(crate) name: String,
     pub(crate) protocol: &'static str,
-    /// The TCP congestion control the prediction assumes and the host scripts set
-    /// (`cubic` or `bbr`); absent for RDMA and UDP.
+    /// The TCP congestion control the prediction assumes and the host scripts ask for
+    /// (`reno`, `cubic`, `htcp`, `bbr`); absent for RDMA and UDP.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) congestion_control: Option<&'static str>,
+    /// The model of that congestion control under loss (`check::congestion::model`),
+    /// for a TCP flow whose path loses packets; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) loss_model: Option<&'static str>,
     pub(crate) pairs: usize,
     pub(crate) streams_per_pair: u32,
     pub(crate) demand_gbps: f64,
@@ -641,6 +645,8 @@ enum Why {
         streams: u32,
         per_stream: f64,
         numa: bool,
+        /// The per-stream gain of the sender's declared kernel (1: none).
+        gain: f64,
     },
     Window {
         streams: u32,
@@ -651,12 +657,14 @@ enum Why {
         host_mtu: u32,
         path_mtu: u32,
     },
-    /// The Mathis bound of loss-based streams on a lossy path.
+    /// The loss bound of the flow's congestion control on a lossy path.
     Loss {
+        cc: CongestionControl,
         streams: u32,
         per_stream: f64,
         loss: f64,
         rtt_ms: f64,
+        mss: f64,
     },
 }
 
@@ -705,13 +713,21 @@ fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
             streams,
             per_stream,
             numa,
+            gain,
         } => {
             let h = &m.hosts[host];
-            let note = if numa {
-                ", reduced for the share crossing sockets"
-            } else {
-                ""
-            };
+            let mut note = String::new();
+            if gain != 1.0 {
+                if let Some(k) = h.kernel {
+                    note = format!(
+                        ", x{gain:.2} for kernel {k} (SC24 INDIS: {} over 5.15)",
+                        cx.physics.kernel_gain.since
+                    );
+                }
+            }
+            if numa {
+                note.push_str(", reduced for the share crossing sockets");
+            }
             format!(
                 "`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}",
                 h.name.value, h.cpu.value
@@ -726,28 +742,53 @@ fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
         )
         .into(),
         Why::Loss {
+            cc,
             streams,
             per_stream,
             loss,
             rtt_ms,
+            mss: _,
         } => format!(
-            "{streams} loss-based (cubic) stream(s) x {per_stream:.2} Gbit/s at {} loss over {rtt_ms:.1} ms RTT (Mathis: MSS / RTT x {} / sqrt(p)); {}",
+            "{streams} {} stream(s) x {per_stream:.2} Gbit/s at {} loss over {rtt_ms:.1} ms RTT ({}); {}",
+            cc.as_str(),
             // Rounded so that a product of (1 - p) over the hops prints as written.
             (loss * 1e12).round() / 1e12,
-            cx.physics.mathis_c,
-            loss_fix(rate, per_stream)
+            super::congestion::model(cc),
+            loss_fix(cx, why, rate).unwrap_or_default()
         )
         .into(),
     }
 }
 
-/// What reaches a pair's demand on a lossy path: enough streams, or BBR.
-fn loss_fix(rate: f64, per_stream: f64) -> String {
-    format!(
-        "{} stream(s) per pair, or `congestion_control: bbr`, reach {}",
+/// What reaches a pair's demand on a lossy path: enough streams of its congestion
+/// control, or another that carries it with the streams it has.
+fn loss_fix(cx: &Ctx, why: Why, rate: f64) -> Option<String> {
+    let Why::Loss {
+        cc,
+        streams,
+        per_stream,
+        loss,
+        rtt_ms,
+        mss,
+    } = why
+    else {
+        return None;
+    };
+    let path = super::congestion::Lossy {
+        mss,
+        rtt_ms,
+        p: loss,
+    };
+    let other = super::congestion::reaches(cx.physics, cc, path, streams, rate)
+        .map_or(String::new(), |o| {
+            format!(", or `congestion_control: {}`", o.as_str())
+        });
+    Some(format!(
+        "{} {} stream(s) per pair{other}, reach {}",
         super::loss::streams_for(rate, per_stream),
+        cc.as_str(),
         crate::spec::units::Rate::from_gbps(rate)
-    )
+    ))
 }
 
 /// What predicting a flow reads.
@@ -851,7 +892,8 @@ fn ceiling(
     if f.protocol.value != Protocol::Rdma {
         let (cross, factor) = numa_factor(cx, facts, f, pr, scratch);
         numa_remote = cross;
-        let ps = cpu.map_or(f64::INFINITY, |c| c.0) * factor;
+        let gain = super::kernel_gain::stream_gain(&cx.physics.kernel_gain, m, pr);
+        let ps = cpu.map_or(f64::INFINITY, |c| c.0) * factor * gain;
         let usable = nstreams.min(cpu.map_or(u32::MAX, |c| c.1));
         consider(
             f64::from(usable) * ps,
@@ -861,6 +903,7 @@ fn ceiling(
                 streams: usable,
                 per_stream: ps,
                 numa: cross.is_some(),
+                gain,
             },
         );
         if f.protocol.value == Protocol::Tcp && pr.rtt_ms() > 0.0 {
@@ -874,19 +917,23 @@ fn ceiling(
                 },
             );
         }
-        if f.protocol.value == Protocol::Tcp && !f.bbr {
-            let loss = super::loss::path_loss(m, pr);
-            let mss = f64::from(mtu) - cx.physics.tcp_ip_header_bytes;
-            let c = cx.physics.mathis_c;
-            if let Some(per) = super::loss::mathis_gbps(mss, pr.rtt_ms(), loss, c) {
+        if f.protocol.value == Protocol::Tcp {
+            let path = super::congestion::Lossy {
+                mss: f64::from(mtu) - cx.physics.tcp_ip_header_bytes,
+                rtt_ms: pr.rtt_ms(),
+                p: super::loss::path_loss(m, pr),
+            };
+            if let Some(per) = super::congestion::stream_gbps(cx.physics, f.cc, path) {
                 consider(
                     f64::from(nstreams) * per,
                     LimitKind::Loss,
                     Why::Loss {
+                        cc: f.cc,
                         streams: nstreams,
                         per_stream: per,
-                        loss,
-                        rtt_ms: pr.rtt_ms(),
+                        loss: path.p,
+                        rtt_ms: path.rtt_ms,
+                        mss: path.mss,
                     },
                 );
             }
@@ -1196,7 +1243,7 @@ fn flow_prediction(
             gbps,
             why: explain(i, w, why, rate),
             fix: match why {
-                Why::Loss { per_stream, .. } => Some(loss_fix(rate, per_stream)),
+                Why::Loss { .. } => loss_fix(cx, why, rate),
                 Why::BlackHole { path_mtu, .. } => Some(format!(
                     "lower the hosts' MTU to {path_mtu} or less, or raise the MTU of the narrow hop (the MTU error names it)"
                 )),
@@ -1214,6 +1261,15 @@ fn flow_prediction(
         name: f.name.value.clone(),
         protocol: f.protocol.value.as_str(),
         congestion_control: f.congestion_control().map(|c| c.as_str()),
+        loss_model: f
+            .congestion_control()
+            .filter(|_| {
+                routes
+                    .pairs
+                    .iter()
+                    .any(|p| super::loss::path_loss(m, p) > 0.0)
+            })
+            .map(super::congestion::model),
         pairs: routes.pairs.len(),
         streams_per_pair,
         demand_gbps,

@@ -17,8 +17,13 @@ pub(crate) struct Host {
     pub(crate) interfaces: Vec<HostInterface>,
     /// Linux bonds over the ports that are members of one port-channel, in id order.
     pub(crate) bonds: Vec<Bond>,
-    /// Kernel modules the settings need.
+    /// Kernel modules the settings and the flows' congestion controls need: tune loads
+    /// each, and where the kernel has no such module says so and goes on (a transfer
+    /// whose congestion control is missing then falls back, `Transfer::congestion`).
     pub(crate) modules: Vec<String>,
+    /// BIG TCP on every interface, for a host whose declared kernel has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) big_tcp: Option<BigTcp>,
     pub(crate) sysctl: Vec<Sysctl>,
     /// The CPU frequency governor to set.
     pub(crate) governor: Option<String>,
@@ -188,11 +193,38 @@ pub(crate) struct Transfer {
     /// For a pair of an NVMe-oF fabric's target and initiator: the transfer is the
     /// fabric's own I/O (then `argv` is empty).
     pub(crate) fabric: Option<FabricIo>,
+    /// The TCP congestion control the sender asks for (`-C`), when its flow's is not
+    /// the hosts' default: what the plan assumed, and what runs instead where the
+    /// kernel lacks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) congestion: Option<Congestion>,
     /// Where this side keeps what it measured, in DEMOC_LOG: `<flow>+<source>+<sink>+<this
     /// host>`, to which the script adds `+<start time, UTC>` and the tool's suffix
     /// (`.iperf3.json`, `.ib_write_bw.txt`, `.fio-read.json`). `+` is in no name, so
     /// `democ verify` reads the name back unambiguously.
     pub(crate) result: String,
+}
+
+/// A transfer's congestion control and its fallback.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Congestion {
+    /// What the flow asks for and the plan predicted with (`htcp`).
+    pub(crate) algorithm: String,
+    /// What runs where the kernel has no such algorithm: the default `tune` sets.
+    pub(crate) fallback: String,
+}
+
+/// BIG TCP (`ip link set ... gso_max_size`): GSO and GRO packets above 64 KiB.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BigTcp {
+    /// Bytes per GSO/GRO packet.
+    pub(crate) size: u32,
+    /// The kernel has IPv4 BIG TCP too (`gso_ipv4_max_size`), not only IPv6's.
+    pub(crate) ipv4: bool,
+    /// The declared kernel, for the script's comment.
+    pub(crate) kernel: String,
 }
 
 /// A flow that carries an NVMe-oF fabric moves the fabric's bytes: the initiator runs

@@ -8,7 +8,9 @@ use crate::check::Ctx;
 use crate::derive::Front;
 use crate::derive::paths::host_ports;
 use crate::host_tuning::{DiskPlan, Tuning, tuning};
-use crate::ir::host::{DiskIo, FabricIo, Host, HostInterface, SourceRoute, Sysctl, Transfer};
+use crate::ir::host::{
+    BigTcp, Congestion, DiskIo, FabricIo, Host, HostInterface, SourceRoute, Sysctl, Transfer,
+};
 use crate::resolve::model::HostId;
 use crate::spec::fabric::Transport;
 use crate::spec::flow::{Protocol, Store};
@@ -212,6 +214,7 @@ fn settings(
         bonds: bonds(cx.m, id),
         interfaces,
         modules: t.modules.clone(),
+        big_tcp: h.kernel.and_then(|k| big_tcp(&t.big_tcp, k)),
         sysctl,
         governor: t.governor.clone(),
         coalescing: t.coalescing.clone(),
@@ -227,6 +230,17 @@ fn settings(
         serve: Vec::new(),
         send: Vec::new(),
     }
+}
+
+/// BIG TCP where kernel `k` has it: IPv6's from `ipv6_since`, IPv4's too from
+/// `ipv4_since`.
+fn big_tcp(b: &crate::host_tuning::BigTcp, k: crate::spec::kernel::Kernel) -> Option<BigTcp> {
+    let at = |[major, minor]: [u32; 2]| (k.major, k.minor) >= (major, minor);
+    at(b.ipv6_since).then(|| BigTcp {
+        size: b.size,
+        ipv4: at(b.ipv4_since),
+        kernel: k.to_string(),
+    })
 }
 
 /// What the host's transfers need, from the commands they run.
@@ -406,6 +420,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
     // None once a host's ports are used up (E0228 refuses such a show): never a wrap or
     // a port given twice.
     let mut next_port = vec![Some(t.transfers.first_port); m.hosts.len()];
+    let fallback = crate::host_tuning::default_congestion_control(t);
     for (fi, f) in m.flows.iter().enumerate() {
         let routes = &cx.routes.flows[fi];
         let per_stream_gbps = f
@@ -448,6 +463,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
             };
             let port = port.to_string();
             let n = streams.to_string();
+            let mut congestion = None;
             let (server, client): (Vec<String>, Vec<String>) = match f.protocol.value {
                 Protocol::Rdma => {
                     for h in [src, dst] {
@@ -477,13 +493,19 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                     // A bonded host's address is its bond's (the script builds it).
                     let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
                     c.extend(words(&["-P", &n]));
-                    // The flow's own congestion control (`congestion_control: bbr`); the
-                    // others run the host default `tune` sets, the plan's cubic.
-                    if proto == Protocol::Tcp && f.bbr {
-                        c.extend(words(&["-C", "bbr"]));
-                        let modules = &mut hosts[src].modules;
-                        if !modules.iter().any(|m| m == &t.bbr_module) {
-                            modules.push(t.bbr_module.clone());
+                    // The flow's own congestion control, where it is not the default
+                    // `tune` sets (`-C`, appended by the script with its fallback); the
+                    // others run the default, which is what the plan assumed for them.
+                    if proto == Protocol::Tcp && Some(f.cc.as_str()) != fallback {
+                        congestion = fallback.map(|d| Congestion {
+                            algorithm: f.cc.as_str().into(),
+                            fallback: d.into(),
+                        });
+                        if let Some(module) = t.congestion_modules.get(f.cc.as_str()) {
+                            let modules = &mut hosts[src].modules;
+                            if !modules.contains(module) {
+                                modules.push(module.clone());
+                            }
                         }
                     }
                     if proto == Protocol::Udp {
@@ -523,6 +545,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 duration,
                 disk,
                 fabric: None,
+                congestion: None,
                 result: result_stem(&f.name.value, m, (src, dst), me),
             };
             // ib_write_bw's server runs for the test's length too; iperf3's until stopped.
@@ -531,9 +554,9 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
             hosts[dst]
                 .serve
                 .push(transfer(dst, src, serve, server_duration, serve_disk));
-            hosts[src]
-                .send
-                .push(transfer(src, dst, send, client_duration, send_disk));
+            let mut sent = transfer(src, dst, send, client_duration, send_disk);
+            sent.congestion = congestion;
+            hosts[src].send.push(sent);
         }
     }
 }
@@ -606,6 +629,7 @@ fn fabric_pair(
             Some(if reads { "read" } else { "write" }),
             format!("nvmeof/{name}/initiator-{}.sh", host(initiator)),
         )),
+        congestion: None,
         result: stem(initiator),
     };
     let serve = Transfer {
@@ -618,6 +642,7 @@ fn fabric_pair(
             None,
             format!("nvmeof/{name}/target-{}.sh", host(target)),
         )),
+        congestion: None,
         result: stem(target),
     };
     hosts[initiator].send.push(send);

@@ -157,7 +157,7 @@ fn flow(
     f: &Sp<crate::spec::flow::Flow>,
     pairs: Vec<(HostId, HostId)>,
     path: Option<Vec<Sp<usize>>>,
-    routing: Routing,
+    (routing, cc): (Routing, crate::spec::flow::CongestionControl),
 ) -> Flow {
     Flow {
         name: f.name.clone(),
@@ -172,10 +172,7 @@ fn flow(
         bidirectional: f.bidirectional.as_ref().is_some_and(|b| b.value),
         cap: f.cap.clone(),
         expect_infeasible: f.expect.is_some(),
-        bbr: f
-            .congestion_control
-            .as_ref()
-            .is_some_and(|c| c.value == crate::spec::flow::CongestionControl::Bbr),
+        cc: f.congestion_control.as_ref().map_or(cc, |c| c.value),
         span: f.span,
         from_span: f.from.span,
         to_span: f.to.span,
@@ -225,7 +222,12 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             too_many_pairs(rx, f, total_pairs);
             return;
         }
-        m.flows.push(flow(f, pairs, path, m.settings.routing));
+        m.flows.push(flow(
+            f,
+            pairs,
+            path,
+            (m.settings.routing, m.settings.congestion_control),
+        ));
     }
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {

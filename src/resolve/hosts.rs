@@ -419,6 +419,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
                 cpu: h.cpu.clone(),
                 sockets,
                 memory_gb: h.memory_gb.clone(),
+                kernel: h.kernel.as_ref().map(|k| k.value),
                 mtu: mtu.clone(),
                 mgmt: h.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
                 // Sized ahead: grown from empty, each host's lists were 40,000 reallocations

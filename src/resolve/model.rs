@@ -55,6 +55,8 @@ pub(crate) struct Settings {
     pub(crate) margin_db: Sp<f64>,
     pub(crate) warn_utilization: f64,
     pub(crate) routing: Routing,
+    /// `defaults.congestion_control` (default `cubic`).
+    pub(crate) congestion_control: crate::spec::flow::CongestionControl,
     pub(crate) dtn_vlan: u16,
     pub(crate) pfc_priority: u8,
     /// The spec's `pcie_mps` (absent: the chassis's, else the catalog default).
@@ -278,6 +280,8 @@ pub(crate) struct Host {
     pub(crate) cpu: Sp<String>,
     pub(crate) sockets: u8,
     pub(crate) memory_gb: Option<Sp<u32>>,
+    /// The declared kernel release (`kernel:`); None: nothing is assumed of it.
+    pub(crate) kernel: Option<crate::spec::kernel::Kernel>,
     pub(crate) mtu: Sp<u32>,
     pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
     pub(crate) nics: Vec<Nic>,
@@ -450,8 +454,9 @@ pub(crate) struct Flow {
     pub(crate) rate: Sp<Rate>,
     pub(crate) protocol: Sp<Protocol>,
     pub(crate) streams: Option<Sp<u32>>,
-    /// BBR: random loss does not bound its streams.
-    pub(crate) bbr: bool,
+    /// The senders' TCP congestion control (`congestion_control`, else the show's
+    /// default); read only for TCP.
+    pub(crate) cc: crate::spec::flow::CongestionControl,
     pub(crate) source: Store,
     pub(crate) sink: Store,
     pub(crate) path: Option<Vec<Sp<SwitchId>>>,
@@ -468,15 +473,9 @@ pub(crate) struct Flow {
 
 impl Flow {
     /// The congestion control of a TCP flow's senders: what the plan assumes and the host
-    /// scripts set (`cubic`, the Linux default, unless the flow says `bbr`); None for RDMA
-    /// and UDP.
+    /// scripts ask for; None for RDMA and UDP.
     pub(crate) fn congestion_control(&self) -> Option<crate::spec::flow::CongestionControl> {
-        use crate::spec::flow::{CongestionControl, Protocol};
-        (self.protocol.value == Protocol::Tcp).then_some(if self.bbr {
-            CongestionControl::Bbr
-        } else {
-            CongestionControl::Cubic
-        })
+        (self.protocol.value == crate::spec::flow::Protocol::Tcp).then_some(self.cc)
     }
 
     /// Demand of one pair.

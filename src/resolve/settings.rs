@@ -69,6 +69,9 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         routing: d
             .and_then(|d| d.routing.as_ref())
             .map_or(Routing::Shortest, |v| v.value),
+        congestion_control: d
+            .and_then(|d| d.congestion_control.as_ref())
+            .map_or(crate::spec::flow::CongestionControl::Cubic, |v| v.value),
         dtn_vlan: d
             .and_then(|d| d.dtn_vlan.as_ref())
             .map_or(1000, |v| v.value),

@@ -337,6 +337,7 @@ fn fallback_text(prop: &str) -> Option<Value> {
         "booth" => "2437",
         "community" => "public",
         "version" => "1.3",
+        "kernel" => "6.8",
         "allow" => return Some(json!(["W0246"])),
         "serials" => return Some(json!(["S4EWNX0R123456A", "S4EWNX0R123457B"])),
         _ => return None,

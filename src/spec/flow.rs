@@ -17,13 +17,22 @@ keyword_enum! {
 }
 
 keyword_enum! {
-    /// TCP congestion control of a flow's senders.
+    /// TCP congestion control of a flow's senders. Each has its own throughput model
+    /// under random loss (catalog `physics.congestion`, `democ explain W0247`).
     pub enum CongestionControl ("congestion control") {
-        /// Loss-based (the Linux default): backs off on every loss, so random loss on a
-        /// long path bounds each stream (Mathis et al.).
+        /// Loss-based, the textbook AIMD: halves its window at each loss, so random loss
+        /// on a long path bounds each stream at MSS / RTT x C / sqrt(p) (Mathis et al.).
+        Reno = "reno",
+        /// Loss-based, the Linux default: a cubic window growth that backs off to 0.7 and
+        /// regains its window faster than Reno on long paths (RFC 9438); never slower
+        /// than Reno (its Reno-friendly region).
         Cubic = "cubic",
+        /// Loss-based, for long fast paths (Leith and Shorten): Reno for the first second
+        /// after a loss, then a window increase that grows with the time since the loss.
+        /// A kernel module (`tcp_htcp`) many kernels lack.
+        Htcp = "htcp",
         /// Model-based: paces at the measured bottleneck rate and does not take random
-        /// loss for congestion.
+        /// loss below its threshold (about 15 %) for congestion.
         Bbr = "bbr",
     }
 }
@@ -49,7 +58,8 @@ spec_struct! {
         protocol: Sp<Protocol> = req,
         /// Parallel streams per pair (TCP); default: as many as the rate needs.
         streams: Option<Sp<u32>> = opt in STREAMS,
-        /// TCP congestion control of the senders (default `cubic`, loss-based).
+        /// TCP congestion control of the senders: `reno`, `cubic`, `htcp` or `bbr`;
+        /// default `show.defaults.congestion_control`, else `cubic` (the Linux default).
         congestion_control: Option<Sp<CongestionControl>> = opt,
         /// Where the sender reads: `memory` (default) or `nvme`.
         source: Option<Sp<Store>> = opt,

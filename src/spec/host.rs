@@ -19,9 +19,13 @@ spec_struct! {
         sockets: Option<Sp<u8>> = opt,
         /// Installed memory, GB (TCP buffers for long round trips come out of it).
         memory_gb: Option<Sp<u32>> = opt in MEMORY_GB,
-        /// Host OS, for the planner's documents (host tuning will read it).
+        /// Host OS, for the planner's documents.
         #[allow(dead_code)]
         os: Option<String> = opt,
+        /// Linux kernel release (`"6.8"`, or what `uname -r` prints): host tuning and the
+        /// prediction use what it has (BIG TCP from 5.19 for IPv6 and 6.3 for IPv4, the
+        /// per-stream gains of 6.8). Unset: neither assumes anything of the kernel.
+        kernel: Option<Sp<super::kernel::Kernel>> = opt,
         /// Interface IP MTU (what `ip link set mtu` takes); default `show.defaults.host_mtu`.
         mtu: Option<Sp<u32>> = opt in MTU,
         /// Management address, out of band.

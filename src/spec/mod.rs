@@ -8,6 +8,7 @@ pub(crate) mod fabric;
 pub(crate) mod flow;
 pub(crate) mod folders;
 pub(crate) mod host;
+pub(crate) mod kernel;
 pub(crate) mod link;
 pub(crate) mod load;
 pub(crate) mod macros;

@@ -85,6 +85,8 @@ spec_struct! {
         warn_utilization: Option<Sp<f64>> = opt in PERCENT,
         /// Routing for flows without a path (default shortest by latency).
         routing: Option<Sp<Routing>> = opt,
+        /// TCP congestion control of flows that do not name one (default `cubic`).
+        congestion_control: Option<Sp<crate::spec::flow::CongestionControl>> = opt,
         /// Access VLAN of DTN ports on non-OpenFlow switches (default 1000).
         dtn_vlan: Option<Sp<u16>> = opt in VLAN_ID,
         /// 802.1p priority made lossless for RDMA flows (default 3).
