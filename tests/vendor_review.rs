@@ -155,3 +155,28 @@ fn unconfirmed_ovs_mtu_is_listed_and_no_warning_invents_pfc() {
         assert!(!l.contains("written here"), "{l}");
     }
 }
+
+/// On sc16's `scinet-core` RDMA crosses only OpenFlow ports, where FTOS allows no DCB: no
+/// QoS line applies there, by democ or by hand. The one warning says RoCE is not lossless
+/// there; none asks the planner to configure DSCP trust on `scinet-core` by hand.
+#[test]
+fn no_hand_qos_is_asked_where_only_dcb_free_openflow_ports_carry_rdma() {
+    let o = democ(&["check", &example("sc16")]);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "RDMA crosses OpenFlow port(s) `hundredGigE 1/3`, `hundredGigE 1/6` of `scinet-core`"
+        ),
+        "{err}"
+    );
+    assert!(
+        !err.contains("RDMA crosses `scinet-core`, but democ has no confirmed"),
+        "{err}"
+    );
+    assert!(!err.contains("by hand on `scinet-core`"), "{err}");
+    // Where legacy ports carry it, the warning stays (cit-a-z9100-1).
+    assert!(
+        err.contains("RDMA crosses `cit-a-z9100-1`, but democ has no confirmed `ftos9` syntax"),
+        "{err}"
+    );
+}

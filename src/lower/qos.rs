@@ -80,6 +80,38 @@ pub(crate) fn lower(
     let span = rdma.span?;
     let caps = &lx.f.qos;
     let (os, name) = (lx.os(), lx.name().to_owned());
+    let p = lx.m.settings.pfc_priority;
+    let platform = lx
+        .switch()
+        .platform
+        .as_ref()
+        .and_then(|name| lx.f.platforms.get(name));
+    // Interfaces are built one per port, in port order. OpenFlow ports where the OS
+    // forbids DCB get none (interfaces and lags left pfc/ecn off): say what RDMA loses.
+    let no_dcb = super::openflow::forbids(lx, OfForbid::Dcb);
+    let crossed: Vec<&Interface> = rdma
+        .ports
+        .iter()
+        .filter_map(|&i| interfaces.get(i))
+        .collect();
+    let ids: BTreeSet<u16> = rdma.lags.iter().map(|&g| lx.m.lags[g].id).collect();
+    let crossed_lags: Vec<&PortChannel> = lags.iter().filter(|c| ids.contains(&c.id)).collect();
+    let lost: Vec<&str> = crossed
+        .iter()
+        .filter(|i| i.role == Role::Openflow && i.lag.is_none())
+        .map(|i| i.name.as_str())
+        .chain(
+            crossed_lags
+                .iter()
+                .filter(|c| c.role == Role::Openflow)
+                .map(|c| c.name.as_str()),
+        )
+        .collect();
+    // Where every port RDMA crosses here is an OpenFlow port the OS keeps DCB off, no
+    // QoS line would apply by hand either: the warning below says RoCE is not lossless.
+    let keep = |r: Role| !(no_dcb && r == Role::Openflow);
+    let configurable =
+        crossed.iter().any(|i| keep(i.role)) || crossed_lags.iter().any(|c| keep(c.role));
     let missing: Vec<&str> = [
         (caps.pfc, "PFC"),
         (caps.ecn, "ECN marking"),
@@ -89,7 +121,7 @@ pub(crate) fn lower(
     .filter(|(have, _)| !have)
     .map(|(_, w)| w)
     .collect();
-    if !missing.is_empty() {
+    if !missing.is_empty() && configurable {
         let what = match missing.split_last() {
             Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
             _ => missing.join(""),
@@ -120,33 +152,6 @@ pub(crate) fn lower(
             format!("configure {what} on priority {p} (RoCE data DSCP {ROCE_DSCP}, CNP DSCP {CNP_DSCP}) by hand on `{name}`, or route RDMA over another switch"),
         );
     }
-    let p = lx.m.settings.pfc_priority;
-    let platform = lx
-        .switch()
-        .platform
-        .as_ref()
-        .and_then(|name| lx.f.platforms.get(name));
-    // Interfaces are built one per port, in port order. OpenFlow ports where the OS
-    // forbids DCB get none (interfaces and lags left pfc/ecn off): say what RDMA loses.
-    let no_dcb = super::openflow::forbids(lx, OfForbid::Dcb);
-    let crossed: Vec<&Interface> = rdma
-        .ports
-        .iter()
-        .filter_map(|&i| interfaces.get(i))
-        .collect();
-    let ids: BTreeSet<u16> = rdma.lags.iter().map(|&g| lx.m.lags[g].id).collect();
-    let crossed_lags: Vec<&PortChannel> = lags.iter().filter(|c| ids.contains(&c.id)).collect();
-    let lost: Vec<&str> = crossed
-        .iter()
-        .filter(|i| i.role == Role::Openflow && i.lag.is_none())
-        .map(|i| i.name.as_str())
-        .chain(
-            crossed_lags
-                .iter()
-                .filter(|c| c.role == Role::Openflow)
-                .map(|c| c.name.as_str()),
-        )
-        .collect();
     let of_span = lx.switch().openflow.as_ref().map_or(span, |o| o.span);
     if no_dcb && !lost.is_empty() {
         lx.manual(
@@ -159,7 +164,6 @@ pub(crate) fn lower(
             format!("make those ports legacy (leave them out of `openflow.ports` on `{name}`), or run RoCE where the path keeps PFC"),
         );
     }
-    let keep = |r: Role| !(no_dcb && r == Role::Openflow);
     let names = crossed
         .iter()
         .filter(|i| keep(i.role))
