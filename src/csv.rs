@@ -1,33 +1,35 @@
-//! `cabling.csv` and `bom.csv` from the IR's cabling (RFC 4180: comma separated, CRLF
-//! line ends, a cell quoted when it holds a comma, quote or line break). Cells are spec
-//! text, so they are made inert for spreadsheets: a cell starting with `=`, `+`, `-`,
-//! `@`, a tab or a carriage return is a formula to Excel and LibreOffice ("CSV
-//! injection"), and gets a leading `'` (OWASP's advice); so is one where such a character
-//! follows leading spaces or line breaks, which spreadsheets skip before they look for a
-//! formula. Numbers democ writes itself are never negative.
-
-use std::fmt::Write as _;
+//! `cabling.csv` and `bom.csv` from the IR's cabling (RFC 4180 through the `csv` crate:
+//! comma separated, CRLF line ends, a cell quoted when it needs it). Cells are spec text,
+//! so they are made inert for spreadsheets: a cell starting with `=`, `+`, `-`, `@`, a
+//! tab or a carriage return is a formula to Excel and LibreOffice ("CSV injection"), and
+//! gets a leading `'` (OWASP's advice); so is one where such a character follows leading
+//! spaces or line breaks, which spreadsheets skip before they look for a formula.
+//! Numbers democ writes itself are never negative.
 
 use crate::ir::cabling::{CableEnd, Cabling};
 
-/// One cell, neutralised and quoted as needed.
-pub(crate) fn cell(s: &str) -> String {
+/// One cell's text made inert for spreadsheets (the writer quotes it).
+fn inert(s: &str) -> std::borrow::Cow<'_, str> {
     let lead = s.trim_start_matches([' ', '\n']);
-    let s = if lead.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{s}")
+    if lead.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}").into()
     } else {
-        s.to_owned()
-    };
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
+        s.into()
     }
 }
 
-fn row(out: &mut String, cells: &[&str]) {
-    let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
-    let _ = write!(out, "{}\r\n", cells.join(","));
+/// A CSV text of these rows, each cell made inert.
+fn table<'a>(rows: impl IntoIterator<Item = Vec<&'a str>>) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .flexible(true)
+        .from_writer(Vec::new());
+    for r in rows {
+        // Writing into memory cannot fail.
+        let _ = w.write_record(r.iter().map(|c| inert(c).into_owned()));
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 fn num(v: Option<f64>) -> String {
@@ -75,54 +77,61 @@ fn end(e: &CableEnd) -> [&str; 6] {
 
 /// `cabling.csv`: one row per cable, both ends.
 pub(crate) fn cabling(c: &Cabling) -> String {
-    let mut out = String::new();
-    row(&mut out, CABLING_HEAD);
-    for k in &c.cables {
-        let (length, lag) = (num(k.length_m), k.lag.map(|l| l.to_string()));
-        let mut cells = vec![
+    let cells: Vec<(String, Option<String>)> = c
+        .cables
+        .iter()
+        .map(|k| (num(k.length_m), k.lag.map(|l| l.to_string())))
+        .collect();
+    let rows = c.cables.iter().zip(&cells).map(|(k, (length, lag))| {
+        let mut r = vec![
             k.id.as_str(),
             &k.kind,
             k.wan.as_deref().unwrap_or(""),
             &k.speed,
             &k.media,
             k.fiber.as_deref().unwrap_or(""),
-            &length,
+            length,
             lag.as_deref().unwrap_or(""),
         ];
-        cells.extend(end(&k.a));
-        cells.extend(end(&k.b));
-        cells.extend([k.label.as_str(), &k.notes]);
-        row(&mut out, &cells);
-    }
-    out
+        r.extend(end(&k.a));
+        r.extend(end(&k.b));
+        r.extend([k.label.as_str(), &k.notes]);
+        r
+    });
+    table(std::iter::once(CABLING_HEAD.to_vec()).chain(rows))
 }
 
 /// `bom.csv`: parts per site and in total, with spares.
 pub(crate) fn bom(c: &Cabling) -> String {
-    let mut out = String::new();
-    row(
-        &mut out,
-        &[
-            "site", "category", "part", "length_m", "quantity", "spares", "order",
-        ],
-    );
-    for l in &c.bom {
-        let (q, s, o) = (
-            l.quantity.to_string(),
-            l.spares.to_string(),
-            (l.quantity + l.spares).to_string(),
-        );
-        row(
-            &mut out,
-            &[&l.site, &l.category, &l.part, &num(l.length_m), &q, &s, &o],
-        );
-    }
-    out
+    let cells: Vec<[String; 4]> = c
+        .bom
+        .iter()
+        .map(|l| {
+            [
+                num(l.length_m),
+                l.quantity.to_string(),
+                l.spares.to_string(),
+                (l.quantity + l.spares).to_string(),
+            ]
+        })
+        .collect();
+    let head = vec![
+        "site", "category", "part", "length_m", "quantity", "spares", "order",
+    ];
+    let rows = c
+        .bom
+        .iter()
+        .zip(&cells)
+        .map(|(l, [len, q, s, o])| vec![l.site.as_str(), &l.category, &l.part, len, q, s, o]);
+    table(std::iter::once(head).chain(rows))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::cell;
+    /// One cell as the writer puts it in a row of its own.
+    fn cell(s: &str) -> String {
+        super::table([vec![s]]).trim_end_matches("\r\n").to_owned()
+    }
 
     #[test]
     fn cells_are_quoted_and_formulas_neutralised() {
@@ -140,35 +149,18 @@ mod tests {
     }
 }
 
-/// Rows of a CSV text as [`cell`] writes it (RFC 4180: quoted cells with doubled
-/// quotes, CRLF or LF line ends); a cell keeps the `'` a formula-like value was given.
+/// Rows of a CSV text as this module writes it (quoted cells with doubled quotes,
+/// CRLF or LF line ends); a cell keeps the `'` a formula-like value was given. A row
+/// that cannot be read (not UTF-8) ends the rows.
 pub(crate) fn parse(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    let (mut row, mut cell) = (Vec::new(), String::new());
-    let (mut quoted, mut chars) = (false, text.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                cell.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => cell.push(c),
-            (false, '"') => quoted = true,
-            (false, ',') => row.push(std::mem::take(&mut cell)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                row.push(std::mem::take(&mut cell));
-                rows.push(std::mem::take(&mut row));
-            }
-            (false, c) => cell.push(c),
-        }
-    }
-    if !cell.is_empty() || !row.is_empty() {
-        row.push(cell);
-        rows.push(row);
-    }
-    rows
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .map_while(Result::ok)
+        .map(|r| r.iter().map(str::to_owned).collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -176,8 +168,7 @@ mod read_tests {
     #[test]
     fn what_cell_writes_parse_reads_back() {
         let cells = ["a,b", "say \"hi\"", "two\nlines", "plain", ""];
-        let line: Vec<String> = cells.iter().map(|c| super::cell(c)).collect();
-        let text = format!("{}\r\nx,y\r\n", line.join(","));
+        let text = super::table([cells.to_vec(), vec!["x", "y"]]);
         let rows = super::parse(&text);
         assert_eq!(rows[0], cells);
         assert_eq!(rows[1], ["x", "y"]);
