@@ -26,6 +26,7 @@ pub(crate) mod lab;
 pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
+pub(crate) mod nvue;
 pub(crate) mod plan;
 pub(crate) mod read;
 pub(crate) mod render;

@@ -121,6 +121,14 @@ pub(crate) fn lower(
         );
     }
     let p = lx.m.settings.pfc_priority;
+    if let Some(fixed) = caps.fixed_priority.filter(|&f| f != p) {
+        lx.manual(
+            "qos-priority",
+            span,
+            format!("RDMA crosses `{name}`, whose `{os}` RoCE mode makes priority {fixed} lossless, not the show's {p}"),
+            format!("set `show.defaults.pfc_priority: {fixed}` (and the hosts follow), or configure PFC on priority {p} by hand on `{name}`"),
+        );
+    }
     let platform = lx
         .switch()
         .platform
