@@ -32,3 +32,9 @@ def nvue_sc25(tmp_path_factory) -> Path:
 def nvue_fixture(tmp_path_factory) -> Path:
     """The render fixture with a Cumulus switch: breakout, bond, routed ports, BGP, RoCE."""
     return _build(tmp_path_factory, "tests/fixtures/render/cumulus.yaml", "cumulus")
+
+
+@pytest.fixture(scope="session")
+def nvue_routed(tmp_path_factory) -> Path:
+    """The routed show with sw-a on Cumulus: SVIs, BGP over circuits, prefix lists."""
+    return _build(tmp_path_factory, "tests/fixtures/show/routes-bgp-cumulus.yaml", "routed")

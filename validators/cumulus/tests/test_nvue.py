@@ -13,9 +13,9 @@ import yaml
 from democ_validators_cumulus.validate import validate_build, validate_text
 
 
-def test_every_generated_nvue_file_is_valid(nvue_sc25, nvue_fixture):
-    results = validate_build(nvue_sc25) + validate_build(nvue_fixture)
-    assert {r.switch for r in results} == {"nv-sn4700", "cu-1"}
+def test_every_generated_nvue_file_is_valid(nvue_sc25, nvue_fixture, nvue_routed):
+    results = validate_build(nvue_sc25) + validate_build(nvue_fixture) + validate_build(nvue_routed)
+    assert {r.switch for r in results} == {"nv-sn4700", "cu-1", "sw-a"}
     for r in results:
         assert r.ok, f"{r.switch}: {r.error}"
 
