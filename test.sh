@@ -24,12 +24,12 @@ fi
 DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q tests/python
 
 # validators/: democ's EOS output against Arista's pyavd, the offline Batfish snapshot,
-# the push shim against NAPALM's mock driver and every SONiC config_db.json against
-# SONiC's YANG models (validators/README.md). Same venv; the tests
-# build the examples with this binary.
+# the push shim against NAPALM's mock driver, every SONiC config_db.json against
+# SONiC's YANG models and every Cumulus NVUE file against NVIDIA's NVUE models
+# (validators/README.md). Same venv; the tests build the examples with this binary.
 # validators/sonic builds the libyang bindings against Debian's libyang2-dev (.ci/run).
-"$venv/bin/pip" install --quiet --disable-pip-version-check -e validators/avd -e validators/batfish -e validators/push -e validators/sonic
-DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q validators/avd/tests validators/batfish/tests validators/push/tests validators/sonic/tests
+"$venv/bin/pip" install --quiet --disable-pip-version-check -e validators/avd -e validators/batfish -e validators/push -e validators/sonic -e validators/cumulus
+DEMOC="$PWD/target/debug/democ" "$venv/bin/python" -m pytest -q validators/avd/tests validators/batfish/tests validators/push/tests validators/sonic/tests validators/cumulus/tests
 
 # `democ push` hands its work to validators/push (the NAPALM shim). On a fresh machine
 # tests/push.rs ran above before the venv had the shim, and said it skipped its dry run;

@@ -303,6 +303,13 @@ fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>
                 bytes: crate::config_db::text(sw).into_bytes(),
             });
         }
+        // Cumulus Linux's NVUE file, beside the derived FRR file the template wrote.
+        if let Some(c) = &sw.cumulus {
+            out.push(OutFile {
+                path: c.nvue_file.clone(),
+                bytes: crate::nvue::text(sw).into_bytes(),
+            });
+        }
     }
     Ok(out)
 }

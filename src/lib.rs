@@ -27,6 +27,7 @@ pub(crate) mod lock;
 pub(crate) mod lower;
 pub(crate) mod manifest;
 pub(crate) mod monitor;
+pub(crate) mod nvue;
 pub(crate) mod plan;
 pub(crate) mod read;
 pub(crate) mod render;

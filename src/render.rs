@@ -225,7 +225,7 @@ mod tests {
             .filter(|n| n.ends_with(".j2") && !n.ends_with("-ovs.j2"))
             .filter(|n| !n.starts_with("linux/") && !n.starts_with("report/"))
             .collect();
-        assert_eq!(cli.len(), 6);
+        assert_eq!(cli.len(), 8);
         for sw in &mut lab.switches {
             sw.static_routes.push(StaticRoute {
                 prefix: "10.99.0.0/16".into(),

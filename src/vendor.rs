@@ -38,6 +38,10 @@ pub(crate) struct Flavour {
     /// (src/config_db) beside the template's file, under this extension.
     #[serde(default)]
     pub(crate) config_db: Option<String>,
+    /// The OS loads an NVUE startup YAML (Cumulus Linux), written by democ's serde
+    /// writer (src/nvue) beside the template's file, under this extension.
+    #[serde(default)]
+    pub(crate) nvue: Option<String>,
     /// Where the syntax comes from, with [C]/[U] marks.
     #[allow(dead_code)]
     pub(crate) source: String,
@@ -375,6 +379,10 @@ pub(crate) struct QosCaps {
     /// switch with PFC gets no `flowcontrol` lines.
     #[serde(default)]
     pub(crate) pfc_excludes_flow_control: bool,
+    /// The OS's RoCE mode puts lossless traffic on this priority and no other
+    /// (Cumulus `qos roce`: 3): a show asking another gets a W0303.
+    #[serde(default)]
+    pub(crate) fixed_priority: Option<u8>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -578,7 +586,10 @@ mod tests {
     fn every_vendor_file_parses() {
         let v = super::vendors().expect("vendor.yaml files parse");
         let folders: Vec<&str> = v.folders().collect();
-        assert_eq!(folders, ["arista", "dell", "mellanox", "pica8", "sonic"]);
+        assert_eq!(
+            folders,
+            ["arista", "cumulus", "dell", "mellanox", "pica8", "sonic"]
+        );
         for (os, vendor) in [
             ("os10", "Dell"),
             ("ftos9", "dell"),
@@ -588,6 +599,7 @@ mod tests {
             ("picos", "Inventec"),
             ("sonic", "NVIDIA"),
             ("sonic", "Edgecore"),
+            ("cumulus", "NVIDIA"),
         ] {
             assert!(v.flavour(vendor, os).is_some(), "{vendor}/{os}");
         }

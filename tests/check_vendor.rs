@@ -37,6 +37,13 @@ fn vendor_manual() {
     expect("W0303-vendor-manual", 0, &["W0303"]);
 }
 
+/// Cumulus Linux's `qos roce` makes priority 3 lossless, switch-wide: a show on another
+/// priority is told to configure it by hand.
+#[test]
+fn cumulus_roce_priority() {
+    expect("W0303-cumulus-roce-priority", 0, &["W0303"]);
+}
+
 #[test]
 fn config_partial() {
     expect("W0304-config-partial", 0, &["W0304"]);

@@ -180,6 +180,7 @@ specs! {
     bad w0305_unconfirmed => "tests/bad/W0305-unconfirmed.yaml",
     bad w0306_management_global_table => "tests/bad/W0306-management-global-table.yaml",
     bad e0307_sonic_openflow => "tests/bad/E0307-sonic-openflow.yaml",
+    bad e0307_cumulus_openflow => "tests/bad/E0307-cumulus-openflow.yaml",
     bad e0301_sonic_static_lag => "tests/bad/E0301-sonic-static-lag.yaml",
     bad w0310_dead_config => "tests/bad/W0310-dead-config.yaml",
     // ---- the malformed corpus (issue 5) ----

@@ -36,6 +36,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("lower", 9),
     ("render", 11),
     ("config_db", 11),
+    ("nvue", 11),
     ("rulesets", 11),
     ("csv", 10),
     ("report", 10),

@@ -60,6 +60,15 @@ fn sonic() {
     });
 }
 
+/// Cumulus Linux: the render fixture's OS10 switch as a Cumulus one (its NVUE file,
+/// derived FRR file and IR).
+#[test]
+fn cumulus() {
+    snapshot_files("cumulus", "tests/fixtures/render/cumulus.yaml", |p| {
+        p.starts_with("switches/cu-1.") || p == "ir/cu-1.json"
+    });
+}
+
 /// Issue 9 section 6: each vendor line a real switch rejected, in the smallest show
 /// that produces it (see the fixture's header).
 #[test]

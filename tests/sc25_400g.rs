@@ -41,12 +41,9 @@ fn every_vendor_breaks_a_400g_port_out() {
             "interface breakout 1/1/9 map 200g-2x",
             "interface ethernet1/1/9:2",
         ),
-        // Onyx: eight-way split on the SN4700.
-        (
-            "nv-sn4700.cfg",
-            "interface ethernet 1/9 module-type qsfp-split-8 force",
-            "interface ethernet 1/9/8 speed 50G force",
-        ),
+        // Cumulus Linux (NVUE) on the SN4700: `link breakout 8x` on the parent, the
+        // eighth subport counted from 0.
+        ("nv-sn4700.nvue.yaml", "            8x: {}", "      swp9s7:"),
         // SONiC on the SN5600: the platform.json mode on the parent, the second
         // subport named by its first lane.
         (

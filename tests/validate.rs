@@ -179,6 +179,43 @@ fn sonic_config_db_passes_the_yang_models_and_a_corrupted_one_fails() {
     assert_eq!(code, Some(1));
 }
 
+/// sc25-400g's `nv-sn4700` runs Cumulus Linux: its NVUE file passes NVIDIA's NVUE
+/// models, and a corrupted copy fails them ("not run", with the reason and the fix,
+/// where the Python democ finds lacks validators/cumulus).
+#[test]
+fn cumulus_nvue_file_passes_the_nvue_models_and_a_corrupted_one_fails() {
+    let (_tmp, out) = built("examples/sc25-400g/show.yaml");
+    let (_, v) = validate_json(&out, &[]);
+    let nvue = entry(&v, "nvue-schema");
+    if nvue["status"] == "not run" {
+        let why = nvue["detail"].as_str().unwrap_or("");
+        assert!(why.contains("not installed"), "{nvue}");
+        assert!(
+            nvue["fix"].as_str().is_some_and(|f| !f.is_empty()),
+            "{nvue}"
+        );
+        println!("nvue-schema not run here: {why}");
+        return;
+    }
+    assert_eq!(nvue["status"], "passed", "{nvue}");
+    let file = out.join("switches/nv-sn4700.nvue.yaml");
+    let text = std::fs::read_to_string(&file).expect("democ wrote it");
+    assert!(text.contains("      mtu: 9194\n"), "{text}");
+    std::fs::write(
+        &file,
+        text.replacen("      mtu: 9194\n", "      mtu: 9300\n", 1),
+    )
+    .expect("writable");
+    let (code, v) = validate_json(&out, &[]);
+    let nvue = entry(&v, "nvue-schema");
+    assert_eq!(nvue["status"], "failed", "{nvue}");
+    assert!(
+        nvue["detail"].as_str().unwrap_or("").contains("nv-sn4700"),
+        "{nvue}"
+    );
+    assert_eq!(code, Some(1));
+}
+
 #[test]
 fn text_prints_one_line_per_validator_and_a_summary() {
     let (_tmp, out) = sc16();
@@ -189,6 +226,7 @@ fn text_prints_one_line_per_validator_and_a_summary() {
         "containerlab",
         "avd",
         "sonic-yang",
+        "nvue-schema",
         "batfish-snapshot",
         "batfish-questions",
         "twin",

@@ -107,7 +107,7 @@ fn a_planning_artefact_says_so_in_its_header() {
             let at = text.find("  nvidia-sn4700:").expect("the SN4700");
             let os = at
                 + text[at..]
-                    .find("    os: [onyx, sonic]\n")
+                    .find("    os: [onyx, sonic, cumulus]\n")
                     .expect("its OS list");
             text.insert_str(os, "    os_unconfirmed: [onyx]\n");
         }
@@ -123,7 +123,7 @@ fn a_planning_artefact_says_so_in_its_header() {
         out.to_str().expect("utf-8"),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let head: String = config(&out, "nv-sn4700")
+    let head: String = config(&out, "scinet-wan")
         .lines()
         .take(4)
         .collect::<Vec<_>>()

@@ -399,7 +399,7 @@ fn vlan_tags_an_os_cannot_push_are_refused() {
 
 /// Every config line a build writes whose syntax vendor.yaml marks unconfirmed is listed
 /// once per switch (W0305), never shipped silently: sc25-400g's PicOS `breakout-mode`,
-/// Onyx `qsfp-split-8` and OS10 `200g-2x` on the Z9432F; none on its SONiC core.
+/// Cumulus `8x` and OS10 `200g-2x` on the Z9432F; none on its SONiC core.
 #[test]
 fn unconfirmed_config_lines_are_listed_per_switch() {
     let o = support::democ(&["check", "examples/sc25-400g/show.yaml"]);
@@ -407,7 +407,7 @@ fn unconfirmed_config_lines_are_listed_per_switch() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     for (switch, line) in [
         ("ucsd-as9716", "breakout `4x100G` (4x100G)"),
-        ("nv-sn4700", "breakout `qsfp-split-8` (8x50G)"),
+        ("nv-sn4700", "breakout `8x` (8x50G)"),
         ("sl-z9432", "breakout `200g-2x` (2x200G)"),
     ] {
         let warnings: Vec<&str> = err

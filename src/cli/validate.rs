@@ -10,6 +10,7 @@
 mod avd;
 mod batfish;
 mod clab;
+mod cumulus;
 mod outcome;
 mod pymod;
 mod sonic;
@@ -72,6 +73,7 @@ pub(crate) fn run(a: &ValidateArgs) -> i32 {
         clab::check(&build, super::locate::clab_schema(a.clab_schema.as_deref())),
         avd::check(&py, &a.build),
         sonic::check(&py, &a.build),
+        cumulus::check(&py, &a.build),
     ];
     all.extend(batfish::check(&py, &a.build, host.as_deref()));
     all.push(if a.twin {

@@ -534,7 +534,8 @@ codes! {
     OS_WITHOUT_OPENFLOW = "E0307" "os-without-openflow" Error
         "A switch with `openflow:` (a mode other than `off`) runs an OS with no OpenFlow agent \
          at all: SONiC forwards only by its own tables (config_db.json's VLANs, port-channels \
-         and interfaces, FRR's routes), and no controller can program it. democ does not \
+         and interfaces, FRR's routes), Cumulus Linux by what its NVUE configuration sets up \
+         (the Linux bridge, bonds, FRR), and no controller can program either. democ does not \
          translate the controller's rules into those tables. Drop `openflow:` (or set `mode: \
          off`) and democ writes the flows' VLANs and routes into the switch's config, as for \
          any legacy switch; where the demo needs a controller to steer flows, put the OpenFlow \

@@ -69,6 +69,18 @@ pub(crate) struct Switch {
     /// SONiC: the config_db.json written beside `config_file` (which holds FRR's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) sonic: Option<Sonic>,
+    /// Cumulus Linux: the NVUE file written beside `config_file` (which holds the FRR
+    /// configuration NVUE derives on the switch, what the twin runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) cumulus: Option<Cumulus>,
+}
+
+/// Where a Cumulus switch's NVUE startup YAML goes.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Cumulus {
+    /// `switches/<name>.nvue.yaml`: `nv config replace` it, then `nv config apply`.
+    pub(crate) nvue_file: String,
 }
 
 /// What a SONiC switch needs besides the IR's tables: where its config_db.json goes and

@@ -445,5 +445,8 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
             hwsku: s.sonic.as_ref().map(|h| h.hwsku.clone()),
             routing_config_mode: "split-unified".to_owned(),
         }),
+        cumulus: lx.f.nvue.as_ref().map(|ext| crate::ir::switch::Cumulus {
+            nvue_file: format!("switches/{}.{ext}", s.name.value),
+        }),
     }
 }

@@ -152,6 +152,14 @@ pub(crate) fn lower(
             format!("configure {what} on priority {p} (RoCE data DSCP {ROCE_DSCP}, CNP DSCP {CNP_DSCP}) by hand on `{name}`, or route RDMA over another switch"),
         );
     }
+    if let Some(fixed) = caps.fixed_priority.filter(|&f| f != p) {
+        lx.manual(
+            "qos-priority",
+            span,
+            format!("RDMA crosses `{name}`, whose `{os}` RoCE mode makes priority {fixed} lossless, not the show's {p}"),
+            format!("set `show.defaults.pfc_priority: {fixed}` (and the hosts follow), or configure PFC on priority {p} by hand on `{name}`"),
+        );
+    }
     let of_span = lx.switch().openflow.as_ref().map_or(span, |o| o.span);
     if no_dcb && !lost.is_empty() {
         lx.manual(

@@ -36,7 +36,7 @@ fn split_once(s: &str, byte: u8) -> Option<(&str, &str)> {
     Some((&s[..at], &s[at + 1..]))
 }
 
-/// Fills `{unit}`, `{n}`, `{k}` and `{id}` placeholders.
+/// Fills `{unit}`, `{n}`, `{k}` (`{k0}` counting from 0) and `{id}` placeholders.
 pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
     // One pass, one allocation: every port of every switch is named (three `replace`
     // calls were a quarter of lowering on sc16).
@@ -51,6 +51,9 @@ pub(crate) fn fill(pattern: &str, c: Canonical) -> String {
             (Some(c.n), 3)
         } else if tail.starts_with("{k}") {
             (c.k, 3)
+        } else if tail.starts_with("{k0}") {
+            // Zero-based subports (Cumulus `swp1s0`).
+            (c.k.map(|k| k.saturating_sub(1)), 4)
         } else {
             out.push('{');
             rest = &tail[1..];

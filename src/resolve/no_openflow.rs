@@ -1,4 +1,5 @@
-//! `openflow:` on a switch whose OS runs no OpenFlow agent at all (SONiC): one located
+//! `openflow:` on a switch whose OS runs no OpenFlow agent at all (SONiC, Cumulus
+//! Linux): one located
 //! error whose help is the layout democ builds instead.
 
 use crate::diag::{Diagnostic, codes};
@@ -23,6 +24,11 @@ fn openflow_oses() -> Vec<String> {
 
 /// E0307 at the switch's `mode:`.
 pub(super) fn diagnostic(s: &crate::spec::switch::Switch, span: Span, os: Os) -> Diagnostic {
+    // What democ writes instead, in the OS's own terms.
+    let tables = match os {
+        Os::Cumulus => "NVUE file (the `br_default` bridge's VLANs, interfaces and routing)",
+        _ => "config (VLAN, VLAN_MEMBER, INTERFACE and FRR)",
+    };
     let oses = openflow_oses();
     let oses: Vec<&str> = oses.iter().map(String::as_str).collect();
     Diagnostic::new(
@@ -36,7 +42,7 @@ pub(super) fn diagnostic(s: &crate::spec::switch::Switch, span: Span, os: Os) ->
     )
     .label("OpenFlow asked of this switch")
     .help(format!(
-        "drop `openflow:` (or set `mode: off`): democ then writes the flows' VLANs and routes into its `{}` config (VLAN, VLAN_MEMBER, INTERFACE and FRR), the layout its OS runs; to keep the controller steering these flows, give the OpenFlow ports to a switch on the path running {}",
+        "drop `openflow:` (or set `mode: off`): democ then writes the flows' VLANs and routes into its `{}` {tables}, the layout its OS runs; to keep the controller steering these flows, give the OpenFlow ports to a switch on the path running {}",
         os.as_str(),
         crate::diag::list(&oses)
     ))

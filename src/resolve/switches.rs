@@ -296,7 +296,7 @@ fn openflow(
     if mode == OfMode::Off {
         return None;
     }
-    if os == Os::Sonic {
+    if matches!(os, Os::Sonic | Os::Cumulus) {
         rx.diags
             .push(super::no_openflow::diagnostic(s, of.mode.span, os));
         return None;

@@ -10,7 +10,8 @@ use crate::yaml::decode::{Sp, keyword_enum};
 keyword_enum! {
     /// The network OS a switch runs.
     pub enum Os ("switch OS") {
-        Ftos9 = "ftos9", Os10 = "os10", Eos = "eos", Picos = "picos", Onyx = "onyx", Sonic = "sonic"
+        Ftos9 = "ftos9", Os10 = "os10", Eos = "eos", Picos = "picos", Onyx = "onyx", Sonic = "sonic",
+        Cumulus = "cumulus"
     }
 }
 

@@ -1,7 +1,9 @@
 //! SONiC switches run the FRR file democ ships (`switches/<name>.frr.conf`, the
 //! `config_file` of their IR) as written, not FRR configuration the twin derives from
 //! the IR: the build's file is read here and replaces the derived one in the switch's
-//! steps. Two things are added, each outside the shipped lines: the log file in the
+//! steps. Cumulus Linux switches run the build's `.frr-derived.conf` the same way:
+//! NVUE renders FRR's file on the switch, so the twin runs democ's rendering of the
+//! same intent, the file the build ships beside the NVUE one. Two things are added, each outside the shipped lines: the log file in the
 //! twin's state folder, and per neighbor the twin's fast timers (connect retry 1 s, no
 //! advertisement interval), in a `router bgp` block of their own after the shipped one,
 //! so that a test starts as soon as the sessions are up.
@@ -13,14 +15,15 @@ use super::switch::Step;
 use crate::build_dir::{BuildDir, SMALL_BYTES};
 use crate::ir::Switch;
 
-/// The shipped FRR text of each SONiC switch of the build, by hostname.
+/// The shipped (SONiC) or derived (Cumulus) FRR text of each such switch of the
+/// build, by hostname.
 pub(crate) fn read(
     dir: &BuildDir,
     switches: &BTreeMap<String, Switch>,
 ) -> Result<BTreeMap<String, String>, String> {
     let mut out = BTreeMap::new();
     for (name, sw) in switches {
-        if sw.sonic.is_some() && !sw.external {
+        if (sw.sonic.is_some() || sw.cumulus.is_some()) && !sw.external {
             out.insert(name.clone(), dir.text(&sw.config_file, SMALL_BYTES)?);
         }
     }

@@ -25,6 +25,16 @@ pub(crate) fn unavailable(py: &Path, module: &str, package: &str) -> Option<(Str
     }
 }
 
+/// The lines of a per-file validator's report that name an invalid file
+/// (`switch: file: invalid: why`).
+pub(crate) fn invalid(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| l.contains(": invalid: "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Whether any switch's IR (`ir/<switch>.json`) says `os: <os>`. Unreadable IR counts
 /// as that OS, so the package runs and reports the problem itself.
 pub(crate) fn has_os(build: &Path, os: &str) -> bool {

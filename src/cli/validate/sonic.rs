@@ -11,15 +11,6 @@ use super::pymod;
 const NAME: &str = "sonic-yang";
 const MODULE: &str = "democ_validators_sonic";
 
-/// The lines that name an invalid file.
-fn invalid(report: &str) -> String {
-    report
-        .lines()
-        .filter(|l| l.contains(": invalid: "))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 pub(crate) fn check(py: &Path, build: &Path) -> Outcome {
     if !pymod::has_os(build, "sonic") {
         return Outcome::skipped(NAME, "the build has no SONiC switch");
@@ -43,6 +34,6 @@ pub(crate) fn check(py: &Path, build: &Path) -> Outcome {
     match pymod::run(py, MODULE, &args) {
         Err(e) => Outcome::failed(NAME, e),
         Ok(r) if r.code == Some(0) => Outcome::passed(NAME, pymod::last_line(&r.stdout)),
-        Ok(r) => pymod::failure(NAME, &r, &invalid(&r.stdout)),
+        Ok(r) => pymod::failure(NAME, &r, &pymod::invalid(&r.stdout)),
     }
 }

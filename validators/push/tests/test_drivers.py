@@ -53,6 +53,7 @@ def test_each_os_has_its_driver():
         "onyx": ("netmiko:mellanox_mlnxos", False),
         "picos": ("manual", False),
         "sonic": ("manual", False),
+        "cumulus": ("manual", False),
     }
 
 
@@ -121,6 +122,21 @@ def test_sonic_is_manual_with_config_load_and_reload(sc25):
     for part in (d.config_db_file, d.config_file, "/etc/sonic/frr/frr.conf",
                  "sudo config load /tmp/democ-config_db.json -y", "sudo config save -y",
                  "sudo config reload -y"):
+        assert part in steps, part
+
+
+def test_cumulus_is_manual_with_nv_config_replace_and_apply(sc25):
+    def connect(*_):
+        raise AssertionError("Cumulus Linux must not be connected to")
+
+    d = device(sc25, "nv-sn4700")
+    assert d.os == "cumulus" and d.nvue_file == "switches/nv-sn4700.nvue.yaml"
+    assert d.unverified is None
+    r = push.run(d, drivers.chooser({})(d), Credentials("u", "p"), connect, opts(sc25, True), {})
+    assert r["driver"] == "manual" and r["error"] is None and r["committed"] is False
+    steps = "\n".join(r["manual_steps"])
+    for part in (d.nvue_file, "nv config replace /tmp/democ-nvue.yaml", "nv config apply",
+                 "nv config save", f"do not copy {sc25}/{d.config_file}"):
         assert part in steps, part
 
 

@@ -40,6 +40,9 @@ class Device:
     unverified: str | None = None
     # SONiC: the config_db.json beside the FRR file (`config_file`); None elsewhere.
     config_db_file: str | None = None
+    # Cumulus Linux: the NVUE file beside the derived FRR file (`config_file`, not to
+    # load); None elsewhere.
+    nvue_file: str | None = None
 
 
 def _inside(build: Path, rel: str) -> Path:
@@ -48,6 +51,19 @@ def _inside(build: Path, rel: str) -> Path:
     if p.is_absolute() or any(part in ("..", "") for part in p.parts):
         raise BuildError(f"{build}: `{rel}` is outside the build")
     return build / p
+
+
+def _side_file(build: Path, rel_ir: str, ir: dict, section: str, key: str) -> str | None:
+    """The file an OS loads beside `config_file` (SONiC's config_db.json, Cumulus's
+    NVUE file), named by the IR's `section.key`; None where the IR names none."""
+    part = ir.get(section) if isinstance(ir.get(section), dict) else {}
+    rel = part.get(key)
+    if rel is None:
+        return None
+    if not isinstance(rel, str):
+        raise BuildError(f"{build}/{rel_ir}: its {key} is not a path; the build was altered")
+    _inside(build, rel)
+    return rel
 
 
 def _address(ir: dict) -> str | None:
@@ -120,14 +136,12 @@ def load(build: Path) -> list[Device]:
         except UnicodeDecodeError:
             raise BuildError(f"{build}/{rel}: not UTF-8 text") from None
         why = mismatch(rel_ir, raw) or mismatch(rel, data)
-        sonic = ir.get("sonic") if isinstance(ir.get("sonic"), dict) else {}
-        config_db = sonic.get("config_db_file")
-        if config_db is not None:
-            if not isinstance(config_db, str):
-                raise BuildError(f"{build}/{rel_ir}: its config_db_file is not a path; the build was altered")
-            _inside(build, config_db)
-            why = why or mismatch(config_db, _read(build, config_db))
-        devices.append(Device(ir["hostname"], ir["os"], address, rel, text, why, config_db))
+        config_db = _side_file(build, rel_ir, ir, "sonic", "config_db_file")
+        nvue = _side_file(build, rel_ir, ir, "cumulus", "nvue_file")
+        for side in (config_db, nvue):
+            if side is not None:
+                why = why or mismatch(side, _read(build, side))
+        devices.append(Device(ir["hostname"], ir["os"], address, rel, text, why, config_db, nvue))
     if not devices:
         raise BuildError(f"{build}: the build has no switch IR (ir/<switch>.json)")
     return devices

@@ -8,6 +8,7 @@
 | onyx  | netmiko `mellanox_mlnxos`   | unavailable: config shown      | no: manual steps            |
 | picos | none                        | none: manual steps             | no: manual steps            |
 | sonic | none                        | none: manual steps             | no: manual steps            |
+| cumulus | none                      | none: manual steps             | no: manual steps            |
 
 (*) once the candidate has the site's users and eAPI (`--preamble`, lockout.py).
 
@@ -64,6 +65,13 @@ BY_OS: dict[str, Driver] = {
         "manual",
         "manual",
         "no NAPALM driver for SONiC: its config_db.json and FRR file are loaded by hand",
+    ),
+    # Cumulus Linux 5.x is configured through NVUE (`nv config replace`/`apply`, or its
+    # REST API); no NAPALM driver for NVUE ships with NAPALM or as a maintained plugin.
+    "cumulus": Driver(
+        "manual",
+        "manual",
+        "no NAPALM driver for Cumulus Linux's NVUE: its NVUE file is loaded by hand",
     ),
 }
 

@@ -69,4 +69,20 @@ def steps(device: Device, build_dir: str) -> list[str]:
             "on the switch: `sudo config save -y`, then `sudo config reload -y` (breakouts, lanes and "
             "the FRR mode take effect; traffic stops while the services restart)",
         ]
+    if device.os == "cumulus" and device.nvue_file:
+        # Cumulus Linux user guide "NVUE CLI": `nv config replace FILE` makes the file the
+        # pending configuration (everything not in it is removed), `nv config diff` shows
+        # it against the applied one, `nv config apply` applies it, `nv config save`
+        # writes /etc/nvue.d/startup.yaml. NVUE writes /etc/frr/frr.conf itself.
+        nvue = f"{build_dir}/{device.nvue_file}"
+        return [
+            save.format("`sudo cp /etc/nvue.d/startup.yaml /etc/nvue.d/startup.before-democ.yaml`"),
+            f"scp {nvue} cumulus@{addr}:/tmp/democ-nvue.yaml",
+            "on the switch: `nv config replace /tmp/democ-nvue.yaml` (a replace: the pending "
+            "configuration becomes the file, settings not in it are removed)",
+            "on the switch: `nv config diff` to read what changes, then `nv config apply`",
+            "on the switch: `nv config save` once the switch is checked (writes /etc/nvue.d/startup.yaml)",
+            f"do not copy {src}: it is democ's reading of the FRR configuration NVUE "
+            "renders, what the twin runs, not a file for the switch",
+        ]
     return [f"load {src} onto {device.name} by hand"]

@@ -1,0 +1,1 @@
+"""democ's Cumulus Linux NVUE files against NVIDIA's NVUE models."""
