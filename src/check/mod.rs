@@ -7,6 +7,7 @@ pub(crate) mod cables;
 pub(crate) mod cages;
 pub(crate) mod control;
 pub(crate) mod dead;
+pub(crate) mod direct;
 pub(crate) mod fabrics;
 pub(crate) mod findings;
 pub(crate) mod hashing;
@@ -123,6 +124,7 @@ const OTHERS: &[(&[Check], &str)] = &[
         &[
             openflow::check,
             control::check,
+            direct::check,
             routes::check,
             segments::check,
             services::check,

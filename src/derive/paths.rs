@@ -276,6 +276,11 @@ impl Router<'_> {
 
     /// Automatic route for one pair; None when unreachable.
     fn auto(&mut self, s: HostId, d: HostId, policy: Routing, rate: f64) -> Option<PairRoute> {
+        // Two hosts cabled back to back: the cable is the path (no switch, no hop
+        // latency); it is always shorter and as wide as any route through switches.
+        if let Some(e) = self.edge_between(NodeId::Host(s), NodeId::Host(d)) {
+            return Some(self.along(s, d, &[e], rate));
+        }
         let (ups, downs) = (self.uplinks(s), self.uplinks(d));
         for &(_, un) in ups.iter() {
             if !self.trees.contains_key(&(un, policy)) {

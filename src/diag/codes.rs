@@ -448,6 +448,11 @@ codes! {
          catalog/physics.yaml, is more than the whole packet buffer of a switch at its ends. PFC \
          is hop by hop: no configuration makes that link lossless. Keep RoCE within a site, or \
          carry the flow over TCP across the WAN.";
+    DIRECT_CABLE_SUBNET = "E0271" "direct-cable-subnet" Error
+        "Two hosts are cabled to each other with no switch between them, and the ports at the \
+         two ends hold addresses in different subnets. Nothing routes on a bare cable: each host \
+         sends only to its own subnet there, so no packet crosses. Give both ports addresses in \
+         one subnet (or leave them to `addressing.dtn`, which puts every DTN in one subnet).";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

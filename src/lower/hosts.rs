@@ -158,6 +158,28 @@ fn same_subnet(
         .collect()
 }
 
+/// The other host's port when link `l` of host `id` goes straight to a host.
+fn direct_peer(
+    m: &crate::resolve::model::Model,
+    id: HostId,
+    l: crate::resolve::model::LinkId,
+) -> Option<crate::ir::host::DirectPeer> {
+    use crate::resolve::model::NodeId;
+    let link = m.links.get(l)?;
+    let far = if link.a.node == NodeId::Host(id) {
+        link.b
+    } else {
+        link.a
+    };
+    let NodeId::Host(h) = far.node else {
+        return None;
+    };
+    Some(crate::ir::host::DirectPeer {
+        host: m.hosts[h].name.value.clone(),
+        port: m.hosts[h].ports[far.port].name.clone(),
+    })
+}
+
 fn settings(
     cx: &Ctx,
     t: &Tuning,
@@ -186,6 +208,7 @@ fn settings(
             rings: (p.speed.gbps() >= t.rings.min_gbps).then_some(t.rings.entries),
             pause: pause.get(i).copied().unwrap_or(false),
             mac: None,
+            direct: p.link.and_then(|l| direct_peer(cx.m, id, l)),
         })
         .collect();
     let same_subnet = same_subnet(h, lags, t.same_subnet.first_table);

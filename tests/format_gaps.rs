@@ -1,0 +1,97 @@
+//! Shows that could not be written before issue 39 (its "format gaps"): each spec here
+//! checks clean, is predicted over what it declares, and builds what it needs.
+
+mod common;
+
+fn democ(args: &[&str]) -> (i32, String, String) {
+    let r = common::democ_in(None, args, common::HANG);
+    (r.code, r.stdout, r.stderr)
+}
+
+fn plan(path: &str) -> serde_json::Value {
+    let (code, out, err) = democ(&["plan", path, "--format", "json"]);
+    assert_eq!(code, 0, "{path} must check clean:\n{err}");
+    serde_json::from_str(&out).expect("plan JSON parses")
+}
+
+fn flow<'a>(plan: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    plan["flows"]
+        .as_array()
+        .expect("flows")
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("flow {name}"))
+}
+
+/// The `why` of every limit of a flow of the kind given.
+fn limits(f: &serde_json::Value, kind: &str) -> Vec<String> {
+    f["limits"]
+        .as_array()
+        .expect("limits")
+        .iter()
+        .filter(|l| l["kind"] == kind)
+        .map(|l| l["why"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Builds a spec with host scripts into a fresh folder.
+fn build(spec: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let (code, _, err) = democ(&[
+        "build",
+        spec,
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--hosts",
+        "--no-lock",
+    ]);
+    assert_eq!(code, 0, "{spec} must build:\n{err}");
+    dir
+}
+
+fn read(dir: &tempfile::TempDir, file: &str) -> String {
+    std::fs::read_to_string(dir.path().join("out").join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn two_hosts_cabled_back_to_back_are_a_path() {
+    let p = plan("examples/gaps/direct-pair.yaml");
+    let f = flow(&p, "back-to-back");
+    assert_eq!(f["predicted_gbps"], 90.0);
+    assert_eq!(f["path"].as_array().map(Vec::len), Some(0), "no switch");
+    // Every limit of both ends counts: the cable, each host's slot, the sender's CPU.
+    assert_eq!(
+        limits(f, "link"),
+        ["dtn-1:p0 -> dtn-2:p0 carries 100G (99.0% payload at MTU 9000)"]
+    );
+    let pcie = limits(f, "pcie");
+    assert!(
+        pcie.iter().any(|w| w.starts_with("`dtn-1` slot 2")),
+        "{pcie:?}"
+    );
+    assert!(
+        pcie.iter().any(|w| w.starts_with("`dtn-2` slot 2")),
+        "{pcie:?}"
+    );
+    assert_eq!(limits(f, "cpu").len(), 1);
+
+    let b = build("examples/gaps/direct-pair.yaml");
+    let s1 = read(&b, "hosts/dtn-1.sh");
+    assert!(
+        s1.contains("ip link set dev \"$IF_p0\" mtu 9000 up"),
+        "{s1}"
+    );
+    assert!(s1.contains("ip addr replace 10.1.1.1/24 dev \"$IF_p0\""));
+    assert!(s1.contains("iperf3 -c 10.1.1.2 -p 5201 -B 10.1.1.1 -P 2"));
+    let s2 = read(&b, "hosts/dtn-2.sh");
+    assert!(s2.contains("ip addr replace 10.1.1.2/24 dev \"$IF_p0\""));
+    // The twin joins the two hosts by the peer the IR names.
+    let ir: serde_json::Value =
+        serde_json::from_str(&read(&b, "ir/hosts/dtn-1.json")).expect("IR JSON");
+    assert_eq!(ir["interfaces"][0]["direct"]["host"], "dtn-2");
+    assert_eq!(ir["interfaces"][0]["direct"]["port"], "p0");
+    let cabling = read(&b, "cabling.csv");
+    assert!(cabling.contains("dtn-1,p0,,,lab,,dtn-2,p0"), "{cabling}");
+}
