@@ -136,13 +136,18 @@ fn rows(plan: &Plan) -> (Vec<[String; 7]>, Vec<[String; 5]>) {
             [
                 f.name.clone(),
                 format!(
-                    "{} x{} ({} stream{}{})",
+                    "{} x{} ({} stream{}{}{})",
                     f.protocol,
                     f.pairs,
                     f.streams_per_pair,
                     if f.streams_per_pair == 1 { "" } else { "s" },
                     f.congestion_control
-                        .map_or(String::new(), |c| format!(", {c}"))
+                        .map_or(String::new(), |c| format!(", {c}")),
+                    if f.stripes > 1 {
+                        format!(", striped over {} NIC ports", f.stripes)
+                    } else {
+                        String::new()
+                    }
                 ),
                 g(f.demand_gbps),
                 g(f.predicted_gbps),

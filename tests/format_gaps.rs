@@ -95,3 +95,51 @@ fn two_hosts_cabled_back_to_back_are_a_path() {
     let cabling = read(&b, "cabling.csv");
     assert!(cabling.contains("dtn-1,p0,,,lab,,dtn-2,p0"), "{cabling}");
 }
+
+#[test]
+fn one_flow_striped_over_four_nics_sums_four_paths() {
+    let spec = "examples/gaps/striped-dtn.yaml";
+    let p = plan(spec);
+    let f = flow(&p, "striped");
+    assert_eq!(f["stripes"], 4);
+    assert_eq!(f["pairs"], 4);
+    assert_eq!(f["predicted_gbps"], 36.0);
+    // Each stripe leaves by its own cable: four 10G links carry 9G each.
+    let links = p["links"].as_array().expect("links");
+    for k in 0..4 {
+        let name = format!("dtn-4x10:p{k} -> z9100:1/1:{}", k + 1);
+        let l = links
+            .iter()
+            .find(|l| l["link"] == name.as_str())
+            .unwrap_or_else(|| panic!("{name} carries a stripe: {links:?}"));
+        assert_eq!(l["load_gbps"], 9.0);
+    }
+    let (_, text, _) = democ(&["plan", spec]);
+    assert!(text.contains("striped over 4 NIC ports"), "{text}");
+
+    // One iperf3 per port, bound to that port's address, pinned to its card's socket
+    // (slots 4 and 5 hang off the second).
+    let b = build(spec);
+    let s = read(&b, "hosts/dtn-4x10.sh");
+    for (k, node) in [(1, 0), (2, 0), (3, 1), (4, 1)] {
+        let launch =
+            format!("numactl -N {node} -m {node} iperf3 -c 10.1.1.5 -p 520{k} -B 10.1.1.{k} -P 1");
+        assert!(s.contains(&launch), "{launch}\n{s}");
+        assert!(s.contains(&format!("striped+dtn-4x10+dtn-100+dtn-4x10+p{}+", k - 1)));
+    }
+}
+
+#[test]
+fn a_stripe_beyond_one_nic_is_bounded_by_that_nic() {
+    // Striped at 40G, each 10G stripe is held to its cable's payload rate.
+    let text = std::fs::read_to_string("examples/gaps/striped-dtn.yaml").expect("spec");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = dir.path().join("s.yaml");
+    std::fs::write(&spec, text.replace("rate: 36G", "rate: 40G")).expect("write");
+    let (_, out, err) = democ(&["plan", spec.to_str().expect("utf-8"), "--format", "json"]);
+    let p: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    let f = flow(&p, "striped");
+    let got = f["predicted_gbps"].as_f64().expect("number");
+    assert!((got - 4.0 * 9.9).abs() < 0.1, "{got}");
+    assert_eq!(f["bottleneck"]["kind"], "link");
+}

@@ -68,6 +68,10 @@ pub(crate) struct Limit {
 
 /// A shared text as a JSON string (serde's `rc` feature would rebuild every crate
 /// that uses serde for this one field).
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
 fn as_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::Error> {
     ser.serialize_str(s)
 }
@@ -86,6 +90,10 @@ pub(crate) struct FlowPrediction {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) congestion_control: Option<&'static str>,
     pub(crate) pairs: usize,
+    /// Stripes per host pair (`stripe:`): each of `pairs` is one stripe, bound to one
+    /// of the sender's ports.
+    #[serde(skip_serializing_if = "is_one")]
+    pub(crate) stripes: usize,
     pub(crate) streams_per_pair: u32,
     pub(crate) demand_gbps: f64,
     pub(crate) predicted_gbps: f64,
@@ -1215,6 +1223,7 @@ fn flow_prediction(
         protocol: f.protocol.value.as_str(),
         congestion_control: f.congestion_control().map(|c| c.as_str()),
         pairs: routes.pairs.len(),
+        stripes: f.stripe_width,
         streams_per_pair,
         demand_gbps,
         predicted_gbps: total,

@@ -453,6 +453,12 @@ codes! {
          two ends hold addresses in different subnets. Nothing routes on a bare cable: each host \
          sends only to its own subnet there, so no packet crosses. Give both ports addresses in \
          one subnet (or leave them to `addressing.dtn`, which puts every DTN in one subnet).";
+    STRIPE_PORT = "E0272" "stripe-port" Error
+        "A flow's `stripe:` names the sender's ports its pairs are striped over, one stream set \
+         per port bound to that port's address and leaving by its cable. Each must be a port \
+         of every sending host, named once, cabled, and not a member of a bond (a bond's \
+         members carry no address of their own: the bond already spreads streams over them). \
+         RDMA flows are not striped (one queue pair set per connection, bound by RDMA-CM).";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

@@ -546,7 +546,16 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 duration,
                 disk,
                 fabric: None,
-                result: result_stem(&f.name.value, m, (src, dst), me),
+                // A stripe's results carry its port: the pair runs once per port.
+                result: if f.stripe_width > 1 {
+                    format!(
+                        "{}+{}",
+                        result_stem(&f.name.value, m, (src, dst), me),
+                        m.hosts[pr.src].ports[sp].name
+                    )
+                } else {
+                    result_stem(&f.name.value, m, (src, dst), me)
+                },
             };
             // ib_write_bw's server runs for the test's length too; iperf3's until stopped.
             let server_duration = rdma.then(|| "-D".to_owned());

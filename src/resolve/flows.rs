@@ -162,6 +162,8 @@ fn flow(
     Flow {
         name: f.name.clone(),
         pairs,
+        stripes: Vec::new(),
+        stripe_width: 1,
         rate: f.rate.clone(),
         protocol: f.protocol.clone(),
         streams: f.streams.clone(),
@@ -225,7 +227,11 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             too_many_pairs(rx, f, total_pairs);
             return;
         }
-        m.flows.push(flow(f, pairs, path, m.settings.routing));
+        let mut flow = flow(f, pairs, path, m.settings.routing);
+        if let Some(ports) = &f.stripe {
+            super::stripes::stripe(rx, m, &mut flow, ports);
+        }
+        m.flows.push(flow);
     }
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {

@@ -14,6 +14,7 @@ mod no_openflow;
 mod port_help;
 mod services;
 mod settings;
+mod stripes;
 mod switches;
 
 use crate::fxhash::FxMap as HashMap;

@@ -442,8 +442,13 @@ pub(crate) struct Fabric {
 #[derive(Debug)]
 pub(crate) struct Flow {
     pub(crate) name: Sp<String>,
-    /// (source, sink) host pairs.
+    /// (source, sink) host pairs; a striped flow lists each pair once per stripe.
     pub(crate) pairs: Vec<(HostId, HostId)>,
+    /// Per pair, the sender's port the stripe leaves by (`stripe:`); empty when the flow
+    /// is not striped.
+    pub(crate) stripes: Vec<usize>,
+    /// Stripes per host pair (1 when not striped).
+    pub(crate) stripe_width: usize,
     /// Aggregate demand over all pairs.
     pub(crate) rate: Sp<Rate>,
     pub(crate) protocol: Sp<Protocol>,
@@ -475,6 +480,11 @@ impl Flow {
         } else {
             CongestionControl::Cubic
         })
+    }
+
+    /// The sender's port pair `i` (forward) is bound to, when the flow is striped.
+    pub(crate) fn stripe(&self, i: usize) -> Option<usize> {
+        self.stripes.get(i).copied()
     }
 
     /// Demand of one pair.

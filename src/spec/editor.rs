@@ -339,6 +339,7 @@ fn fallback_text(prop: &str) -> Option<Value> {
         "version" => "1.3",
         "allow" => return Some(json!(["W0246"])),
         "serials" => return Some(json!(["S4EWNX0R123456A", "S4EWNX0R123457B"])),
+        "stripe" => return Some(json!(["p0", "p1", "p2", "p3"])),
         _ => return None,
     }))
 }

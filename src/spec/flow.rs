@@ -59,6 +59,11 @@ spec_struct! {
         path: Option<Vec<Sp<String>>> = opt,
         /// How the route is chosen when there is no `path:` (`shortest` or `widest`); default `show.defaults.routing`.
         routing: Option<Sp<Routing>> = opt,
+        /// Stripe each pair over these ports of the sender, one per NIC (`[p0, p1, p2,
+        /// p3]`: the "4 x 10GE" DTN, FDT over several interfaces): one stream set per
+        /// port, bound to its address and leaving by its cable; the pair's share of the
+        /// rate is split evenly among them and the prediction sums their paths.
+        stripe: Option<Vec<Sp<String>>> = opt,
         /// Also carry the same demand from `to` back to `from`.
         bidirectional: Option<Sp<bool>> = opt,
         /// Police the flow at this aggregate rate: an OpenFlow 1.3 meter (drop band) on
