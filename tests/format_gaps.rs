@@ -143,3 +143,67 @@ fn a_stripe_beyond_one_nic_is_bounded_by_that_nic() {
     assert!((got - 4.0 * 9.9).abs() < 0.1, "{got}");
     assert_eq!(f["bottleneck"]["kind"], "link");
 }
+
+#[test]
+fn raid_arrays_predict_the_level_the_controller_and_the_slot() {
+    let spec = "examples/gaps/raid-dtn.yaml";
+    let p = plan(spec);
+    // RAID 6 of 12 HDDs reads 10 data members; RAID 10 of 16 SSDs writes 8.
+    let f = flow(&p, "hdd-to-ssd");
+    let storage = limits(f, "storage");
+    assert!(
+        storage.contains(
+            &"`hdd-dtn` raid6 of 12 x `seagate-exos-x18` reads 10 member(s) x 270 MB/s = 21.6 Gbit/s"
+                .to_owned()
+        ),
+        "{storage:?}"
+    );
+    assert!(
+        storage.contains(
+            &"`ssd-dtn` raid10 of 16 x `samsung-pm893` writes 8 member(s) x 520 MB/s = 33.3 Gbit/s"
+                .to_owned()
+        ),
+        "{storage:?}"
+    );
+    // Sixteen SSDs read more than the controller moves: its own figure holds them.
+    let f = flow(&p, "ssd-to-memory");
+    let storage = limits(f, "storage");
+    assert!(
+        storage[0].starts_with(
+            "`ssd-dtn` controller `broadcom-megaraid-9560-16i` reads at most 6.9 GB/s = 55.2 Gbit/s"
+        ),
+        "{storage:?}"
+    );
+    let hosts = p["storage"].as_array().expect("storage");
+    assert_eq!(hosts.len(), 2);
+    // The array is the drive the transfer's fio reads.
+    let b = build(spec);
+    let s = read(&b, "hosts/hdd-dtn.sh");
+    assert!(s.contains("DRIVE_1=\"${DRIVE_1:-/mnt/raid0}\""), "{s}");
+}
+
+#[test]
+fn raid_write_arithmetic_per_level() {
+    // Write members of a full stripe, per level, for 8 drives (catalog/raid.yaml cites
+    // the arithmetic): RAID 0 8, RAID 1 1 (every block on each copy), RAID 10 4,
+    // RAID 5 7, RAID 6 6. Checked through the plan of one array per level.
+    let text = std::fs::read_to_string("examples/gaps/raid-dtn.yaml").expect("spec");
+    for (level, members) in [("raid0", 8), ("raid10", 4), ("raid5", 7), ("raid6", 6)] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let spec = dir.path().join("s.yaml");
+        let t = text.replace(
+            "level: raid10, disks: samsung-pm893, count: 16",
+            &format!("level: {level}, disks: samsung-pm893, count: 8"),
+        );
+        std::fs::write(&spec, t).expect("write");
+        let p = plan(spec.to_str().expect("utf-8"));
+        let storage = limits(flow(&p, "hdd-to-ssd"), "storage");
+        let want = format!(
+            "`ssd-dtn` {level} of 8 x `samsung-pm893` writes {members} member(s) x 520 MB/s"
+        );
+        assert!(
+            storage.iter().any(|w| w.starts_with(&want)),
+            "{want}: {storage:?}"
+        );
+    }
+}

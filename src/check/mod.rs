@@ -31,6 +31,7 @@ pub(crate) mod pfc_reach;
 pub(crate) mod predict;
 #[cfg(test)]
 mod props;
+pub(crate) mod raid;
 pub(crate) mod routes;
 pub(crate) mod segments;
 pub(crate) mod server_ports;
@@ -125,6 +126,7 @@ const OTHERS: &[(&[Check], &str)] = &[
             openflow::check,
             control::check,
             direct::check,
+            raid::check,
             routes::check,
             segments::check,
             services::check,

@@ -227,10 +227,12 @@ fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFac
         .map(|h| {
             let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
             HostFacts {
-                io: if h.nvme.is_empty() {
-                    Io::default()
-                } else {
+                io: if !h.nvme.is_empty() {
                     host_io(cx, h)
+                } else if !h.raid.is_empty() {
+                    super::raid::raid_io(cx, h)
+                } else {
+                    Io::default()
                 },
                 nic_socket: links
                     .iter()
@@ -1268,7 +1270,9 @@ fn numa_factor(
         }
         let n = sockets.len() as f64;
         let drives = &facts[host].io.sockets;
-        if store == Store::Nvme && !drives.is_empty() && sockets.iter().any(|s| !drives.contains(s))
+        if store != Store::Memory
+            && !drives.is_empty()
+            && sockets.iter().any(|s| !drives.contains(s))
         {
             remote = Some("drives and a NIC");
             crossing =

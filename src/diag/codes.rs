@@ -459,6 +459,13 @@ codes! {
          of every sending host, named once, cabled, and not a member of a bond (a bond's \
          members carry no address of their own: the bond already spreads streams over them). \
          RDMA flows are not striped (one queue pair set per connection, bound by RDMA-CM).";
+    RAID_ARRAY = "E0273" "raid-array" Error
+        "A RAID array cannot be built as declared: fewer members than its level needs (RAID 0 \
+         and RAID 1 two, RAID 5 three, RAID 6 four, RAID 10 an even four or more), more than \
+         its controller attaches, a level the controller does not build, or a host with both \
+         NVMe drives and RAID arrays (democ models one local store per host: a flow's `nvme` \
+         or `raid` reads and writes it). A flow that reads or writes `raid` on a host with no \
+         array is refused too.";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

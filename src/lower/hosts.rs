@@ -289,6 +289,9 @@ fn needs(t: &Tuning, h: &mut Host) {
 /// each group hangs off.
 fn drives(cx: &Ctx, h: &crate::resolve::model::Host, d: &DiskPlan) -> Vec<crate::ir::host::Drive> {
     let ch = cx.db.chassis.get(&h.chassis);
+    if h.nvme.is_empty() && !h.raid.is_empty() {
+        return arrays(ch, h);
+    }
     h.nvme
         .iter()
         .flat_map(|g| {
@@ -303,6 +306,26 @@ fn drives(cx: &Ctx, h: &crate::resolve::model::Host, d: &DiskPlan) -> Vec<crate:
             default_dir: format!("{}{i}", d.drive_dir),
             model,
             numa_node,
+        })
+        .collect()
+}
+
+/// A host's RAID arrays as the drives its transfers read and write: one block device
+/// (a virtual drive of its controller) per array, mounted at `/mnt/raid<i>` by default.
+fn arrays(
+    ch: Option<&crate::catalog::types::ChassisModel>,
+    h: &crate::resolve::model::Host,
+) -> Vec<crate::ir::host::Drive> {
+    h.raid
+        .iter()
+        .enumerate()
+        .map(|(i, a)| crate::ir::host::Drive {
+            var: format!("DRIVE_{}", i + 1),
+            default_dir: format!("/mnt/raid{i}"),
+            model: a.disks.value.clone(),
+            numa_node: ch
+                .and_then(|c| crate::check::pcie::slot(c, &a.slot))
+                .and_then(|s| s.socket),
         })
         .collect()
 }
@@ -525,7 +548,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
             send.extend(client);
             let rdma = f.protocol.value == Protocol::Rdma;
             let disk = |me: HostId, peer: HostId, store: Store, read: bool, pin: Vec<String>| {
-                (store == Store::Nvme && !hosts[me].drives.is_empty()).then(|| DiskIo {
+                (store != Store::Memory && !hosts[me].drives.is_empty()).then(|| DiskIo {
                     rw: if read { "read" } else { "write" }.into(),
                     drives: hosts[me].drives.iter().map(|d| d.var.clone()).collect(),
                     rate_bytes: (f.pair_rate().bps() / 8.0 / hosts[me].drives.len() as f64)
@@ -608,7 +631,7 @@ fn fabric_pair(
     let host = |h: HostId| m.hosts[h].name.value.clone();
     let store = if reads { f.sink } else { f.source };
     let drives = &hosts[initiator].drives;
-    let disk = (store == Store::Nvme && !drives.is_empty()).then(|| DiskIo {
+    let disk = (store != Store::Memory && !drives.is_empty()).then(|| DiskIo {
         rw: if reads { "write" } else { "read" }.into(),
         drives: drives.iter().map(|d| d.var.clone()).collect(),
         rate_bytes: (rate_bytes as f64 / drives.len() as f64).ceil() as u64,

@@ -12,6 +12,7 @@ pub(crate) mod model;
 pub(crate) mod naming;
 mod no_openflow;
 mod port_help;
+mod raid;
 mod services;
 mod settings;
 mod stripes;

@@ -268,6 +268,17 @@ pub(crate) struct NvmeGroup {
     pub(crate) span: Span,
 }
 
+/// A RAID array of a host, its names checked against the catalog.
+#[derive(Debug, Clone)]
+pub(crate) struct RaidArray {
+    pub(crate) controller: Sp<String>,
+    pub(crate) slot: Sp<String>,
+    pub(crate) level: crate::spec::host::RaidLevel,
+    pub(crate) disks: Sp<String>,
+    pub(crate) count: u32,
+    pub(crate) span: Span,
+}
+
 #[derive(Debug)]
 pub(crate) struct Host {
     pub(crate) name: Sp<String>,
@@ -280,6 +291,8 @@ pub(crate) struct Host {
     pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
     pub(crate) nics: Vec<Nic>,
     pub(crate) nvme: Vec<NvmeGroup>,
+    /// RAID arrays behind controller cards.
+    pub(crate) raid: Vec<RaidArray>,
     pub(crate) ports: Vec<Port>,
     pub(crate) port_index: HashMap<String, usize>,
     /// Static interface addresses by port index.

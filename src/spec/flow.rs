@@ -13,7 +13,7 @@ keyword_enum! {
 
 keyword_enum! {
     /// Where a flow's data comes from or goes to.
-    pub enum Store ("data source or sink") { Memory = "memory", Nvme = "nvme" }
+    pub enum Store ("data source or sink") { Memory = "memory", Nvme = "nvme", Raid = "raid" }
 }
 
 keyword_enum! {
@@ -51,9 +51,9 @@ spec_struct! {
         streams: Option<Sp<u32>> = opt in STREAMS,
         /// TCP congestion control of the senders (default `cubic`, loss-based).
         congestion_control: Option<Sp<CongestionControl>> = opt,
-        /// Where the sender reads: `memory` (default) or `nvme`.
+        /// Where the sender reads: `memory` (default), `nvme` or `raid` (its RAID arrays).
         source: Option<Sp<Store>> = opt,
-        /// Where the receiver writes: `memory` (default) or `nvme`.
+        /// Where the receiver writes: `memory` (default), `nvme` or `raid`.
         sink: Option<Sp<Store>> = opt,
         /// Switches to traverse in order; default computed.
         path: Option<Vec<Sp<String>>> = opt,
