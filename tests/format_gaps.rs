@@ -207,3 +207,23 @@ fn raid_write_arithmetic_per_level() {
         );
     }
 }
+
+#[test]
+fn a_flow_pinned_away_from_its_nic_pays_the_cross_socket_factor() {
+    let spec = "examples/gaps/cross-socket.yaml";
+    let p = plan(spec);
+    let own = flow(&p, "own-socket");
+    let far = flow(&p, "far-socket");
+    assert_eq!(own["predicted_gbps"], 60.0);
+    assert!(own["numa_remote"].is_null());
+    // One stream at 68 Gbit/s on the NIC's socket; pinned to the other socket, the
+    // catalog's numa_remote_factor (0.5, ESnet fasterdata's "up to 2x") halves it.
+    assert_eq!(far["predicted_gbps"], 34.0);
+    assert_eq!(far["numa_remote"], "a pinned socket and its NIC");
+    assert_eq!(far["bottleneck"]["kind"], "cpu");
+    let b = build(spec);
+    let s = read(&b, "hosts/dtn-2.sh");
+    assert!(s.contains("numactl -N 1 -m 1 iperf3 -c 10.1.1.1"), "{s}");
+    let s = read(&b, "hosts/dtn-1.sh");
+    assert!(s.contains("numactl -N 0 -m 0 iperf3 -c 10.1.1.2"), "{s}");
+}

@@ -158,7 +158,11 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
             diags.push(
                 Diagnostic::new(codes::NUMA, f.name.span, format!("flow `{}` moves data between {what} on different sockets", f.name.value))
                     .label("crosses the socket interconnect")
-                    .help("move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"),
+                    .help(if what == "a pinned socket and its NIC" {
+                        "the flow's `pin:` runs it away from its NIC: leave `pin:` out (each end then runs on its NIC's socket), or acknowledge with `allow: [W0242]` when the crossing is the demonstration; the prediction assumes the cross-socket cost"
+                    } else {
+                        "move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"
+                    }),
             );
         }
         if p.predicted_gbps < SHORTFALL * p.demand_gbps {

@@ -1269,6 +1269,16 @@ fn numa_factor(
             continue;
         }
         let n = sockets.len() as f64;
+        // A `pin:` puts the process on its socket whatever the NICs': what reaches a
+        // NIC on another socket crosses.
+        if let Some(p) = if first { f.pin.0 } else { f.pin.1 } {
+            let away = sockets.iter().filter(|&&s| s != p).count() as f64 / n;
+            if away > 0.0 {
+                remote = remote.or(Some("a pinned socket and its NIC"));
+                crossing = crossing.max(away);
+            }
+            continue;
+        }
         let drives = &facts[host].io.sockets;
         if store != Store::Memory
             && !drives.is_empty()

@@ -466,6 +466,10 @@ codes! {
          NVMe drives and RAID arrays (democ models one local store per host: a flow's `nvme` \
          or `raid` reads and writes it). A flow that reads or writes `raid` on a host with no \
          array is refused too.";
+    PIN_SOCKET = "E0274" "pin-socket" Error
+        "A flow's `pin:` names a CPU socket its host does not have (sockets count from 0 up \
+         to the host's `sockets`, default the chassis'). Pinning runs the transfer with \
+         `numactl -N <socket>`, which fails on a node the machine lacks.";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

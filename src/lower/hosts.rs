@@ -542,9 +542,10 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 }
             };
             let numa_of = |h: HostId, p: usize| numa[h].get(p).copied().flatten();
-            let mut serve = pin(numa_of(dst, dp));
+            // A `pin:` runs the end on its socket instead of its NIC's.
+            let mut serve = pin(f.pin.1.or(numa_of(dst, dp)));
             serve.extend(server);
-            let mut send = pin(numa_of(src, sp));
+            let mut send = pin(f.pin.0.or(numa_of(src, sp)));
             send.extend(client);
             let rdma = f.protocol.value == Protocol::Rdma;
             let disk = |me: HostId, peer: HostId, store: Store, read: bool, pin: Vec<String>| {
@@ -560,8 +561,8 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                     pin,
                 })
             };
-            let serve_disk = disk(dst, src, f.sink, false, pin(numa_of(dst, dp)));
-            let send_disk = disk(src, dst, f.source, true, pin(numa_of(src, sp)));
+            let serve_disk = disk(dst, src, f.sink, false, pin(f.pin.1.or(numa_of(dst, dp))));
+            let send_disk = disk(src, dst, f.source, true, pin(f.pin.0.or(numa_of(src, sp))));
             let transfer = |me: HostId, peer: HostId, argv: Vec<String>, duration, disk| Transfer {
                 flow: f.name.value.clone(),
                 peer: m.hosts[peer].name.value.clone(),

@@ -164,6 +164,12 @@ fn flow(
         pairs,
         stripes: Vec::new(),
         stripe_width: 1,
+        pin: f.pin.as_ref().map_or((None, None), |p| {
+            (
+                p.sender.as_ref().map(|s| s.value),
+                p.receiver.as_ref().map(|s| s.value),
+            )
+        }),
         rate: f.rate.clone(),
         protocol: f.protocol.clone(),
         streams: f.streams.clone(),
@@ -230,6 +236,9 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         let mut flow = flow(f, pairs, path, m.settings.routing);
         if let Some(ports) = &f.stripe {
             super::stripes::stripe(rx, m, &mut flow, ports);
+        }
+        if let Some(p) = &f.pin {
+            super::stripes::pinned_sockets(rx, m, &flow, p);
         }
         m.flows.push(flow);
     }

@@ -462,6 +462,9 @@ pub(crate) struct Flow {
     pub(crate) stripes: Vec<usize>,
     /// Stripes per host pair (1 when not striped).
     pub(crate) stripe_width: usize,
+    /// CPU sockets the sender's and the receiver's processes are pinned to (`pin:`),
+    /// instead of their NIC's.
+    pub(crate) pin: (Option<u8>, Option<u8>),
     /// Aggregate demand over all pairs.
     pub(crate) rate: Sp<Rate>,
     pub(crate) protocol: Sp<Protocol>,

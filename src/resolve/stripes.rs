@@ -106,3 +106,28 @@ pub(super) fn stripe(rx: &mut Rx, m: &Model, f: &mut Flow, ports: &[Sp<String>])
     f.stripes = stripes;
     f.stripe_width = width;
 }
+
+/// `pin:` sockets each end's hosts have (E0274).
+pub(super) fn pinned_sockets(rx: &mut Rx, m: &Model, f: &Flow, pin: &crate::spec::flow::Pin) {
+    let ends = [(&pin.sender, true), (&pin.receiver, false)];
+    for (socket, sender) in ends {
+        let Some(s) = socket else { continue };
+        let short = f
+            .pairs
+            .iter()
+            .map(|&(a, b)| if sender { a } else { b })
+            .find(|&h| s.value >= m.hosts[h].sockets);
+        if let Some(h) = short {
+            let h = &m.hosts[h];
+            rx.diags.push(
+                Diagnostic::new(
+                    codes::PIN_SOCKET,
+                    s.span,
+                    format!("`{}` has no socket {}", h.name.value, s.value),
+                )
+                .label(format!("sockets are 0 to {}", h.sockets.saturating_sub(1)))
+                .help("pin to a socket the host has, or leave `pin:` out to run on each NIC's own"),
+            );
+        }
+    }
+}

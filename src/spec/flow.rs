@@ -38,6 +38,16 @@ keyword_enum! {
 }
 
 spec_struct! {
+    /// The CPU sockets a flow's processes run on (0-based), per end.
+    pub struct Pin ("socket pin") {
+        /// The sending host's socket.
+        sender: Option<Sp<u8>> = opt,
+        /// The receiving host's socket.
+        receiver: Option<Sp<u8>> = opt,
+    }
+}
+
+spec_struct! {
     /// A demand between DTNs. `from` and `to` may be ranges: equal-length ranges pair up
     /// one to one; a single host pairs with every host of the other side. `rate` is the
     /// aggregate, shared evenly over the pairs.
@@ -64,6 +74,10 @@ spec_struct! {
         /// port, bound to its address and leaving by its cable; the pair's share of the
         /// rate is split evenly among them and the prediction sums their paths.
         stripe: Option<Vec<Sp<String>>> = opt,
+        /// Run the transfer on these CPU sockets (`numactl -N`) rather than on each NIC's
+        /// own: `{ sender: 1 }` demonstrates the cross-socket cost, which the prediction
+        /// counts (catalog physics `numa_remote_factor`).
+        pin: Option<Sp<Pin>> = opt,
         /// Also carry the same demand from `to` back to `from`.
         bidirectional: Option<Sp<bool>> = opt,
         /// Police the flow at this aggregate rate: an OpenFlow 1.3 meter (drop band) on
