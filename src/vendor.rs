@@ -568,7 +568,10 @@ mod tests {
     fn every_vendor_file_parses() {
         let v = super::vendors().expect("vendor.yaml files parse");
         let folders: Vec<&str> = v.folders().collect();
-        assert_eq!(folders, ["arista", "dell", "mellanox", "pica8", "sonic"]);
+        assert_eq!(
+            folders,
+            ["appliance", "arista", "dell", "mellanox", "pica8", "sonic"]
+        );
         for (os, vendor) in [
             ("os10", "Dell"),
             ("ftos9", "dell"),

@@ -155,6 +155,7 @@ specs! {
     bad e0272_stripe_port => "tests/bad/E0272-stripe-port.yaml",
     bad e0273_raid_array => "tests/bad/E0273-raid-array.yaml",
     bad e0274_pin_socket => "tests/bad/E0274-pin-socket.yaml",
+    bad e0275_no_os_config => "tests/bad/E0275-no-os-config.yaml",
     bad w0259_stateful_middlebox => "tests/bad/W0259-stateful-middlebox.yaml",
     bad e0225_middlebox_mtu => "tests/bad/E0225-middlebox-mtu.yaml",
     bad w0290_fabric_numa => "tests/bad/W0290-fabric-numa.yaml",

@@ -227,3 +227,86 @@ fn a_flow_pinned_away_from_its_nic_pays_the_cross_socket_factor() {
     let s = read(&b, "hosts/dtn-1.sh");
     assert!(s.contains("numactl -N 0 -m 0 iperf3 -c 10.1.1.2"), "{s}");
 }
+
+#[test]
+fn a_device_with_no_switch_os_is_a_hop_at_its_declared_rate() {
+    let spec = "examples/gaps/p4-hop.yaml";
+    let p = plan(spec);
+    let f = flow(&p, "through-fpga");
+    // Two 100G cables at its ports, each held to the board's 40G.
+    let got = f["predicted_gbps"].as_f64().expect("number");
+    assert!((got - 40.0 * 0.99).abs() < 0.1, "{got}");
+    assert_eq!(f["bottleneck"]["kind"], "link");
+    let why = f["bottleneck"]["why"].as_str().expect("words");
+    assert!(why.contains("`fpga-1` (forwards 40G)"), "{why}");
+    assert_eq!(
+        f["path"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|s| s.as_str()).collect::<Vec<_>>()),
+        Some(vec!["sw-a", "fpga-1", "sw-b"])
+    );
+    // No config is written for it; its cables are in the cabling plan and the BOM.
+    let b = build(spec);
+    let out = b.path().join("out");
+    let configs: Vec<String> = std::fs::read_dir(out.join("switches"))
+        .expect("switches/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        configs.iter().any(|c| c.starts_with("sw-a.")),
+        "{configs:?}"
+    );
+    assert!(
+        !configs.iter().any(|c| c.starts_with("fpga-1")),
+        "{configs:?}"
+    );
+    let cabling = read(&b, "cabling.csv");
+    let rows: Vec<&str> = cabling.lines().filter(|l| l.contains("fpga-1")).collect();
+    assert_eq!(rows.len(), 2, "{cabling}");
+    // The cables are bought for the ports' 100G, whatever the board forwards.
+    assert!(rows.iter().all(|r| r.contains(",100G,dac,")), "{rows:?}");
+    let (_, text, _) = democ(&["plan", spec]);
+    assert!(text.contains("no switch OS"), "{text}");
+    // The IR keeps it, so the twin bridges its ports.
+    let (_, ir, _) = democ(&["ir", spec, "--no-lock"]);
+    assert!(
+        ir.contains("\"hostname\": \"fpga-1\""),
+        "the IR carries the device"
+    );
+}
+
+#[test]
+fn a_back_to_back_cable_beside_a_switch_path_is_taken_when_the_path_is_empty() {
+    // SC15's two Haswell servers are cabled to the Z9100 and to each other: the flow
+    // keeps the switch by default, and `path: []` puts it on the cable.
+    let p = plan("examples/sc15/show.yaml");
+    assert_eq!(flow(&p, "net-100g")["path"][0], "cit-z9100-1");
+    let text = std::fs::read_to_string("examples/sc15/show.yaml").expect("spec");
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["show.yaml", "wan.yaml", "lab.yaml"] {
+        let t = std::fs::read_to_string(format!("examples/sc15/{f}")).expect("file");
+        std::fs::write(dir.path().join(f), t).expect("write");
+    }
+    let direct = text.replacen(
+        "    rate: 100G\n    protocol: tcp\n    streams: 2\n",
+        "    rate: 100G\n    protocol: tcp\n    streams: 2\n    path: []\n",
+        1,
+    );
+    assert_ne!(direct, text);
+    let spec = dir.path().join("show.yaml");
+    std::fs::write(&spec, direct).expect("write");
+    let (code, out, err) = democ(&[
+        "plan",
+        spec.to_str().expect("utf-8"),
+        "--format",
+        "json",
+        "--no-lock",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let p: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let f = flow(&p, "net-100g");
+    assert_eq!(
+        limits(f, "link"),
+        ["sc100G-1:p1 -> sc100G-2:p1 carries 100G (99.0% payload at MTU 9000)"]
+    );
+}

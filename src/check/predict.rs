@@ -164,6 +164,9 @@ pub(crate) struct Plan {
     pub(crate) links: Vec<(Res, LinkUse)>,
     /// Switches owned by others (`external: true`): modelled, no config written.
     pub(crate) external: Vec<String>,
+    /// Devices with no switch OS (`os: none`): hops democ writes no config for (not
+    /// in plan.json: `external` there lists what democ writes no config for).
+    pub(crate) no_os: Vec<String>,
 }
 
 /// Payload share of the wire for a protocol at an MTU.
@@ -620,7 +623,13 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         external: m
             .switches
             .iter()
-            .filter(|s| s.external)
+            .filter(|s| s.external && s.os != crate::spec::switch::Os::None)
+            .map(|s| s.name.value.clone())
+            .collect(),
+        no_os: m
+            .switches
+            .iter()
+            .filter(|s| s.os == crate::spec::switch::Os::None)
             .map(|s| s.name.value.clone())
             .collect(),
     };

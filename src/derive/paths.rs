@@ -304,13 +304,6 @@ impl Router<'_> {
 
     /// Automatic route for one pair; None when unreachable.
     fn auto(&mut self, s: HostId, d: HostId, policy: Routing, rate: f64) -> Option<PairRoute> {
-        // Two hosts cabled back to back: the cable is the path (no switch, no hop
-        // latency); it is always shorter and as wide as any route through switches.
-        if let Some(e) = self.edge_between(NodeId::Host(s), NodeId::Host(d)) {
-            if self.carries(e) {
-                return Some(self.along(s, d, &[e], rate));
-            }
-        }
         // A striped pair leaves (or enters) by its port's cable only.
         let ups = through(self.t, self.uplinks(s), self.force.0);
         let downs = through(self.t, self.uplinks(d), self.force.1);
@@ -332,7 +325,14 @@ impl Router<'_> {
         let found = auto_edges(self.t, &self.trees, (&ups, &downs), policy, &mut edges);
         let pr = found.then(|| self.along(s, d, &edges, rate));
         self.edges = edges;
-        pr
+        // Two hosts cabled back to back with no route through switches: the cable is the
+        // path (no switch, no hop latency). Where switches join them too, the switches
+        // carry the flow, as they did before host cables were paths; `path: []` picks
+        // the cable.
+        pr.or_else(|| {
+            let e = self.edge_between(NodeId::Host(s), NodeId::Host(d))?;
+            self.carries(e).then(|| self.along(s, d, &[e], rate))
+        })
     }
 
     /// The route of pair `s` -> `d` over `edges` (its automatic route's, found apart).
@@ -524,7 +524,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
                     reported = true;
                     let (sn, dn) = (&r.m.hosts[s].name.value, &r.m.hosts[d].name.value);
                     let d = match (at, &f.path) {
-                        (Some(i), Some(p)) => Diagnostic::new(codes::NO_PATH, p[i].span, format!("the path of flow `{}` is broken at `{}`", f.name.value, r.m.switches[p[i].value].name.value))
+                        (Some(i), Some(p)) if i < p.len() => Diagnostic::new(codes::NO_PATH, p[i].span, format!("the path of flow `{}` is broken at `{}`", f.name.value, r.m.switches[p[i].value].name.value))
                             .label("not connected to the previous or next hop")
                             .also(f.span, format!("pair `{sn}` -> `{dn}`"))
                             .help("list switches that are cabled to each other, starting at the source host's switch"),

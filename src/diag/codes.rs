@@ -470,6 +470,11 @@ codes! {
         "A flow's `pin:` names a CPU socket its host does not have (sockets count from 0 up \
          to the host's `sockets`, default the chassis'). Pinning runs the transfer with \
          `numactl -N <socket>`, which fails on a node the machine lacks.";
+    NO_OS_CONFIG = "E0275" "no-os-config" Error
+        "A switch with `os: none` (a P4 or FPGA board, a packet broker) runs no switch OS, \
+         so democ writes no config for it and nothing would apply a control-plane setting: \
+         OpenFlow, BGP (`asn`, `router_id`) or a hosts' `gateway:`. Program the device with \
+         its own tools, and leave those settings to the switches around it.";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

@@ -11,6 +11,7 @@ pub(crate) mod middleboxes;
 pub(crate) mod model;
 pub(crate) mod naming;
 mod no_openflow;
+mod no_os;
 mod port_help;
 mod raid;
 mod services;

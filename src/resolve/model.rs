@@ -226,6 +226,9 @@ pub(crate) struct Switch {
     pub(crate) model: Sp<String>,
     pub(crate) vendor: String,
     pub(crate) os: Os,
+    /// What it forwards per port and direction (`throughput:`), folded into the
+    /// capacity of the links at its ports.
+    pub(crate) throughput: Option<crate::spec::units::Rate>,
     pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
     pub(crate) asn: Option<u32>,
     pub(crate) router_id: Option<Ipv4Addr>,
@@ -328,6 +331,9 @@ pub(crate) struct Link {
     pub(crate) kind: LinkKind,
     /// Capacity per direction.
     pub(crate) capacity: Rate,
+    /// What the cable itself is bought for: the ports' speed on a LAN link, before inline
+    /// boxes and devices (`throughput:`) hold the capacity below it; a WAN's capacity.
+    pub(crate) cable_rate: Rate,
     pub(crate) media: Option<Media>,
     pub(crate) optic_a: Option<Sp<String>>,
     pub(crate) optic_b: Option<Sp<String>>,
