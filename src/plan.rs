@@ -136,13 +136,18 @@ fn rows(plan: &Plan) -> (Vec<[String; 7]>, Vec<[String; 5]>) {
             [
                 f.name.clone(),
                 format!(
-                    "{} x{} ({} stream{}{})",
+                    "{} x{} ({} stream{}{}{})",
                     f.protocol,
                     f.pairs,
                     f.streams_per_pair,
                     if f.streams_per_pair == 1 { "" } else { "s" },
                     f.congestion_control
-                        .map_or(String::new(), |c| format!(", {c}"))
+                        .map_or(String::new(), |c| format!(", {c}")),
+                    if f.stripes > 1 {
+                        format!(", striped over {} NIC ports", f.stripes)
+                    } else {
+                        String::new()
+                    }
                 ),
                 g(f.demand_gbps),
                 g(f.predicted_gbps),
@@ -302,15 +307,31 @@ fn fabric_rows(plan: &Plan) -> Vec<[String; 7]> {
         .collect()
 }
 
-/// The switches owned by others, in words, when there are any.
+/// The switches owned by others, and the devices with no switch OS, in words, when
+/// there are any.
 fn external_note(plan: &Plan) -> Option<String> {
-    (!plan.external.is_empty()).then(|| {
-        let names: Vec<String> = plan.external.iter().map(|s| format!("`{s}`")).collect();
+    let names = |v: &[String]| {
+        v.iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let owned = (!plan.external.is_empty()).then(|| {
         format!(
             "external (owned by others; modelled for feasibility, no config written or pushed): {}",
-            names.join(", ")
+            names(&plan.external)
         )
-    })
+    });
+    let no_os = (!plan.no_os.is_empty()).then(|| {
+        format!(
+            "no switch OS (a hop at its `throughput:`; no config written, programmed with its own tools; the twin bridges its ports): {}",
+            names(&plan.no_os)
+        )
+    });
+    match (owned, no_os) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
 }
 
 /// One line per flow forwarded only by OpenFlow rules nobody writes.

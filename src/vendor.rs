@@ -588,7 +588,15 @@ mod tests {
         let folders: Vec<&str> = v.folders().collect();
         assert_eq!(
             folders,
-            ["arista", "cumulus", "dell", "mellanox", "pica8", "sonic"]
+            [
+                "appliance",
+                "arista",
+                "cumulus",
+                "dell",
+                "mellanox",
+                "pica8",
+                "sonic"
+            ]
         );
         for (os, vendor) in [
             ("os10", "Dell"),

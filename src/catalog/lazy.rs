@@ -124,6 +124,12 @@ mod tests {
         same("cpus", &lazy.cpus, &full.cpus);
         same("chassis", &lazy.chassis, &full.chassis);
         same("drives", &lazy.drives, &full.drives);
+        same("disks", &lazy.disks, &full.disks);
+        same(
+            "raid_controllers",
+            &lazy.raid_controllers,
+            &full.raid_controllers,
+        );
         same("optics", &lazy.optics, &full.optics);
         same("cables", &lazy.cables, &full.cables);
         same("pcie", &lazy.pcie, &full.pcie);

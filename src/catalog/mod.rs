@@ -114,6 +114,8 @@ pub struct Db {
     pub(crate) cpus: Table<CpuModel>,
     pub(crate) chassis: Table<ChassisModel>,
     pub(crate) drives: Table<DriveModel>,
+    pub(crate) disks: Table<DiskModel>,
+    pub(crate) raid_controllers: Table<RaidControllerModel>,
     pub(crate) optics: Table<OpticModel>,
     pub(crate) cables: Table<CableModel>,
     pub(crate) pcie: Table<PcieGen>,
@@ -130,6 +132,8 @@ impl Db {
         self.cpus.absorb(c.cpus);
         self.chassis.absorb(c.chassis);
         self.drives.absorb(c.drives);
+        self.disks.absorb(c.disks);
+        self.raid_controllers.absorb(c.raid_controllers);
         self.optics.absorb(c.optics);
         self.cables.absorb(c.cables);
         self.pcie.absorb(c.pcie);
@@ -166,6 +170,8 @@ impl Db {
             "cpus" => self.cpus.absorb_embedded(v, file),
             "chassis" => self.chassis.absorb_embedded(v, file),
             "drives" => self.drives.absorb_embedded(v, file),
+            "disks" => self.disks.absorb_embedded(v, file),
+            "raid_controllers" => self.raid_controllers.absorb_embedded(v, file),
             "optics" => self.optics.absorb_embedded(v, file),
             "cables" => self.cables.absorb_embedded(v, file),
             "pcie" => self.pcie.absorb_embedded(v, file),
@@ -314,6 +320,11 @@ pub(crate) fn listing(db: &Db) -> String {
     section("cpus", titles(&db.cpus, |m| &m.title));
     section("chassis", titles(&db.chassis, |m| &m.title));
     section("drives", titles(&db.drives, |m| &m.title));
+    section("disks", titles(&db.disks, |m| &m.title));
+    section(
+        "raid_controllers",
+        titles(&db.raid_controllers, |m| &m.title),
+    );
     section("optics", titles(&db.optics, |m| &m.title));
     section("cables", titles(&db.cables, |m| &m.title));
     out

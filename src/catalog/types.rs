@@ -31,6 +31,10 @@ spec_struct! {
         chassis: Option<Named<ChassisModel>> = opt,
         /// NVMe drive models by name.
         drives: Option<Named<DriveModel>> = opt,
+        /// SATA and SAS disks and SSDs by name (the members of RAID arrays).
+        disks: Option<Named<DiskModel>> = opt,
+        /// RAID controllers by name (a card in a PCIe slot, disks behind it).
+        raid_controllers: Option<Named<RaidControllerModel>> = opt,
         /// Pluggable optics by name.
         optics: Option<Named<OpticModel>> = opt,
         /// Cable media (`dac`, `aoc`) and their reach per speed.
@@ -319,6 +323,64 @@ spec_struct! {
         pcie: PcieLink = req,
         /// aic, u2, m2.
         form: String = req,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+keyword_enum! {
+    /// The drive interface behind a RAID controller.
+    pub enum DiskInterface ("disk interface") {
+        /// SATA 6 Gbit/s (8b/10b: 600 MB/s of data).
+        Sata = "sata",
+        /// SAS-3 12 Gbit/s (8b/10b: 1,200 MB/s of data).
+        Sas = "sas",
+    }
+}
+
+impl DiskInterface {
+    /// Data the link carries per direction, MB/s (line rate after 8b/10b coding).
+    pub(crate) fn link_mbyte_s(self) -> f64 {
+        match self {
+            DiskInterface::Sata => 600.0,
+            DiskInterface::Sas => 1200.0,
+        }
+    }
+}
+
+spec_struct! {
+    /// A SATA or SAS disk or SSD.
+    pub struct DiskModel ("disk model") {
+        vendor: String = req,
+        title: String = req,
+        /// `sata` (6 Gbit/s) or `sas` (12 Gbit/s).
+        interface: DiskInterface = req,
+        /// Sustained sequential read, MB/s (10^6 bytes/s).
+        read_mbyte_s: f64 = req in MAGNITUDE,
+        /// Sustained sequential write, MB/s.
+        write_mbyte_s: f64 = req in MAGNITUDE,
+        /// `hdd` or `ssd`.
+        kind: String = req,
+        source: String = req,
+        confidence: Option<Confidence> = opt,
+    }
+}
+
+spec_struct! {
+    /// A RAID controller card: its host link, how many drives it takes, the RAID levels
+    /// it builds and what its RAID-on-chip moves in all.
+    pub struct RaidControllerModel ("RAID controller model") {
+        vendor: String = req,
+        title: String = req,
+        pcie: PcieLink = req,
+        /// Drives it attaches without an expander.
+        drives: u32 = req in DRIVES,
+        /// RAID levels it builds (`raid0`, `raid1`, `raid5`, `raid6`, `raid10`).
+        levels: Vec<String> = req,
+        /// The most its RAID-on-chip reads in all, GB/s (sequential, large blocks).
+        read_gbyte_s: f64 = req in MAGNITUDE,
+        /// The most it writes in all, GB/s (sequential full-stripe writes).
+        write_gbyte_s: f64 = req in MAGNITUDE,
         source: String = req,
         confidence: Option<Confidence> = opt,
     }

@@ -92,10 +92,20 @@ fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: 
         } else {
             0
         };
-        let span = host.nvme.first().map_or(host.name.span, |g| g.span);
+        let span = host
+            .nvme
+            .first()
+            .map(|g| g.span)
+            .or(host.raid.first().map(|a| a.span))
+            .unwrap_or(host.name.span);
         let verb = if write { "write" } else { "read" };
         let missing = need.saturating_sub(io.drives);
-        let help = if missing > 0 {
+        let help = if !host.raid.is_empty() {
+            format!(
+                "{}: add members or another array on its own controller, or use a level that {verb}s at more members (RAID 0 all, RAID 5 n-1, RAID 6 n-2, RAID 10 n/2 writing)",
+                if write { &io.write_why } else { &io.read_why }
+            )
+        } else if missing > 0 {
             format!(
                 "{demand:.0} Gbit/s needs {need} drives at {per:.1} Gbit/s each: add {} (or faster drives)",
                 plural(missing as usize, "drive")
@@ -148,7 +158,11 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
             diags.push(
                 Diagnostic::new(codes::NUMA, f.name.span, format!("flow `{}` moves data between {what} on different sockets", f.name.value))
                     .label("crosses the socket interconnect")
-                    .help("move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"),
+                    .help(if what == "a pinned socket and its NIC" {
+                        "the flow's `pin:` runs it away from its NIC: leave `pin:` out (each end then runs on its NIC's socket), or acknowledge with `allow: [W0242]` when the crossing is the demonstration; the prediction assumes the cross-socket cost"
+                    } else {
+                        "move the NIC or the drives to the same socket, or pin the transfer with `numactl -N <socket>` on the NIC's socket; the prediction assumes the cross-socket cost"
+                    }),
             );
         }
         if p.predicted_gbps < SHORTFALL * p.demand_gbps {

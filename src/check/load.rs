@@ -223,10 +223,11 @@ pub(crate) fn resources<'a>(
             );
         }
     }
-    if source == Store::Nvme {
+    // A host has one local store (E0273): its NVMe drives or its RAID arrays.
+    if source != Store::Memory {
         out.push((Res::Read(pr.src), 1.0));
     }
-    if sink == Store::Nvme {
+    if sink != Store::Memory {
         out.push((Res::Write(pr.dst), 1.0));
     }
 }

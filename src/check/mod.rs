@@ -8,6 +8,7 @@ pub(crate) mod cages;
 pub(crate) mod congestion;
 pub(crate) mod control;
 pub(crate) mod dead;
+pub(crate) mod direct;
 pub(crate) mod fabrics;
 pub(crate) mod findings;
 pub(crate) mod hashing;
@@ -32,6 +33,7 @@ pub(crate) mod pfc_reach;
 pub(crate) mod predict;
 #[cfg(test)]
 mod props;
+pub(crate) mod raid;
 pub(crate) mod routes;
 pub(crate) mod segments;
 pub(crate) mod server_ports;
@@ -125,6 +127,8 @@ const OTHERS: &[(&[Check], &str)] = &[
         &[
             openflow::check,
             control::check,
+            direct::check,
+            raid::check,
             routes::check,
             segments::check,
             services::check,

@@ -68,6 +68,10 @@ pub(crate) struct Limit {
 
 /// A shared text as a JSON string (serde's `rc` feature would rebuild every crate
 /// that uses serde for this one field).
+fn is_one(n: &usize) -> bool {
+    *n == 1
+}
+
 fn as_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::Error> {
     ser.serialize_str(s)
 }
@@ -90,6 +94,10 @@ pub(crate) struct FlowPrediction {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) loss_model: Option<&'static str>,
     pub(crate) pairs: usize,
+    /// Stripes per host pair (`stripe:`): each of `pairs` is one stripe, bound to one
+    /// of the sender's ports.
+    #[serde(skip_serializing_if = "is_one")]
+    pub(crate) stripes: usize,
     pub(crate) streams_per_pair: u32,
     pub(crate) demand_gbps: f64,
     pub(crate) predicted_gbps: f64,
@@ -160,6 +168,9 @@ pub(crate) struct Plan {
     pub(crate) links: Vec<(Res, LinkUse)>,
     /// Switches owned by others (`external: true`): modelled, no config written.
     pub(crate) external: Vec<String>,
+    /// Devices with no switch OS (`os: none`): hops democ writes no config for (not
+    /// in plan.json: `external` there lists what democ writes no config for).
+    pub(crate) no_os: Vec<String>,
 }
 
 /// Payload share of the wire for a protocol at an MTU.
@@ -223,10 +234,12 @@ fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFac
         .map(|h| {
             let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
             HostFacts {
-                io: if h.nvme.is_empty() {
-                    Io::default()
-                } else {
+                io: if !h.nvme.is_empty() {
                     host_io(cx, h)
+                } else if !h.raid.is_empty() {
+                    super::raid::raid_io(cx, h)
+                } else {
+                    Io::default()
                 },
                 nic_socket: links
                     .iter()
@@ -614,7 +627,13 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         external: m
             .switches
             .iter()
-            .filter(|s| s.external)
+            .filter(|s| s.external && s.os != crate::spec::switch::Os::None)
+            .map(|s| s.name.value.clone())
+            .collect(),
+        no_os: m
+            .switches
+            .iter()
+            .filter(|s| s.os == crate::spec::switch::Os::None)
             .map(|s| s.name.value.clone())
             .collect(),
     };
@@ -1271,6 +1290,7 @@ fn flow_prediction(
             })
             .map(super::congestion::model),
         pairs: routes.pairs.len(),
+        stripes: f.stripe_width,
         streams_per_pair,
         demand_gbps,
         predicted_gbps: total,
@@ -1314,8 +1334,20 @@ fn numa_factor(
             continue;
         }
         let n = sockets.len() as f64;
+        // A `pin:` puts the process on its socket whatever the NICs': what reaches a
+        // NIC on another socket crosses.
+        if let Some(p) = if first { f.pin.0 } else { f.pin.1 } {
+            let away = sockets.iter().filter(|&&s| s != p).count() as f64 / n;
+            if away > 0.0 {
+                remote = remote.or(Some("a pinned socket and its NIC"));
+                crossing = crossing.max(away);
+            }
+            continue;
+        }
         let drives = &facts[host].io.sockets;
-        if store == Store::Nvme && !drives.is_empty() && sockets.iter().any(|s| !drives.contains(s))
+        if store != Store::Memory
+            && !drives.is_empty()
+            && sockets.iter().any(|s| !drives.contains(s))
         {
             remote = Some("drives and a NIC");
             crossing =

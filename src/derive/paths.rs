@@ -199,6 +199,18 @@ fn choose(t: &Topology, e: EdgeIndex, load: &mut [f64], rate: f64) -> Via {
     Via::Link(best)
 }
 
+/// The uplinks holding cable `l` (all of them when there is none to keep to).
+fn through(t: &Topology, ups: Uplinks, l: Option<LinkId>) -> Uplinks {
+    match l {
+        None => ups,
+        Some(l) => ups
+            .iter()
+            .copied()
+            .filter(|&(e, _)| t.adjacency(e).links.contains(&l))
+            .collect(),
+    }
+}
+
 fn other_end(t: &Topology, e: EdgeIndex, from: NodeId) -> NodeId {
     let adj = t.adjacency(e);
     if adj.lo == from { adj.hi } else { adj.lo }
@@ -245,6 +257,8 @@ struct Router<'a> {
     /// The edges of the pair being routed, reused from pair to pair.
     edges: Vec<EdgeIndex>,
     hop_us: f64,
+    /// The cables the pair being routed must leave and enter by (a striped flow's port).
+    force: (Option<LinkId>, Option<LinkId>),
 }
 
 impl Router<'_> {
@@ -261,9 +275,23 @@ impl Router<'_> {
         let mut hops = Vec::with_capacity(edges.len());
         let mut at = from;
         let mut latency = 0.0;
-        for &e in edges {
+        let last = edges.len().saturating_sub(1);
+        for (k, &e) in edges.iter().enumerate() {
             let to = other_end(self.t, e, at);
-            let via = choose(self.t, e, &mut self.load, rate);
+            let forced = match (k == 0, k == last) {
+                (true, _) if self.force.0.is_some() => self.force.0,
+                (_, true) if self.force.1.is_some() => self.force.1,
+                _ => None,
+            };
+            let via = match forced {
+                Some(l) => {
+                    if let Some(x) = self.load.get_mut(l) {
+                        *x += rate;
+                    }
+                    Via::Link(l)
+                }
+                None => choose(self.t, e, &mut self.load, rate),
+            };
             latency += self.t.adjacency(e).latency_us;
             if matches!(to, NodeId::Switch(_)) {
                 latency += self.hop_us;
@@ -276,7 +304,9 @@ impl Router<'_> {
 
     /// Automatic route for one pair; None when unreachable.
     fn auto(&mut self, s: HostId, d: HostId, policy: Routing, rate: f64) -> Option<PairRoute> {
-        let (ups, downs) = (self.uplinks(s), self.uplinks(d));
+        // A striped pair leaves (or enters) by its port's cable only.
+        let ups = through(self.t, self.uplinks(s), self.force.0);
+        let downs = through(self.t, self.uplinks(d), self.force.1);
         for &(_, un) in ups.iter() {
             if !self.trees.contains_key(&(un, policy)) {
                 let tr = tree(
@@ -295,7 +325,14 @@ impl Router<'_> {
         let found = auto_edges(self.t, &self.trees, (&ups, &downs), policy, &mut edges);
         let pr = found.then(|| self.along(s, d, &edges, rate));
         self.edges = edges;
-        pr
+        // Two hosts cabled back to back with no route through switches: the cable is the
+        // path (no switch, no hop latency). Where switches join them too, the switches
+        // carry the flow, as they did before host cables were paths; `path: []` picks
+        // the cable.
+        pr.or_else(|| {
+            let e = self.edge_between(NodeId::Host(s), NodeId::Host(d))?;
+            self.carries(e).then(|| self.along(s, d, &[e], rate))
+        })
     }
 
     /// The route of pair `s` -> `d` over `edges` (its automatic route's, found apart).
@@ -307,6 +344,15 @@ impl Router<'_> {
             hops,
             latency_us,
         }
+    }
+
+    /// Whether adjacency `e` holds the cables the pair is forced onto.
+    fn carries(&self, e: EdgeIndex) -> bool {
+        let links = &self.t.adjacency(e).links;
+        [self.force.0, self.force.1]
+            .into_iter()
+            .flatten()
+            .all(|l| links.contains(&l))
     }
 
     fn edge_between(&self, a: NodeId, b: NodeId) -> Option<EdgeIndex> {
@@ -330,6 +376,16 @@ impl Router<'_> {
                 self.edge_between(w[0], w[1])
                     .ok_or(i.min(path.len().saturating_sub(1)))?,
             );
+        }
+        // A striped pair's port must be cabled to the path's first (last) switch.
+        let holds = |e: Option<&EdgeIndex>, l: Option<LinkId>| {
+            l.is_none_or(|l| e.is_some_and(|&e| self.t.adjacency(e).links.contains(&l)))
+        };
+        if !holds(edges.first(), self.force.0) {
+            return Err(0);
+        }
+        if !holds(edges.last(), self.force.1) {
+            return Err(path.len().saturating_sub(1));
         }
         Ok(self.along(s, d, &edges, rate))
     }
@@ -410,6 +466,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
         load: vec![0.0; m.links.len()],
         edges: Vec::new(),
         hop_us: m.settings.hop_latency_us,
+        force: (None, None),
     };
     for f in m.flows.iter().filter(|f| f.path.is_none()) {
         let back = f
@@ -438,7 +495,22 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
             pairs: Vec::with_capacity(f.pairs.len() * (1 + usize::from(f.bidirectional))),
         };
         let mut reported = false;
-        for (s, d) in f.pairs.iter().copied().chain(back.into_iter().flatten()) {
+        let n = f.pairs.len();
+        for (j, (s, d)) in f
+            .pairs
+            .iter()
+            .copied()
+            .chain(back.into_iter().flatten())
+            .enumerate()
+        {
+            // A stripe leaves its sender by its port; on the way back it enters by it.
+            let port = f.stripe(j % n.max(1));
+            let cable = |h: HostId| port.and_then(|p| m.hosts[h].ports.get(p)?.link);
+            r.force = if j < n {
+                (cable(s), None)
+            } else {
+                (None, cable(d))
+            };
             let routed = match &f.path {
                 Some(p) => {
                     let ids: Vec<usize> = p.iter().map(|x| x.value).collect();
@@ -452,7 +524,7 @@ pub(crate) fn route(m: &Model, t: &Topology, diags: &mut Diags) -> Routes {
                     reported = true;
                     let (sn, dn) = (&r.m.hosts[s].name.value, &r.m.hosts[d].name.value);
                     let d = match (at, &f.path) {
-                        (Some(i), Some(p)) => Diagnostic::new(codes::NO_PATH, p[i].span, format!("the path of flow `{}` is broken at `{}`", f.name.value, r.m.switches[p[i].value].name.value))
+                        (Some(i), Some(p)) if i < p.len() => Diagnostic::new(codes::NO_PATH, p[i].span, format!("the path of flow `{}` is broken at `{}`", f.name.value, r.m.switches[p[i].value].name.value))
                             .label("not connected to the previous or next hop")
                             .also(f.span, format!("pair `{sn}` -> `{dn}`"))
                             .help("list switches that are cabled to each other, starting at the source host's switch"),

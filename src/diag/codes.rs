@@ -448,6 +448,33 @@ codes! {
          catalog/physics.yaml, is more than the whole packet buffer of a switch at its ends. PFC \
          is hop by hop: no configuration makes that link lossless. Keep RoCE within a site, or \
          carry the flow over TCP across the WAN.";
+    DIRECT_CABLE_SUBNET = "E0271" "direct-cable-subnet" Error
+        "Two hosts are cabled to each other with no switch between them, and the ports at the \
+         two ends hold addresses in different subnets. Nothing routes on a bare cable: each host \
+         sends only to its own subnet there, so no packet crosses. Give both ports addresses in \
+         one subnet (or leave them to `addressing.dtn`, which puts every DTN in one subnet).";
+    STRIPE_PORT = "E0272" "stripe-port" Error
+        "A flow's `stripe:` names the sender's ports its pairs are striped over, one stream set \
+         per port bound to that port's address and leaving by its cable. Each must be a port \
+         of every sending host, named once, cabled, and not a member of a bond (a bond's \
+         members carry no address of their own: the bond already spreads streams over them). \
+         RDMA flows are not striped (one queue pair set per connection, bound by RDMA-CM).";
+    RAID_ARRAY = "E0273" "raid-array" Error
+        "A RAID array cannot be built as declared: fewer members than its level needs (RAID 0 \
+         and RAID 1 two, RAID 5 three, RAID 6 four, RAID 10 an even four or more), more than \
+         its controller attaches, a level the controller does not build, or a host with both \
+         NVMe drives and RAID arrays (democ models one local store per host: a flow's `nvme` \
+         or `raid` reads and writes it). A flow that reads or writes `raid` on a host with no \
+         array is refused too.";
+    PIN_SOCKET = "E0274" "pin-socket" Error
+        "A flow's `pin:` names a CPU socket its host does not have (sockets count from 0 up \
+         to the host's `sockets`, default the chassis'). Pinning runs the transfer with \
+         `numactl -N <socket>`, which fails on a node the machine lacks.";
+    NO_OS_CONFIG = "E0275" "no-os-config" Error
+        "A switch with `os: none` (a P4 or FPGA board, a packet broker) runs no switch OS, \
+         so democ writes no config for it and nothing would apply a control-plane setting: \
+         OpenFlow, BGP (`asn`, `router_id`) or a hosts' `gateway:`. Program the device with \
+         its own tools, and leave those settings to the switches around it.";
     // ---- OpenFlow rulesets (lowering) ---------------------------------------------------
     OPENFLOW_RULE_CONFLICT = "E0280" "openflow-rule-conflict" Error
         "Two flows need rules on one OpenFlow switch with the same priority and match (the same \

@@ -105,6 +105,20 @@ pub(crate) struct HostInterface {
     /// that need one (`neighbors`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) mac: Option<String>,
+    /// The other host's port when this one is cabled straight to a host, with no switch
+    /// between them (a back-to-back pair): the twin joins the two with one cable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) direct: Option<DirectPeer>,
+}
+
+/// The far end of a cable between two hosts.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DirectPeer {
+    /// The host at the other end.
+    pub(crate) host: String,
+    /// Its port (`p0`).
+    pub(crate) port: String,
 }
 
 /// A static neighbour `tune` sets (`ip neigh replace ... nud permanent`): a flow's peer

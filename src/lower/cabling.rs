@@ -174,7 +174,7 @@ impl<'a> Bom<'a> {
                 .then(|| ("breakout-cable", format!("{mode} {}", media.to_uppercase()))),
             (Some(Media::Dac | Media::Aoc), None) => Some((
                 if media == "dac" { "dac" } else { "aoc" },
-                format!("{} {}", l.capacity, media.to_uppercase()),
+                format!("{} {}", l.cable_rate, media.to_uppercase()),
             )),
             (_, mode) if l.optic_a.is_some() => {
                 let mode = mode.filter(|_| !split_by_module(db, m, l, lanes));
@@ -324,7 +324,7 @@ fn wan_of<'m>(m: &'m Model, l: &Link) -> Option<&'m Wan> {
 fn breakout_mode(lanes: &Lanes, on: Option<(usize, &str)>, l: &Link) -> Option<String> {
     on.map(|(s, p)| {
         let k = lanes.get(&(s, p)).copied().unwrap_or(1);
-        format!("{k}x{}", l.capacity)
+        format!("{k}x{}", l.cable_rate)
     })
 }
 
@@ -369,7 +369,7 @@ fn client_cable(
         id,
         kind: "otn-client".into(),
         wan: Some(wan.to_owned()),
-        speed: l.capacity.to_string(),
+        speed: l.cable_rate.to_string(),
         media: "fiber".into(),
         fiber: fiber.map(str::to_owned),
         length_m: Some(r.length_m),
@@ -431,7 +431,7 @@ pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
             id,
             kind: wan.map_or("lan", |w| w.kind.as_str()).to_owned(),
             wan: wan.map(|w| w.name.value.clone()),
-            speed: l.capacity.to_string(),
+            speed: l.cable_rate.to_string(),
             media: media_name(l).to_owned(),
             fiber,
             length_m,

@@ -160,6 +160,28 @@ fn same_subnet(
         .collect()
 }
 
+/// The other host's port when link `l` of host `id` goes straight to a host.
+fn direct_peer(
+    m: &crate::resolve::model::Model,
+    id: HostId,
+    l: crate::resolve::model::LinkId,
+) -> Option<crate::ir::host::DirectPeer> {
+    use crate::resolve::model::NodeId;
+    let link = m.links.get(l)?;
+    let far = if link.a.node == NodeId::Host(id) {
+        link.b
+    } else {
+        link.a
+    };
+    let NodeId::Host(h) = far.node else {
+        return None;
+    };
+    Some(crate::ir::host::DirectPeer {
+        host: m.hosts[h].name.value.clone(),
+        port: m.hosts[h].ports[far.port].name.clone(),
+    })
+}
+
 fn settings(
     cx: &Ctx,
     t: &Tuning,
@@ -188,6 +210,7 @@ fn settings(
             rings: (p.speed.gbps() >= t.rings.min_gbps).then_some(t.rings.entries),
             pause: pause.get(i).copied().unwrap_or(false),
             mac: None,
+            direct: p.link.and_then(|l| direct_peer(cx.m, id, l)),
         })
         .collect();
     let same_subnet = same_subnet(h, lags, t.same_subnet.first_table);
@@ -280,6 +303,9 @@ fn needs(t: &Tuning, h: &mut Host) {
 /// each group hangs off.
 fn drives(cx: &Ctx, h: &crate::resolve::model::Host, d: &DiskPlan) -> Vec<crate::ir::host::Drive> {
     let ch = cx.db.chassis.get(&h.chassis);
+    if h.nvme.is_empty() && !h.raid.is_empty() {
+        return arrays(ch, h);
+    }
     h.nvme
         .iter()
         .flat_map(|g| {
@@ -294,6 +320,26 @@ fn drives(cx: &Ctx, h: &crate::resolve::model::Host, d: &DiskPlan) -> Vec<crate:
             default_dir: format!("{}{i}", d.drive_dir),
             model,
             numa_node,
+        })
+        .collect()
+}
+
+/// A host's RAID arrays as the drives its transfers read and write: one block device
+/// (a virtual drive of its controller) per array, mounted at `/mnt/raid<i>` by default.
+fn arrays(
+    ch: Option<&crate::catalog::types::ChassisModel>,
+    h: &crate::resolve::model::Host,
+) -> Vec<crate::ir::host::Drive> {
+    h.raid
+        .iter()
+        .enumerate()
+        .map(|(i, a)| crate::ir::host::Drive {
+            var: format!("DRIVE_{}", i + 1),
+            default_dir: format!("/mnt/raid{i}"),
+            model: a.disks.value.clone(),
+            numa_node: ch
+                .and_then(|c| crate::check::pcie::slot(c, &a.slot))
+                .and_then(|s| s.socket),
         })
         .collect()
 }
@@ -518,13 +564,14 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 }
             };
             let numa_of = |h: HostId, p: usize| numa[h].get(p).copied().flatten();
-            let mut serve = pin(numa_of(dst, dp));
+            // A `pin:` runs the end on its socket instead of its NIC's.
+            let mut serve = pin(f.pin.1.or(numa_of(dst, dp)));
             serve.extend(server);
-            let mut send = pin(numa_of(src, sp));
+            let mut send = pin(f.pin.0.or(numa_of(src, sp)));
             send.extend(client);
             let rdma = f.protocol.value == Protocol::Rdma;
             let disk = |me: HostId, peer: HostId, store: Store, read: bool, pin: Vec<String>| {
-                (store == Store::Nvme && !hosts[me].drives.is_empty()).then(|| DiskIo {
+                (store != Store::Memory && !hosts[me].drives.is_empty()).then(|| DiskIo {
                     rw: if read { "read" } else { "write" }.into(),
                     drives: hosts[me].drives.iter().map(|d| d.var.clone()).collect(),
                     rate_bytes: (f.pair_rate().bps() / 8.0 / hosts[me].drives.len() as f64)
@@ -536,8 +583,8 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                     pin,
                 })
             };
-            let serve_disk = disk(dst, src, f.sink, false, pin(numa_of(dst, dp)));
-            let send_disk = disk(src, dst, f.source, true, pin(numa_of(src, sp)));
+            let serve_disk = disk(dst, src, f.sink, false, pin(f.pin.1.or(numa_of(dst, dp))));
+            let send_disk = disk(src, dst, f.source, true, pin(f.pin.0.or(numa_of(src, sp))));
             let transfer = |me: HostId, peer: HostId, argv: Vec<String>, duration, disk| Transfer {
                 flow: f.name.value.clone(),
                 peer: m.hosts[peer].name.value.clone(),
@@ -546,7 +593,16 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 disk,
                 fabric: None,
                 congestion: None,
-                result: result_stem(&f.name.value, m, (src, dst), me),
+                // A stripe's results carry its port: the pair runs once per port.
+                result: if f.stripe_width > 1 {
+                    format!(
+                        "{}+{}",
+                        result_stem(&f.name.value, m, (src, dst), me),
+                        m.hosts[pr.src].ports[sp].name
+                    )
+                } else {
+                    result_stem(&f.name.value, m, (src, dst), me)
+                },
             };
             // ib_write_bw's server runs for the test's length too; iperf3's until stopped.
             let server_duration = rdma.then(|| "-D".to_owned());
@@ -599,7 +655,7 @@ fn fabric_pair(
     let host = |h: HostId| m.hosts[h].name.value.clone();
     let store = if reads { f.sink } else { f.source };
     let drives = &hosts[initiator].drives;
-    let disk = (store == Store::Nvme && !drives.is_empty()).then(|| DiskIo {
+    let disk = (store != Store::Memory && !drives.is_empty()).then(|| DiskIo {
         rw: if reads { "write" } else { "read" }.into(),
         drives: drives.iter().map(|d| d.var.clone()).collect(),
         rate_bytes: (rate_bytes as f64 / drives.len() as f64).ceil() as u64,

@@ -162,6 +162,14 @@ fn flow(
     Flow {
         name: f.name.clone(),
         pairs,
+        stripes: Vec::new(),
+        stripe_width: 1,
+        pin: f.pin.as_ref().map_or((None, None), |p| {
+            (
+                p.sender.as_ref().map(|s| s.value),
+                p.receiver.as_ref().map(|s| s.value),
+            )
+        }),
         rate: f.rate.clone(),
         protocol: f.protocol.clone(),
         streams: f.streams.clone(),
@@ -222,12 +230,19 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             too_many_pairs(rx, f, total_pairs);
             return;
         }
-        m.flows.push(flow(
+        let mut flow = flow(
             f,
             pairs,
             path,
             (m.settings.routing, m.settings.congestion_control),
-        ));
+        );
+        if let Some(ports) = &f.stripe {
+            super::stripes::stripe(rx, m, &mut flow, ports);
+        }
+        if let Some(p) = &f.pin {
+            super::stripes::pinned_sockets(rx, m, &flow, p);
+        }
+        m.flows.push(flow);
     }
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for fab in &spec.fabrics {

@@ -13,7 +13,7 @@ use crate::spec::Spec;
 use crate::spec::name::{MAX_HOSTS, parse_pattern};
 use crate::yaml::decode::Sp;
 
-fn slot_names(ch: &ChassisModel) -> Vec<&str> {
+pub(super) fn slot_names(ch: &ChassisModel) -> Vec<&str> {
     ch.slots.iter().map(|(k, _)| k.as_str()).collect()
 }
 
@@ -426,6 +426,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
                 // on the largest synth show (10,000 hosts), 9.6 M instructions.
                 nics: Vec::with_capacity(nic_count),
                 nvme: Vec::with_capacity(h.nvme.as_ref().map_or(0, Vec::len)),
+                raid: Vec::new(),
                 ports: Vec::with_capacity(port_count),
                 port_index: HashMap::default(),
                 addresses: HashMap::default(),
@@ -438,6 +439,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
             }
             nics(rx, h, ch, &mut host);
             nvme(rx, h, ch, &mut host);
+            super::raid::arrays(rx, h, ch, &mut host);
             // Nothing but findings, which the range's later hosts would drop.
             if i == 0 {
                 one_card_per_slot(rx, h);
@@ -470,7 +472,12 @@ fn one_card_per_slot(rx: &mut Rx, h: &crate::spec::host::Host) {
         let s = g.slot.as_ref()?;
         Some((s.value.as_str(), s.span, "an NVMe card"))
     });
-    for (slot, span, what) in nics.chain(drives) {
+    let raid = h
+        .raid
+        .iter()
+        .flatten()
+        .map(|r| (r.slot.value.as_str(), r.slot.span, "a RAID controller"));
+    for (slot, span, what) in nics.chain(drives).chain(raid) {
         match taken.iter().find(|(s, ..)| *s == slot) {
             Some(&(_, first, first_what)) => rx.diags.push(
                 Diagnostic::new(

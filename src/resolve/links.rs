@@ -326,13 +326,15 @@ fn lan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 m.lags[g].members.push(id);
             }
             let boxes = super::middleboxes::inline(l.middleboxes.as_ref(), l.mtu.as_ref());
+            let held = super::no_os::device_cap(m, [a, bb], speed);
             m.links.push(Link {
                 a,
                 b: bb,
                 kind: LinkKind::Lan,
                 capacity: boxes
                     .capacity
-                    .map_or(speed, |c| Rate(c.bps().min(speed.bps()))),
+                    .map_or(held, |c| Rate(c.bps().min(held.bps()))),
+                cable_rate: speed,
                 media: l.media.as_ref().map(|x| x.value),
                 optic_a: l.optic.clone(),
                 optic_b: l.optic_b.clone().or_else(|| l.optic.clone()),
@@ -456,12 +458,15 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 (Some(c), WanKind::Circuit) => Rate(c.value.0.min(speed.0)),
                 _ => speed,
             };
+            let cable_rate = capacity;
+            let capacity = super::no_os::device_cap(m, [a, bb], capacity);
             links.push(id);
             let boxes = super::middleboxes::inline(w.middleboxes.as_ref(), w.mtu.as_ref());
             m.links.push(Link {
                 a,
                 b: bb,
                 kind: LinkKind::Wan(wid),
+                cable_rate,
                 capacity: boxes
                     .capacity
                     .map_or(capacity, |c| Rate(c.bps().min(capacity.bps()))),

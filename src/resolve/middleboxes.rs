@@ -75,12 +75,22 @@ pub(crate) fn mtu(link: Option<Sp<u32>>, inline: &Inline) -> Option<Sp<u32>> {
 impl Model {
     /// The boxes on a link, in words (`firewall `fw1``), for findings and the plan.
     pub(crate) fn boxes_on(&self, l: usize) -> Option<String> {
-        let b = &self.links.get(l)?.middleboxes;
-        (!b.is_empty()).then(|| {
-            b.iter()
-                .map(|x| format!("{} `{}`", x.kind.as_str(), x.name.value))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
+        let link = self.links.get(l)?;
+        // A device at an end whose forwarding rate caps the link is named as a box is.
+        let devices = [link.a, link.b].into_iter().filter_map(|e| match e.node {
+            super::model::NodeId::Switch(s) => {
+                let sw = &self.switches[s];
+                sw.throughput
+                    .map(|t| format!("`{}` (forwards {t})", sw.name.value))
+            }
+            super::model::NodeId::Host(_) => None,
+        });
+        let all: Vec<String> = link
+            .middleboxes
+            .iter()
+            .map(|x| format!("{} `{}`", x.kind.as_str(), x.name.value))
+            .chain(devices)
+            .collect();
+        (!all.is_empty()).then(|| all.join(", "))
     }
 }

@@ -11,9 +11,12 @@ pub(crate) mod middleboxes;
 pub(crate) mod model;
 pub(crate) mod naming;
 mod no_openflow;
+mod no_os;
 mod port_help;
+mod raid;
 mod services;
 mod settings;
+mod stripes;
 mod switches;
 
 use crate::fxhash::FxMap as HashMap;

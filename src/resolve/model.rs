@@ -230,6 +230,9 @@ pub(crate) struct Switch {
     pub(crate) model: Sp<String>,
     pub(crate) vendor: String,
     pub(crate) os: Os,
+    /// What it forwards per port and direction (`throughput:`), folded into the
+    /// capacity of the links at its ports.
+    pub(crate) throughput: Option<crate::spec::units::Rate>,
     pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
     pub(crate) asn: Option<u32>,
     pub(crate) router_id: Option<Ipv4Addr>,
@@ -272,6 +275,17 @@ pub(crate) struct NvmeGroup {
     pub(crate) span: Span,
 }
 
+/// A RAID array of a host, its names checked against the catalog.
+#[derive(Debug, Clone)]
+pub(crate) struct RaidArray {
+    pub(crate) controller: Sp<String>,
+    pub(crate) slot: Sp<String>,
+    pub(crate) level: crate::spec::host::RaidLevel,
+    pub(crate) disks: Sp<String>,
+    pub(crate) count: u32,
+    pub(crate) span: Span,
+}
+
 #[derive(Debug)]
 pub(crate) struct Host {
     pub(crate) name: Sp<String>,
@@ -286,6 +300,8 @@ pub(crate) struct Host {
     pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
     pub(crate) nics: Vec<Nic>,
     pub(crate) nvme: Vec<NvmeGroup>,
+    /// RAID arrays behind controller cards.
+    pub(crate) raid: Vec<RaidArray>,
     pub(crate) ports: Vec<Port>,
     pub(crate) port_index: HashMap<String, usize>,
     /// Static interface addresses by port index.
@@ -321,6 +337,9 @@ pub(crate) struct Link {
     pub(crate) kind: LinkKind,
     /// Capacity per direction.
     pub(crate) capacity: Rate,
+    /// What the cable itself is bought for: the ports' speed on a LAN link, before inline
+    /// boxes and devices (`throughput:`) hold the capacity below it; a WAN's capacity.
+    pub(crate) cable_rate: Rate,
     pub(crate) media: Option<Media>,
     pub(crate) optic_a: Option<Sp<String>>,
     pub(crate) optic_b: Option<Sp<String>>,
@@ -448,8 +467,16 @@ pub(crate) struct Fabric {
 #[derive(Debug)]
 pub(crate) struct Flow {
     pub(crate) name: Sp<String>,
-    /// (source, sink) host pairs.
+    /// (source, sink) host pairs; a striped flow lists each pair once per stripe.
     pub(crate) pairs: Vec<(HostId, HostId)>,
+    /// Per pair, the sender's port the stripe leaves by (`stripe:`); empty when the flow
+    /// is not striped.
+    pub(crate) stripes: Vec<usize>,
+    /// Stripes per host pair (1 when not striped).
+    pub(crate) stripe_width: usize,
+    /// CPU sockets the sender's and the receiver's processes are pinned to (`pin:`),
+    /// instead of their NIC's.
+    pub(crate) pin: (Option<u8>, Option<u8>),
     /// Aggregate demand over all pairs.
     pub(crate) rate: Sp<Rate>,
     pub(crate) protocol: Sp<Protocol>,
@@ -476,6 +503,11 @@ impl Flow {
     /// scripts ask for; None for RDMA and UDP.
     pub(crate) fn congestion_control(&self) -> Option<crate::spec::flow::CongestionControl> {
         (self.protocol.value == crate::spec::flow::Protocol::Tcp).then_some(self.cc)
+    }
+
+    /// The sender's port pair `i` (forward) is bound to, when the flow is striped.
+    pub(crate) fn stripe(&self, i: usize) -> Option<usize> {
+        self.stripes.get(i).copied()
     }
 
     /// Demand of one pair.

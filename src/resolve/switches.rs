@@ -527,7 +527,13 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
                 lanes_confirmed: p.lanes == crate::catalog::types::Confidence::Confirmed,
             }),
             description: s.description.as_ref().map(|d| d.value.clone()),
-            external: s.external.as_ref().is_some_and(|e| e.value),
+            // A device with no switch OS takes no config from democ, as equipment of
+            // others does not.
+            external: s.external.as_ref().is_some_and(|e| e.value) || os == Os::None,
+            throughput: s.throughput.as_ref().map(|t| t.value),
         });
+        if os == Os::None {
+            super::no_os::check(rx, &name.value, s);
+        }
     }
 }

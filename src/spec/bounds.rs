@@ -338,6 +338,16 @@ pub(crate) const BATCH: Bound = Bound {
     pow2: false,
 };
 
+/// Drives in a RAID array or behind one controller: at least one; 240 is what the
+/// largest tri-mode controllers address through expanders.
+pub(crate) const DRIVES: Bound = Bound {
+    lo: 1.0,
+    hi: 240.0,
+    what: "a drive count",
+    why: "an array holds at least one drive, and no controller addresses more than 240",
+    pow2: false,
+};
+
 /// The OS's own maximum (vendor data) is not checked yet; 0 is no port-channel anywhere.
 pub(crate) const LAG_ID: Bound = Bound {
     lo: 1.0,

@@ -228,7 +228,9 @@ const WAN_COMMON: &[&str] = &[
     "b",
     "vlan",
     "rtt_ms",
+    "loss",
     "mtu",
+    "middleboxes",
     "peer_asn",
     "description",
 ];
@@ -340,6 +342,11 @@ fn fallback_text(prop: &str) -> Option<Value> {
         "kernel" => "6.8",
         "allow" => return Some(json!(["W0246"])),
         "serials" => return Some(json!(["S4EWNX0R123456A", "S4EWNX0R123457B"])),
+        "stripe" => return Some(json!(["p0", "p1", "p2", "p3"])),
+        "pin" => return Some(json!({ "sender": 1 })),
+        "controller" => "broadcom-megaraid-9560-16i",
+        "slot" => "3",
+        "disks" => "seagate-exos-x18",
         _ => return None,
     }))
 }

@@ -13,7 +13,7 @@ keyword_enum! {
 
 keyword_enum! {
     /// Where a flow's data comes from or goes to.
-    pub enum Store ("data source or sink") { Memory = "memory", Nvme = "nvme" }
+    pub enum Store ("data source or sink") { Memory = "memory", Nvme = "nvme", Raid = "raid" }
 }
 
 keyword_enum! {
@@ -47,6 +47,16 @@ keyword_enum! {
 }
 
 spec_struct! {
+    /// The CPU sockets a flow's processes run on (0-based), per end.
+    pub struct Pin ("socket pin") {
+        /// The sending host's socket.
+        sender: Option<Sp<u8>> = opt,
+        /// The receiving host's socket.
+        receiver: Option<Sp<u8>> = opt,
+    }
+}
+
+spec_struct! {
     /// A demand between DTNs. `from` and `to` may be ranges: equal-length ranges pair up
     /// one to one; a single host pairs with every host of the other side. `rate` is the
     /// aggregate, shared evenly over the pairs.
@@ -61,14 +71,23 @@ spec_struct! {
         /// TCP congestion control of the senders: `reno`, `cubic`, `htcp` or `bbr`;
         /// default `show.defaults.congestion_control`, else `cubic` (the Linux default).
         congestion_control: Option<Sp<CongestionControl>> = opt,
-        /// Where the sender reads: `memory` (default) or `nvme`.
+        /// Where the sender reads: `memory` (default), `nvme` or `raid` (its RAID arrays).
         source: Option<Sp<Store>> = opt,
-        /// Where the receiver writes: `memory` (default) or `nvme`.
+        /// Where the receiver writes: `memory` (default), `nvme` or `raid`.
         sink: Option<Sp<Store>> = opt,
         /// Switches to traverse in order; default computed.
         path: Option<Vec<Sp<String>>> = opt,
         /// How the route is chosen when there is no `path:` (`shortest` or `widest`); default `show.defaults.routing`.
         routing: Option<Sp<Routing>> = opt,
+        /// Stripe each pair over these ports of the sender, one per NIC (`[p0, p1, p2,
+        /// p3]`: the "4 x 10GE" DTN, FDT over several interfaces): one stream set per
+        /// port, bound to its address and leaving by its cable; the pair's share of the
+        /// rate is split evenly among them and the prediction sums their paths.
+        stripe: Option<Vec<Sp<String>>> = opt,
+        /// Run the transfer on these CPU sockets (`numactl -N`) rather than on each NIC's
+        /// own: `{ sender: 1 }` demonstrates the cross-socket cost, which the prediction
+        /// counts (catalog physics `numa_remote_factor`).
+        pin: Option<Sp<Pin>> = opt,
         /// Also carry the same demand from `to` back to `from`.
         bidirectional: Option<Sp<bool>> = opt,
         /// Police the flow at this aggregate rate: an OpenFlow 1.3 meter (drop band) on

@@ -4,7 +4,7 @@ use indexmap::IndexMap;
 
 use super::addr::{Addr, Prefix};
 use super::macros::spec_struct;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::{Sp, keyword_enum};
 
 spec_struct! {
     /// A data-transfer node. The name may be a range (`sl-dtn-[1-10]`) to declare identical hosts.
@@ -34,6 +34,41 @@ spec_struct! {
         nics: Option<Vec<Sp<HostNic>>> = opt,
         /// NVMe drives: add-in cards in slots, or U.2 drives behind a bay group.
         nvme: Option<Vec<Sp<HostNvme>>> = opt,
+        /// RAID arrays of SATA/SAS disks or SSDs, each behind a RAID controller card in a
+        /// slot (flows read or write them with `source: raid` / `sink: raid`).
+        raid: Option<Vec<Sp<HostRaid>>> = opt,
+    }
+}
+
+keyword_enum! {
+    /// A RAID level.
+    pub enum RaidLevel ("RAID level") {
+        /// Striping, no redundancy: reads and writes at every member.
+        Raid0 = "raid0",
+        /// Mirroring: every block on every member.
+        Raid1 = "raid1",
+        /// Striping with one parity chunk per stripe.
+        Raid5 = "raid5",
+        /// Striping with two parity chunks per stripe.
+        Raid6 = "raid6",
+        /// Striped mirrors.
+        Raid10 = "raid10",
+    }
+}
+
+spec_struct! {
+    /// One RAID array: a controller card in a slot and its member drives.
+    pub struct HostRaid ("RAID array") {
+        /// Catalog RAID controller (`raid_controllers:`).
+        controller: Sp<String> = req,
+        /// Chassis slot the controller sits in.
+        slot: Sp<String> = req,
+        /// `raid0`, `raid1`, `raid5`, `raid6` or `raid10`.
+        level: Sp<RaidLevel> = req,
+        /// Catalog disk model of the members (`disks:`).
+        disks: Sp<String> = req,
+        /// Member drives.
+        count: Sp<u32> = req in DRIVES,
     }
 }
 

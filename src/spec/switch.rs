@@ -11,7 +11,11 @@ keyword_enum! {
     /// The network OS a switch runs.
     pub enum Os ("switch OS") {
         Ftos9 = "ftos9", Os10 = "os10", Eos = "eos", Picos = "picos", Onyx = "onyx", Sonic = "sonic",
-        Cumulus = "cumulus"
+        Cumulus = "cumulus",
+        /// No switch OS: a P4 or FPGA board, a packet broker, any device that forwards
+        /// between its own ports by a program democ does not write. democ writes no
+        /// config for it (as for `external: true`); its `throughput:` caps its links.
+        None = "none"
     }
 }
 
@@ -63,6 +67,9 @@ spec_struct! {
         /// partner's chassis): modelled for feasibility (ports, speeds, LAGs, MTU,
         /// routing) and emulated in the twin, but democ writes and pushes no config for it.
         external: Option<Sp<bool>> = opt,
+        /// What the device forwards per port and direction (a P4/FPGA pipeline's rate,
+        /// below its ports' line rate): every link at its ports carries at most this.
+        throughput: Option<Sp<Rate>> = opt,
         /// Warning codes acknowledged on this switch (`[W0236]`): they become notes,
         /// listed in the plan as acknowledged.
         allow: Option<Vec<Sp<String>>> = opt,

@@ -242,6 +242,36 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             }
         }
     }
+    // Hosts cabled back to back: one cable between their namespaces, made from the end
+    // whose (host, port) sorts first.
+    for h in b.hosts.values() {
+        for (port, (local, i)) in host_ports(h) {
+            let Some(d) = &i.direct else { continue };
+            if (d.host.as_str(), d.port.as_str()) < (h.name.as_str(), port) {
+                continue;
+            }
+            let Some((peer_local, pi)) = b
+                .hosts
+                .get(&d.host)
+                .and_then(|ph| host_ports(ph).remove(d.port.as_str()))
+            else {
+                p.notes.push(format!(
+                    "DTN `{}` {port}: peer `{}` port `{}` is not in the build",
+                    h.name, d.host, d.port
+                ));
+                continue;
+            };
+            cabled.insert((h.name.clone(), port.to_owned()));
+            cabled.insert((d.host.clone(), d.port.clone()));
+            run(
+                &mut p,
+                veth(
+                    (&local, &n.host(&h.name), i.mtu),
+                    (&peer_local, &n.host(&d.host), pi.mtu),
+                ),
+            );
+        }
+    }
     // DTNs: what the host script sets (addresses, MTU, routes), checksum offload off.
     for h in b.hosts.values() {
         let ns = n.host(&h.name);

@@ -15,6 +15,13 @@ use crate::vendor::{NameRule, Vendors};
 pub(crate) fn plan<'a>(m: &Model, v: &'a Vendors, sw: SwitchId, cabled: &Cabled) -> Plan<'a> {
     let s = &m.switches[sw];
     let os = s.os.as_str();
+    if s.os == crate::spec::switch::Os::None {
+        // A P4/FPGA board: the stand-in bridges its ports, not the program it runs.
+        return Plan::Standin(
+            "no switch OS: democ writes no config for it; the stand-in forwards as a plain bridge"
+                .into(),
+        );
+    }
     if s.external {
         // democ wrote no config for it: the lab runs what democ assumes it does.
         return Plan::Standin("external: owned by others, democ writes no config for it".into());
