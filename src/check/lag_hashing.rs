@@ -38,15 +38,24 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
                     .map_or_else(|| "more".to_owned(), |k| k.to_string())
             ),
         };
+        let spread = match &h.computed {
+            Some(c) => format!(
+                "{} per member as the DTN's bond hashes the picked client ports, carrying",
+                c.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            None => format!(
+                "{:.1} busy on average, expected",
+                busy_members(h.members, h.streams)
+            ),
+        };
         let mut d = Diagnostic::new(
             codes::LAG_HASHING,
             lag.span,
             format!(
-                "port-channel {} hashes {} onto {} members: {:.1} busy on average, expected {:.1} of {:.1} Gbit/s of demand ({:.0}% of its {:.0} Gbit/s)",
+                "port-channel {} hashes {} onto {} members: {spread} {:.1} of {:.1} Gbit/s of demand ({:.0}% of its {:.0} Gbit/s)",
                 lag.id,
                 plural(h.streams as usize, unit),
                 h.members,
-                busy_members(h.members, h.streams),
                 h.expected,
                 h.demand_gbps,
                 100.0 * h.expected / raw,
