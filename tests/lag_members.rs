@@ -103,6 +103,15 @@ fn picked_ports_make_the_bond_members_computed_and_the_launch_line_uses_them() {
     }
     load.sort_unstable_by(|a, b| b.cmp(a));
     assert_eq!(load, [2, 2, 1, 1], "from {src}:{cport} to {dst}:{dport}");
+    // W0248 says what the picked ports carry, and how many streams would reach the demand.
+    let show = tmp.path().join("show.yaml").display().to_string();
+    let run = common::democ_in(None, &["check", &show], common::HANG);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        said.contains("2, 2, 1, 1 per member as the DTN's bond hashes the picked client ports")
+            && said.contains("8 streams in all reach it, on ports democ picks"),
+        "{said}"
+    );
 }
 
 #[test]

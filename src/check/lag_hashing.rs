@@ -24,6 +24,10 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         let direction = if forward { "a->b" } else { "b->a" };
         let unit = unit(h.fields);
         let more = match h.fields {
+            HashFields::L3L4 if h.computed.is_some() => picked_streams(&h, need).map_or_else(
+                || "more members".to_owned(),
+                |k| format!("{k} streams in all reach it, on ports democ picks"),
+            ),
             HashFields::L3L4 => streams_for(h.members, h.demand_gbps, h.member_gbps, need)
                 .filter(|&k| k > h.streams)
                 .map_or_else(
@@ -76,6 +80,21 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         }
         diags.push(d);
     }
+}
+
+/// The fewest streams (more than now) whose picked ports carry `need` over the bond's
+/// members (`bond_hash::picked_loads`), at most 64 per member.
+fn picked_streams(h: &super::hashing::Hashed, need: f64) -> Option<u32> {
+    let most = 64 * h.members.max(1) as u32;
+    (h.streams + 1..=most).find(|&k| {
+        super::bond_hash::picked_loads(k, h.members).is_some_and(|c| {
+            let d = h.demand_gbps / f64::from(k);
+            c.iter()
+                .map(|&x| (f64::from(x) * d).min(h.member_gbps))
+                .sum::<f64>()
+                >= need
+        })
+    })
 }
 
 /// The OpenFlow fix, where it applies: democ pins pairs to members only when every member
