@@ -350,6 +350,15 @@ pub(crate) fn measure(
     ))
 }
 
+/// The write size (`iperf3 -l`) of a sender paced at `bps` per stream: iperf3 paces whole
+/// writes (128 KiB by default), so a stream paced at 0.8 Mbit/s moved about four writes in
+/// five seconds and its rate came out in steps of a fifth; at least 200 writes over the
+/// measured seconds, between 1 KiB and the default.
+fn paced_block(bps: f64, seconds: u64) -> u64 {
+    let bytes = bps / 8.0 * seconds as f64 / 200.0;
+    (bytes as u64).clamp(1024, 128 * 1024)
+}
+
 fn unshape(ends: &[&End]) {
     for e in ends {
         let _ = shape::unshape(e).try_run();
@@ -404,7 +413,11 @@ fn run(
                     c = c.arg("-C").arg(cc.clone());
                 }
                 if let Some(bps) = t.pace_bps {
-                    c = c.arg("-b").arg(format!("{}", bps.round() as u64));
+                    c = c
+                        .arg("-b")
+                        .arg(format!("{}", bps.round() as u64))
+                        .arg("-l")
+                        .arg(paced_block(bps, seconds).to_string());
                 }
                 let c = c.in_ns(&names.host(t.src));
                 sc.spawn(move || c.try_run())
@@ -433,4 +446,17 @@ fn run(
         }
         (got, ((t2 - t1).as_secs_f64(), a, z))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paced_block;
+
+    #[test]
+    fn a_slow_paced_stream_writes_small_blocks() {
+        // sc15's nsi-rnp at 1/10000: 0.8 Mbit/s for 5 s is 500 kB, 2500-byte writes.
+        assert_eq!(paced_block(0.8e6, 5), 2500);
+        assert_eq!(paced_block(1e3, 5), 1024);
+        assert_eq!(paced_block(10e9, 5), 128 * 1024);
+    }
 }
