@@ -255,6 +255,10 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
     }
     out.push('\n');
     table(&mut out, LINK_HEAD, &l);
+    if !plan.lag_members.is_empty() {
+        out.push('\n');
+        table(&mut out, LAG_HEAD, &lag_rows(plan));
+    }
     if !plan.storage.is_empty() {
         out.push('\n');
         table(&mut out, STORAGE_HEAD, &storage_rows(plan));
@@ -277,6 +281,34 @@ pub(crate) fn text(plan: &Plan, x: &Extras) -> String {
         }
     }
     out
+}
+
+const LAG_HEAD: [&str; 5] = [
+    "port-channel",
+    "model",
+    "units",
+    "per member Gbit/s",
+    "hash",
+];
+
+/// One row per LAG direction: its members' loads and how they are known.
+fn lag_rows(plan: &Plan) -> Vec<[String; 5]> {
+    plan.lag_members
+        .iter()
+        .map(|l| {
+            [
+                l.lag.clone(),
+                l.model.to_owned(),
+                l.units.to_string(),
+                l.members_gbps
+                    .iter()
+                    .map(|&x| g(x))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                l.hash.clone(),
+            ]
+        })
+        .collect()
 }
 
 const FABRIC_HEAD: [&str; 7] = [
@@ -420,6 +452,14 @@ pub(crate) fn markdown(plan: &Plan, x: &Extras) -> String {
     for r in &l {
         out += &md_row(r);
     }
+    if !plan.lag_members.is_empty() {
+        out += "\n## LAG members\n\n";
+        out += &md_row(&LAG_HEAD.map(String::from));
+        out += &md_row(&LAG_HEAD.map(|_| "---".to_string()));
+        for r in &lag_rows(plan) {
+            out += &md_row(r);
+        }
+    }
     if !plan.storage.is_empty() {
         out += "\n## Storage\n\n";
         out += &md_row(&STORAGE_HEAD.map(String::from));
@@ -462,6 +502,7 @@ pub(crate) fn json_to(plan: &Plan, x: &Extras, w: &mut dyn std::io::Write) -> st
         external: &plan.external,
         fabrics: &plan.fabrics,
         flows: &plan.flows,
+        lag_members: &plan.lag_members,
         links: plan
             .links
             .iter()
@@ -489,6 +530,9 @@ struct Document<'a> {
     external: &'a [String],
     fabrics: &'a [FabricPrediction],
     flows: &'a [FlowPrediction],
+    /// Per LAG direction, its members' loads; absent when the show has no LAG in use.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    lag_members: &'a [crate::check::lag_members::LagMembers],
     links: Vec<LinkJson<'a>>,
     show: &'a str,
     sites: &'a [SiteSummary],

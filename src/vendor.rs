@@ -23,6 +23,22 @@ pub(crate) struct VendorFile {
     pub(crate) flavours: BTreeMap<String, Flavour>,
 }
 
+/// A LAG hash as an OS's manual documents it. democ computes a member only from a
+/// function given to the bit (key layout, seed, reduction to a member); none of the
+/// switch OSes' manuals does, so their LAGs keep the random model (check/hashing.rs).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LagHashDoc {
+    /// The header fields hashed by default.
+    pub(crate) fields: String,
+    /// The function as the manual names it, or `unconfirmed`.
+    pub(crate) function: String,
+    /// The manual gives the function to the bit.
+    pub(crate) exact: bool,
+    /// Manual and page, with [C]/[U].
+    pub(crate) source: String,
+}
+
 /// One OS flavour of a vendor.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -57,6 +73,9 @@ pub(crate) struct Flavour {
     /// absent where no source gives one (then only the general 1-65535 bound holds).
     #[serde(default)]
     pub(crate) port_channel_max: Option<u16>,
+    /// What the OS's manual says of the hash that spreads a port-channel's traffic over
+    /// its members: the fields, the function, and whether it is given to the bit.
+    pub(crate) lag_hash: LagHashDoc,
     /// Routed VLAN interface name with `{id}`.
     pub(crate) vlan_interface: String,
     pub(crate) management: Option<String>,

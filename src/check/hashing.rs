@@ -117,6 +117,58 @@ pub(crate) struct Hashed {
     /// The LAG's capacity in the sharing: its members' sum while hashing loses nothing
     /// of the demand, else what hashing is expected to carry.
     pub(crate) capacity: f64,
+    /// Streams per member, busiest first, where democ computes them ([`computed`]);
+    /// None: the random model.
+    pub(crate) computed: Option<Vec<u32>>,
+}
+
+impl Hashed {
+    /// Why the LAG carries what it does, for a limit's words (`name`: the LAG direction).
+    pub(crate) fn why(&self, name: &str, raw: f64) -> String {
+        match &self.computed {
+            Some(c) => format!(
+                "{name}: {} on {} members as the DTN's bond hashes them (Linux layer3+4, with the client ports democ picks: {} per member): {:.1} of its {raw:.0} Gbit/s",
+                crate::diag::plural(self.streams as usize, "stream"),
+                self.members,
+                c.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+                self.expected
+            ),
+            None => format!(
+                "{name}: {} hashed onto {} members, {:.1} busy on average: {:.1} of its {raw:.0} Gbit/s expected (worst case, all on one member: {:.0})",
+                crate::diag::plural(self.streams as usize, unit(self.fields)),
+                self.members,
+                busy_members(self.members, self.streams),
+                self.expected,
+                self.worst
+            ),
+        }
+    }
+}
+
+/// Streams per member, busiest first, for a LAG direction whose loads democ computes
+/// rather than expects: its sender a DTN's bond (the Linux layer3+4 hash, documented to
+/// the bit: `bond_hash`), one pair over it, its flow picking the client ports
+/// (`pick_ports`), over a power-of-two count of members. Everywhere else the random
+/// model stays: no switch OS documents its function to the bit (vendor.yaml
+/// `lag_hash`), and without picked ports iperf3's ephemeral ports are not known.
+pub(crate) fn computed(
+    cx: &Ctx,
+    loads: &Loads,
+    r: &Res,
+    g: LagId,
+    streams: u32,
+) -> Option<Vec<u32>> {
+    let m = cx.m;
+    let forward = matches!(r, Res::Lag(_, true));
+    let &first = m.lags[g].members.first()?;
+    let link = &m.links[first];
+    let sender = if forward { link.a } else { link.b };
+    let one_pair = loads.pairs(r) == 1;
+    let picked = loads.flows(r).iter().all(|&f| m.flows[f].pick_ports);
+    if !matches!(sender.node, NodeId::Host(_)) || !one_pair || !picked {
+        return None;
+    }
+    super::bond_hash::picked_loads(streams, m.lags[g].members.len())
 }
 
 pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
@@ -137,7 +189,14 @@ pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
     .max(1);
     let demand = loads.demand(r) / 1e9;
     let d = demand / f64::from(k);
-    let carried = expected(n, k, d, member);
+    let computed = match fields {
+        HashFields::L3L4 => computed(cx, loads, r, g, k),
+        HashFields::L3 => None,
+    };
+    let carried = computed.as_ref().map_or_else(
+        || expected(n, k, d, member),
+        |c| c.iter().map(|&x| (f64::from(x) * d).min(member)).sum(),
+    );
     let loses = demand > 0.0 && carried < demand.min(raw) * (1.0 - 1e-3);
     Hashed {
         members: n,
@@ -148,6 +207,7 @@ pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
         expected: carried,
         worst: worst(k, d, member),
         capacity: if loses { carried } else { raw },
+        computed,
     }
 }
 

@@ -24,6 +24,10 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         let direction = if forward { "a->b" } else { "b->a" };
         let unit = unit(h.fields);
         let more = match h.fields {
+            HashFields::L3L4 if h.computed.is_some() => picked_streams(&h, need).map_or_else(
+                || "more members".to_owned(),
+                |k| format!("{k} streams in all reach it, on ports democ picks"),
+            ),
             HashFields::L3L4 => streams_for(h.members, h.demand_gbps, h.member_gbps, need)
                 .filter(|&k| k > h.streams)
                 .map_or_else(
@@ -38,15 +42,24 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
                     .map_or_else(|| "more".to_owned(), |k| k.to_string())
             ),
         };
+        let spread = match &h.computed {
+            Some(c) => format!(
+                "{} per member as the DTN's bond hashes the picked client ports, carrying",
+                c.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            None => format!(
+                "{:.1} busy on average, expected",
+                busy_members(h.members, h.streams)
+            ),
+        };
         let mut d = Diagnostic::new(
             codes::LAG_HASHING,
             lag.span,
             format!(
-                "port-channel {} hashes {} onto {} members: {:.1} busy on average, expected {:.1} of {:.1} Gbit/s of demand ({:.0}% of its {:.0} Gbit/s)",
+                "port-channel {} hashes {} onto {} members: {spread} {:.1} of {:.1} Gbit/s of demand ({:.0}% of its {:.0} Gbit/s)",
                 lag.id,
                 plural(h.streams as usize, unit),
                 h.members,
-                busy_members(h.members, h.streams),
                 h.expected,
                 h.demand_gbps,
                 100.0 * h.expected / raw,
@@ -67,6 +80,21 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         }
         diags.push(d);
     }
+}
+
+/// The fewest streams (more than now) whose picked ports carry `need` over the bond's
+/// members (`bond_hash::picked_loads`), at most 64 per member.
+fn picked_streams(h: &super::hashing::Hashed, need: f64) -> Option<u32> {
+    let most = 64 * h.members.max(1) as u32;
+    (h.streams + 1..=most).find(|&k| {
+        super::bond_hash::picked_loads(k, h.members).is_some_and(|c| {
+            let d = h.demand_gbps / f64::from(k);
+            c.iter()
+                .map(|&x| (f64::from(x) * d).min(h.member_gbps))
+                .sum::<f64>()
+                >= need
+        })
+    })
 }
 
 /// The OpenFlow fix, where it applies: democ pins pairs to members only when every member

@@ -2,6 +2,7 @@
 //! and (where it bounds a flow) contributes a limit to the per-flow prediction.
 
 pub(crate) mod bdp;
+pub(crate) mod bond_hash;
 pub(crate) mod boundary;
 pub(crate) mod cables;
 pub(crate) mod cages;
@@ -16,6 +17,7 @@ pub(crate) mod kernel_gain;
 pub(crate) mod lag_duplicates;
 pub(crate) mod lag_hashing;
 pub(crate) mod lag_ids;
+pub(crate) mod lag_members;
 pub(crate) mod lag_placement;
 pub(crate) mod load;
 pub(crate) mod loss;

@@ -171,6 +171,8 @@ pub(crate) struct Plan {
     /// Devices with no switch OS (`os: none`): hops democ writes no config for (not
     /// in plan.json: `external` there lists what democ writes no config for).
     pub(crate) no_os: Vec<String>,
+    /// Per LAG direction of `links`, its members' loads (check/lag_members.rs).
+    pub(crate) lag_members: Vec<super::lag_members::LagMembers>,
 }
 
 /// Payload share of the wire for a protocol at an MTU.
@@ -391,16 +393,7 @@ fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String
         Res::Lag(g, _) => {
             let h = lag_hashed(cx, loads, r, *g);
             if h.capacity < lag_gbps(m, *g) {
-                format!(
-                    "{}: {} hashed onto {} members, {:.1} busy on average: {:.1} of its {:.0} Gbit/s expected (worst case, all on one member: {:.0})",
-                    res_name(m, r),
-                    crate::diag::plural(h.streams as usize, super::hashing::unit(h.fields)),
-                    h.members,
-                    super::hashing::busy_members(h.members, h.streams),
-                    h.expected,
-                    lag_gbps(m, *g),
-                    h.worst
-                )
+                h.why(&res_name(m, r), lag_gbps(m, *g))
             } else {
                 format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g))
             }
@@ -572,7 +565,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
     for (f, sw) in flows.iter_mut().zip(super::boundary::rule_bound(cx)) {
         f.needs_rules = sw;
     }
-    let links = loads
+    let links: Vec<(Res, LinkUse)> = loads
         .used()
         .filter(|(r, _)| matches!(r, Res::Link(..) | Res::Lag(..)))
         .filter(|(r, _)| detail == Detail::Full || link_reported(cx, &facts, &loads, r))
@@ -615,6 +608,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         }
     }
     let fabrics = super::fabrics::predict(cx, &facts, &flows, detail);
+    let lag_members = super::lag_members::of(cx, &loads, &links);
     let plan = Plan {
         show: m.settings.name.clone(),
         title: m.settings.title.clone(),
@@ -636,6 +630,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
             .filter(|s| s.os == crate::spec::switch::Os::None)
             .map(|s| s.name.value.clone())
             .collect(),
+        lag_members,
     };
     (plan, loads, facts)
 }

@@ -23,7 +23,30 @@ pub(super) enum TwinCmd {
     /// saturated (the design, or the twin); 3 no such row, but some failed while the
     /// machine's CPUs were saturated (reported "not tested: machine overloaded"); 2
     /// usage or I/O.
-    Test(TwinArgs),
+    ///
+    /// With `--measure`: every link shaped to its capacity / `--scale`, every flow run
+    /// at once, predicted against measured per flow and per link (twin/measure.json; see
+    /// docs/twin.md). Exit status: 0 every scored flow and link within 15 % of the
+    /// prediction; 1 one is not; 3 one is not and the machine was saturated; 2 usage.
+    Test {
+        #[command(flatten)]
+        twin: TwinArgs,
+        /// Measure rates against the plan instead of testing reachability.
+        #[arg(long)]
+        measure: bool,
+        /// Divide every link's capacity (and every predicted rate) by N (with --measure).
+        #[arg(long, value_name = "N", default_value_t = 1000, requires = "measure",
+              value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        scale: u32,
+        /// Shape the cable at DEVICE:PORT to RATE (before scaling) instead of its speed:
+        /// a sabotage the measurement must name (with --measure; repeatable).
+        #[arg(long, value_name = "DEVICE:PORT=RATE", requires = "measure")]
+        throttle: Vec<String>,
+        /// Seconds each transfer is measured for, after 2 s of start (with --measure).
+        #[arg(long, value_name = "S", default_value_t = 5, requires = "measure",
+              value_parser = clap::value_parser!(u64).range(1..=600))]
+        seconds: u64,
+    },
     /// Remove exactly what `up` made.
     Down(TwinArgs),
     /// Print one switch's emulation (what `up` runs for it: its bridges in the twin's
@@ -91,12 +114,39 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
             &absolute(&a.build),
             a.state.as_deref().map(absolute).as_deref(),
         )),
-        TwinCmd::Test(a) => check_host().unwrap_or_else(|| {
-            match crate::twin::test(
-                &absolute(&a.build),
-                a.state.as_deref().map(absolute).as_deref(),
-                &mut std::io::stdout(),
-            ) {
+        TwinCmd::Test {
+            twin: a,
+            measure,
+            scale,
+            throttle,
+            seconds,
+        } => check_host().unwrap_or_else(|| {
+            let build = absolute(&a.build);
+            let state = a.state.as_deref().map(absolute);
+            let outcome = if *measure {
+                let throttles = match throttle
+                    .iter()
+                    .map(|t| crate::twin::measure::Throttle::parse(t))
+                    .collect::<Result<Vec<_>, _>>()
+                {
+                    Ok(t) => t,
+                    Err(e) => return usage(&e),
+                };
+                let opts = crate::twin::measure::Options {
+                    scale: f64::from(*scale),
+                    throttles,
+                    seconds: *seconds,
+                };
+                crate::twin::measure::measure(
+                    &build,
+                    state.as_deref(),
+                    &opts,
+                    &mut std::io::stdout(),
+                )
+            } else {
+                crate::twin::test(&build, state.as_deref(), &mut std::io::stdout())
+            };
+            match outcome {
                 Ok((m, verdict)) => {
                     crate::cli::stdout::put(&format!("{}\n", crate::escape::lines(&m)));
                     verdict.code()

@@ -467,6 +467,8 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
     // a port given twice.
     let mut next_port = vec![Some(t.transfers.first_port); m.hosts.len()];
     let fallback = crate::host_tuning::default_congestion_control(t);
+    // Client port ranges picked on each host (`pick_ports`), so no two transfers share one.
+    let mut picked: Vec<Vec<(u16, u16)>> = vec![Vec::new(); m.hosts.len()];
     for (fi, f) in m.flows.iter().enumerate() {
         let routes = &cx.routes.flows[fi];
         let per_stream_gbps = f
@@ -538,6 +540,18 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 proto => {
                     // A bonded host's address is its bond's (the script builds it).
                     let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
+                    if f.pick_ports
+                        && let Some(cport) = client_port(
+                            m,
+                            pr,
+                            sp,
+                            (&src_addr, &dst_addr, &port),
+                            streams,
+                            &mut picked,
+                        )
+                    {
+                        c.extend(["--cport".into(), cport.to_string()]);
+                    }
                     c.extend(words(&["-P", &n]));
                     // The flow's own congestion control, where it is not the default
                     // `tune` sets (`-C`, appended by the script with its fallback); the
@@ -615,6 +629,32 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
             hosts[src].send.push(sent);
         }
     }
+}
+
+/// The client port democ picks for a pair that leaves its host by a bond (`pick_ports`):
+/// its streams on consecutive ports spread over the bond's members as evenly as the
+/// Linux layer3+4 hash lets them (check/bond_hash.rs); None when the pair leaves by a
+/// single port (no hash to steer) or no free range is left.
+fn client_port(
+    m: &crate::resolve::model::Model,
+    pr: &crate::derive::paths::PairRoute,
+    sp: usize,
+    (src, dst, dport): (&str, &str, &str),
+    streams: u32,
+    picked: &mut [Vec<(u16, u16)>],
+) -> Option<u16> {
+    let link = m.hosts[pr.src].ports[sp].link?;
+    let members = m
+        .lags
+        .iter()
+        .find(|g| g.members.contains(&link))?
+        .members
+        .len();
+    let (src, dst, dport) = (src.parse().ok()?, dst.parse().ok()?, dport.parse().ok()?);
+    let taken = &mut picked[pr.src];
+    let (p, _) = crate::check::bond_hash::pick_cport(src, dst, dport, streams, members, taken)?;
+    taken.push((p, p + (streams.max(1) as u16 - 1)));
+    Some(p)
 }
 
 /// A pair of a fabric's target and one of its initiators: the initiator's `send` runs

@@ -184,6 +184,7 @@ fn flow(
         span: f.span,
         from_span: f.from.span,
         to_span: f.to.span,
+        pick_ports: f.pick_ports.as_ref().is_some_and(|b| b.value),
     }
 }
 

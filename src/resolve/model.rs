@@ -496,6 +496,8 @@ pub(crate) struct Flow {
     pub(crate) span: Span,
     pub(crate) from_span: Span,
     pub(crate) to_span: Span,
+    /// `pick_ports: true`: democ picks the client ports (check/bond_hash.rs).
+    pub(crate) pick_ports: bool,
 }
 
 impl Flow {

@@ -99,5 +99,9 @@ spec_struct! {
         /// Warning codes acknowledged on this flow (`[W0247]`): they become notes,
         /// listed in the plan as acknowledged.
         allow: Option<Vec<Sp<String>>> = opt,
+        /// democ picks each pair's client ports (`iperf3 --cport`) so its streams spread
+        /// over the sending DTN's bond as evenly as the bond's documented hash allows
+        /// (Linux `layer3+4`); the plan then shows the members' loads as computed.
+        pick_ports: Option<Sp<bool>> = opt,
     }
 }

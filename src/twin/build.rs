@@ -37,7 +37,11 @@ struct Manifest {
 }
 
 /// A JSON file of the build, checked as text first ([`plain`]), then as its type.
-fn read<T: DeserializeOwned>(dir: &BuildDir, rel: &str, limit: u64) -> Result<T, String> {
+pub(crate) fn read<T: DeserializeOwned>(
+    dir: &BuildDir,
+    rel: &str,
+    limit: u64,
+) -> Result<T, String> {
     let bytes = dir.read(rel, limit)?;
     let at = || format!("{}/{rel}", dir.path().display());
     let value: serde_json::Value =

@@ -9,6 +9,7 @@ pub(crate) mod controller;
 mod counters;
 pub(crate) mod load;
 mod loops;
+pub(crate) mod measure;
 pub(crate) mod net;
 mod pace;
 mod place;

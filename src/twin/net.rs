@@ -157,6 +157,118 @@ pub(crate) fn netem(dev: &str, us: u64) -> Cmd {
     .arg("1000000")
 }
 
+/// One end of a cable in the twin: the device and canonical port it is, and the
+/// interface that stands for it (its namespace and local name).
+#[derive(Debug, Clone)]
+pub(crate) struct End {
+    pub(crate) device: String,
+    pub(crate) port: String,
+    pub(crate) ns: String,
+    pub(crate) dev: String,
+    pub(crate) mtu: u32,
+    /// The port's declared speed (a switch's; a DTN's port has none in the IR).
+    pub(crate) speed_mbps: Option<u64>,
+}
+
+/// A cable of the show as the twin makes it: a veth pair. `a` is a switch's port, `b`
+/// a DTN's or another switch's.
+#[derive(Debug, Clone)]
+pub(crate) struct Cable {
+    pub(crate) a: End,
+    pub(crate) b: End,
+    /// The one-way latency of a WAN link (`up --delay`).
+    pub(crate) wan_delay_us: Option<u64>,
+}
+
+impl Cable {
+    /// What the cable carries each way: the slower of its declared ends.
+    pub(crate) fn speed_mbps(&self) -> Option<u64> {
+        match (self.a.speed_mbps, self.b.speed_mbps) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        }
+    }
+}
+
+/// Every cable the twin makes (each switch port to its peer, once: from the switch side
+/// for DTNs, from the smaller (switch, port) between switches), and what it cannot make.
+pub(crate) fn cables(b: &Build, n: &Names) -> (Vec<Cable>, Vec<String>) {
+    let places = n.places(b);
+    // Where a switch's port is: the Open vSwitch's namespace when bridged, else the switch's.
+    let port_ns = |sw: &crate::ir::Switch, i: &crate::ir::interface::Interface| {
+        if place::bridged(sw, i) {
+            n.ovs()
+        } else {
+            n.switch(&sw.hostname)
+        }
+    };
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for (sname, sw) in &b.switches {
+        let here = &places[sname];
+        for (port, (local, i)) in switch::ports_at(sw, switch::Site::Twin(here)) {
+            let Some(peer) = &i.peer else { continue };
+            let far = if let Some(h) = b.hosts.get(&peer.device) {
+                let hp = host_ports(h);
+                let Some((pl, hi)) = hp.get(peer.port.as_str()) else {
+                    notes.push(format!(
+                        "`{sname}` {port}: host `{}` has no port `{}`",
+                        peer.device, peer.port
+                    ));
+                    continue;
+                };
+                End {
+                    device: h.name.clone(),
+                    port: peer.port.clone(),
+                    ns: n.host(&h.name),
+                    dev: pl.clone(),
+                    mtu: hi.mtu,
+                    speed_mbps: None,
+                }
+            } else if let Some(ps) = b.switches.get(&peer.device) {
+                if (peer.device.as_str(), peer.port.as_str()) < (sname.as_str(), port) {
+                    continue;
+                }
+                let pp = switch::ports_at(ps, switch::Site::Twin(&places[&ps.hostname]));
+                let Some((pl, pi)) = pp.get(peer.port.as_str()) else {
+                    notes.push(format!(
+                        "`{sname}` {port}: `{}` port `{}` is not cabled back",
+                        peer.device, peer.port
+                    ));
+                    continue;
+                };
+                End {
+                    device: ps.hostname.clone(),
+                    port: peer.port.clone(),
+                    ns: port_ns(ps, pi),
+                    dev: pl.clone(),
+                    mtu: switch::ip_mtu(pi),
+                    speed_mbps: Some(pi.speed_mbps),
+                }
+            } else {
+                notes.push(format!(
+                    "`{sname}` {port}: peer `{}` is not in the build",
+                    peer.device
+                ));
+                continue;
+            };
+            out.push(Cable {
+                a: End {
+                    device: sname.clone(),
+                    port: port.to_owned(),
+                    ns: port_ns(sw, i),
+                    dev: local,
+                    mtu: switch::ip_mtu(i),
+                    speed_mbps: Some(i.speed_mbps),
+                },
+                b: far,
+                wan_delay_us: i.wan_delay_us,
+            });
+        }
+    }
+    (out, notes)
+}
+
 /// Everything `up` does; `delay`: WAN links delayed by their latency (`up --delay`).
 pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, delay: bool) -> Plan {
     let mut p = Plan {
@@ -172,73 +284,30 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         p.namespaces.push(n.switch(s));
     }
     let places = n.places(b);
-    // Where a switch's port is: the Open vSwitch's namespace when bridged, else the switch's.
-    let port_ns = |sw: &crate::ir::Switch, i: &crate::ir::interface::Interface| {
-        if place::bridged(sw, i) {
-            n.ovs()
-        } else {
-            n.switch(&sw.hostname)
-        }
-    };
     for h in b.hosts.keys() {
         p.namespaces.push(n.host(h));
     }
     p.namespaces.push(n.mgmt());
     p.namespaces.push(n.controller());
     let run = |p: &mut Plan, c: Cmd| p.steps.push(Step::Run(c));
+    let (cables, notes) = cables(b, n);
+    p.notes.extend(notes);
     // Host ports a link reaches (the others have no interface in the twin).
-    let mut cabled: BTreeSet<(String, String)> = BTreeSet::new();
-    // Links: each switch port to its peer, created once (from the switch side for
-    // hosts, from the smaller (switch, port) between switches).
-    for (sname, sw) in &b.switches {
-        let here = &places[sname];
-        for (port, (local, i)) in switch::ports_at(sw, switch::Site::Twin(here)) {
-            let Some(peer) = &i.peer else { continue };
-            let mtu = switch::ip_mtu(i);
-            let (peer_ns, peer_local, peer_mtu) = if let Some(h) = b.hosts.get(&peer.device) {
-                let hp = host_ports(h);
-                let Some((pl, hi)) = hp.get(peer.port.as_str()) else {
-                    p.notes.push(format!(
-                        "`{sname}` {port}: host `{}` has no port `{}`",
-                        peer.device, peer.port
-                    ));
-                    continue;
-                };
-                cabled.insert((h.name.clone(), peer.port.clone()));
-                (n.host(&h.name), pl.clone(), hi.mtu)
-            } else if let Some(ps) = b.switches.get(&peer.device) {
-                if (peer.device.as_str(), peer.port.as_str()) < (sname.as_str(), port) {
-                    continue;
-                }
-                let pp = switch::ports_at(ps, switch::Site::Twin(&places[&ps.hostname]));
-                let Some((pl, pi)) = pp.get(peer.port.as_str()) else {
-                    p.notes.push(format!(
-                        "`{sname}` {port}: `{}` port `{}` is not cabled back",
-                        peer.device, peer.port
-                    ));
-                    continue;
-                };
-                (port_ns(ps, pi), pl.clone(), switch::ip_mtu(pi))
-            } else {
-                p.notes.push(format!(
-                    "`{sname}` {port}: peer `{}` is not in the build",
-                    peer.device
-                ));
-                continue;
-            };
-            run(
-                &mut p,
-                veth(
-                    (&local, &port_ns(sw, i), mtu),
-                    (&peer_local, &peer_ns, peer_mtu),
-                ),
-            );
-            // A WAN link's latency: each end delays what it sends by the one-way figure,
-            // so a round trip takes the RTT the plan has.
-            if let (true, Some(us)) = (delay, i.wan_delay_us) {
-                for (ns, dev) in [(port_ns(sw, i), local.clone()), (peer_ns, peer_local)] {
-                    run(&mut p, netem(&dev, us).in_ns(&ns));
-                }
+    let mut cabled: BTreeSet<(String, String)> = cables
+        .iter()
+        .filter(|c| b.hosts.contains_key(&c.b.device))
+        .map(|c| (c.b.device.clone(), c.b.port.clone()))
+        .collect();
+    for c in &cables {
+        run(
+            &mut p,
+            veth((&c.a.dev, &c.a.ns, c.a.mtu), (&c.b.dev, &c.b.ns, c.b.mtu)),
+        );
+        // A WAN link's latency: each end delays what it sends by the one-way figure,
+        // so a round trip takes the RTT the plan has.
+        if let (true, Some(us)) = (delay, c.wan_delay_us) {
+            for end in [&c.a, &c.b] {
+                run(&mut p, netem(&end.dev, us).in_ns(&end.ns));
             }
         }
     }

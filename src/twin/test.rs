@@ -329,6 +329,25 @@ pub(crate) fn test(
     table: &mut dyn Write,
 ) -> Result<(String, Verdict), (String, i32)> {
     let t0 = Instant::now();
+    let (b, names, st) = running(build, state_arg)?;
+    let limit = load::limit().map_err(|e| (e, 2))?;
+    let site = Twin {
+        places: names.places(&b),
+        names,
+        state: &st,
+    };
+    let report = matrix(&b, &site, "twin", Vec::new(), table, limit);
+    let dir = build.join("twin");
+    write_report(&report, &dir)?;
+    Ok((summary("twin", &report, t0, &dir), report.verdict()))
+}
+
+/// The build of a twin that is up, the names `up` gave it (its nonce among them, from
+/// root's record) and its state folder; Err when no twin is up for it.
+pub(crate) fn running(
+    build: &Path,
+    state_arg: Option<&Path>,
+) -> Result<(Build, Names, std::path::PathBuf), (String, i32)> {
     let b = Build::read(build).map_err(|e| (e, 2))?;
     let st = super::state_dir(build, state_arg);
     let Some(rec) = Created::load(&st).map_err(|e| (e, 2))? else {
@@ -340,18 +359,7 @@ pub(crate) fn test(
             2,
         ));
     };
-    let limit = load::limit().map_err(|e| (e, 2))?;
-    // The names `up` gave this twin (its nonce among them), from root's record.
-    let names = Names::recorded(&rec.id);
-    let site = Twin {
-        places: names.places(&b),
-        names,
-        state: &st,
-    };
-    let report = matrix(&b, &site, "twin", Vec::new(), table, limit);
-    let dir = build.join("twin");
-    write_report(&report, &dir)?;
-    Ok((summary("twin", &report, t0, &dir), report.verdict()))
+    Ok((b, Names::recorded(&rec.id), st))
 }
 
 /// Writes `report.json` into `dir` (made when missing).
