@@ -157,6 +157,18 @@ const CASES: &[Case] = &[
     },
 ];
 
+/// How far the model lands from a measurement, per cent: 0 inside a published range,
+/// else against its nearer end.
+fn deviation(got: f64, (lo, hi): (f64, f64)) -> f64 {
+    if got < lo {
+        (got / lo - 1.0) * 100.0
+    } else if got > hi {
+        (got / hi - 1.0) * 100.0
+    } else {
+        0.0
+    }
+}
+
 /// The model for a case, GB/s, from the embedded catalog.
 fn model(c: &Case) -> f64 {
     let db = crate::catalog::owned().expect("the embedded catalog parses");
@@ -182,6 +194,16 @@ fn the_model_lands_within_10_percent_of_every_measurement() {
     for c in CASES {
         let got = model(c);
         let (lo, hi) = c.measured;
+        // The calibration table (`cargo test --lib pcie_calibration -- --nocapture`).
+        println!(
+            "Gen{} x{:<2} {:?} MPS {} MRRS {}: model {got:.3} GB/s, measured {lo}-{hi}, {:+.1} %",
+            c.generation,
+            c.width,
+            c.dir,
+            c.mps,
+            c.mrrs,
+            deviation(got, c.measured)
+        );
         if got < lo * 0.9 || got > hi * 1.1 {
             misses.push(format!(
                 "{got:.3} GB/s against {lo}-{hi}: Gen{} x{} {:?}: {}",
