@@ -243,8 +243,9 @@ const CASES: &[Case] = &[
     Case {
         source: "AMD/Xilinx Alveo U30 shell xilinx_u30_gen3x4_base_1 (Gen3 x4), `xbutil \
                  validate` DMA test, card to host 3165.03 MiB/s = 3.32 GB/s \
-                 (github.com/Xilinx/XRT pull 4439; MPS and datapath not stated: democ's \
-                 default, the link alone)",
+                 (github.com/Xilinx/XRT pull 4439; the card carries two Zynq UltraScale+ \
+                 devices, AMD VVAS 'Alveo U30 Platform'; MPS and datapath not stated: \
+                 democ's default, the link alone)",
         generation: 3,
         width: 4,
         mps: 256,
