@@ -253,16 +253,20 @@ fn a_link_above_its_predicted_load_is_named() {
     assert!(run.stdout.contains("ABOVE"), "{}", run.stdout);
 }
 
+/// sc16's clean results but one of `cit-ab-tcp-1t`'s ten pairs at 30 Gbit/s (the flow
+/// crosses port-channel 10, cit-a-arista -> cit-b-z9100, whose members include 1/21).
+fn short_bundle(build: &Path) -> tempfile::TempDir {
+    let r = clean(build);
+    let name = name_of(build, "cit-ab-tcp-1t", "cit-tcp-1");
+    std::fs::write(r.path().join(name), iperf3(30.0, 0)).expect("write");
+    r
+}
+
 /// A port-channel member full while the bundle's flow is short: the hash, not the plan.
 #[test]
 fn a_full_port_channel_member_is_named() {
     let b = built("sc16");
-    let r = clean(b);
-    std::fs::write(
-        r.path().join(name_of(b, "cit-ab-tcp-1t", "cit-tcp-1")),
-        iperf3(30.0, 0),
-    )
-    .expect("write");
+    let r = short_bundle(b);
     let mut rates = fixture_json("eos-rates.json");
     rates["interfaces"]["Ethernet21/1"]["outBpsRate"] = json!(99.6e9);
     std::fs::write(
@@ -297,7 +301,7 @@ fn optics_and_neighbours_are_compared() {
     let run = verify(b, &[r.path().to_str().expect("utf-8")]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let out = &run.stdout;
-    assert!(out.contains("optic: cit-a-arista 1/21 (100gbase-lr4): rx -2.5 dBm, floor unknown (not in the embedded catalog): UNKNOWN"), "{out}");
+    assert!(out.contains("optic: cit-a-arista 1/21 (100gbase-lr4): rx -2.5 dBm, floor -10.6 dBm, overload 4.5 dBm: OK"), "{out}");
     assert!(
         out.contains("optic: cit-a-arista 1/22 (100gbase-lr4): rx -40.0 dBm"),
         "{out}"
@@ -324,6 +328,40 @@ fn optics_and_neighbours_are_compared() {
         out.contains("mtu: 24 pairs' segments fit the planned MTU"),
         "{out}"
     );
+}
+
+/// The catalog's receive window (100GBASE-LR4: -10.6 to 4.5 dBm per lane): a port-channel
+/// member receiving too much light (no attenuator) is HIGH and a cause of its short flow;
+/// one receiving too little is LOW.
+#[test]
+fn optics_outside_their_receive_window_are_low_or_high() {
+    let b = built("sc16");
+    let r = short_bundle(b);
+    let mut x = fixture_json("eos-transceiver.json");
+    x["interfaces"]["Ethernet21/1"]["rxPower"] = json!(5.2);
+    x["interfaces"]["Ethernet22/1"]["rxPower"] = json!(-11.5);
+    std::fs::write(
+        r.path().join("cit-a-arista+transceiver+T.json"),
+        x.to_string(),
+    )
+    .expect("write");
+    // One pair of ten at 30 Gbit/s leaves the flow 6% short.
+    let run = verify(b, &[r.path().to_str().expect("utf-8"), "--tolerance", "2"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("optic: cit-a-arista 1/21 (100gbase-lr4): rx 5.2 dBm, floor -10.6 dBm, overload 4.5 dBm: HIGH"), "{out}");
+    assert!(out.contains("optic: cit-a-arista 1/22 (100gbase-lr4): rx -11.5 dBm, floor -10.6 dBm, overload 4.5 dBm: LOW"), "{out}");
+    assert!(out.contains("optic: `cit-a-arista` 1/21 receives 5.2 dBm, above the 100gbase-lr4 overload of 4.5 dBm: an attenuator is missing"), "{out}");
+    let json = verify(b, &[r.path().to_str().expect("utf-8"), "--format", "json"]);
+    let v: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let high = v["optics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|o| o["port"] == "1/21")
+        .expect("the optic of 1/21");
+    assert_eq!(high["status"], "high");
+    assert_eq!(high["ceiling_dbm"], 4.5);
 }
 
 /// OpenFlow (sc15's switches run in the twin as Open vSwitch): the flow's rules matched
