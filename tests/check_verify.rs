@@ -253,16 +253,20 @@ fn a_link_above_its_predicted_load_is_named() {
     assert!(run.stdout.contains("ABOVE"), "{}", run.stdout);
 }
 
+/// sc16's clean results but one of `cit-ab-tcp-1t`'s ten pairs at 30 Gbit/s (the flow
+/// crosses port-channel 10, cit-a-arista -> cit-b-z9100, whose members include 1/21).
+fn short_bundle(build: &Path) -> tempfile::TempDir {
+    let r = clean(build);
+    let name = name_of(build, "cit-ab-tcp-1t", "cit-tcp-1");
+    std::fs::write(r.path().join(name), iperf3(30.0, 0)).expect("write");
+    r
+}
+
 /// A port-channel member full while the bundle's flow is short: the hash, not the plan.
 #[test]
 fn a_full_port_channel_member_is_named() {
     let b = built("sc16");
-    let r = clean(b);
-    std::fs::write(
-        r.path().join(name_of(b, "cit-ab-tcp-1t", "cit-tcp-1")),
-        iperf3(30.0, 0),
-    )
-    .expect("write");
+    let r = short_bundle(b);
     let mut rates = fixture_json("eos-rates.json");
     rates["interfaces"]["Ethernet21/1"]["outBpsRate"] = json!(99.6e9);
     std::fs::write(
@@ -297,7 +301,7 @@ fn optics_and_neighbours_are_compared() {
     let run = verify(b, &[r.path().to_str().expect("utf-8")]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let out = &run.stdout;
-    assert!(out.contains("optic: cit-a-arista 1/21 (100gbase-lr4): rx -2.5 dBm, floor unknown (not in the embedded catalog): UNKNOWN"), "{out}");
+    assert!(out.contains("optic: cit-a-arista 1/21 (100gbase-lr4): rx -2.5 dBm, floor -10.6 dBm, overload 4.5 dBm: OK"), "{out}");
     assert!(
         out.contains("optic: cit-a-arista 1/22 (100gbase-lr4): rx -40.0 dBm"),
         "{out}"
@@ -324,6 +328,40 @@ fn optics_and_neighbours_are_compared() {
         out.contains("mtu: 24 pairs' segments fit the planned MTU"),
         "{out}"
     );
+}
+
+/// The catalog's receive window (100GBASE-LR4: -10.6 to 4.5 dBm per lane): a port-channel
+/// member receiving too much light (no attenuator) is HIGH and a cause of its short flow;
+/// one receiving too little is LOW.
+#[test]
+fn optics_outside_their_receive_window_are_low_or_high() {
+    let b = built("sc16");
+    let r = short_bundle(b);
+    let mut x = fixture_json("eos-transceiver.json");
+    x["interfaces"]["Ethernet21/1"]["rxPower"] = json!(5.2);
+    x["interfaces"]["Ethernet22/1"]["rxPower"] = json!(-11.5);
+    std::fs::write(
+        r.path().join("cit-a-arista+transceiver+T.json"),
+        x.to_string(),
+    )
+    .expect("write");
+    // One pair of ten at 30 Gbit/s leaves the flow 6% short.
+    let run = verify(b, &[r.path().to_str().expect("utf-8"), "--tolerance", "2"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("optic: cit-a-arista 1/21 (100gbase-lr4): rx 5.2 dBm, floor -10.6 dBm, overload 4.5 dBm: HIGH"), "{out}");
+    assert!(out.contains("optic: cit-a-arista 1/22 (100gbase-lr4): rx -11.5 dBm, floor -10.6 dBm, overload 4.5 dBm: LOW"), "{out}");
+    assert!(out.contains("optic: `cit-a-arista` 1/21 receives 5.2 dBm, above the 100gbase-lr4 overload of 4.5 dBm: an attenuator is missing"), "{out}");
+    let json = verify(b, &[r.path().to_str().expect("utf-8"), "--format", "json"]);
+    let v: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let high = v["optics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|o| o["port"] == "1/21")
+        .expect("the optic of 1/21");
+    assert_eq!(high["status"], "high");
+    assert_eq!(high["ceiling_dbm"], 4.5);
 }
 
 /// OpenFlow (sc15's switches run in the twin as Open vSwitch): the flow's rules matched
@@ -651,4 +689,174 @@ fn the_report_shows_what_was_measured() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let html = std::fs::read_to_string(plain.path().join("index.html")).expect("report");
     assert!(!html.contains("measured Gbit/s"));
+}
+
+/// sc25-400g's clean results but `caltech-to-starlight-400g` at 120 of its 300 Gbit/s
+/// (its path: cit-7060, scinet-core (SONiC), sl-z9432 (OS10)).
+fn short_400g(build: &Path) -> tempfile::TempDir {
+    let r = clean(build);
+    let name = name_of(build, "caltech-to-starlight-400g", "cit-dtn-1");
+    std::fs::write(r.path().join(name), iperf3(120.0, 0)).expect("write");
+    r
+}
+
+/// Dell OS10 (sc25-400g's `sl-z9432`): two RESTCONF snapshots of its interfaces, timed by
+/// their names, give the rate and the discards toward the receiver.
+#[test]
+fn os10_restconf_counters_give_rates_and_discards() {
+    let b = built("sc25-400g");
+    let r = short_400g(b);
+    let before = fixture("os10-counters.json");
+    // 10 s later: 375 GB more sent toward sl-dtn-1 (300 Gbit/s), 2048 frames discarded.
+    let mut after = fixture_json("os10-counters.json");
+    let stats = &mut after["ietf-interfaces:interfaces-state"]["interface"][1]["statistics"];
+    stats["out-octets"] = json!((1_637_184_120_000u64 + 375_000_000_000).to_string());
+    stats["out-discards"] = json!(2048);
+    std::fs::write(
+        r.path().join("sl-z9432+counters+20261129T023100Z.json"),
+        before,
+    )
+    .expect("write");
+    std::fs::write(
+        r.path().join("sl-z9432+counters+20261129T023110Z.json"),
+        after.to_string(),
+    )
+    .expect("write");
+    let run = verify(b, &[r.path().to_str().expect("utf-8")]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("loss: `sl-z9432` ethernet1/1/2 (1/2) discarded 2048 frames sent between the counter snapshots"), "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("sl-dtn-1:p0 <- sl-z9432:1/2 "))
+        .unwrap_or_else(|| panic!("no row for the link:\n{out}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[3..], ["300.0", "300.0", "2048", "DISCARDS"], "{row}");
+}
+
+/// SONiC (sc25-400g's `scinet-core`): `show interfaces counters --json` gives drops and
+/// SONiC's own rates; lldpd's JSON gives the neighbours.
+#[test]
+fn sonic_counters_and_lldpd_neighbours_are_read() {
+    let b = built("sc25-400g");
+    let r = short_400g(b);
+    std::fs::write(
+        r.path().join("scinet-core+counters+1.json"),
+        fixture("sonic-counters.json"),
+    )
+    .expect("write");
+    // Ethernet4 toward sl-z9432 sent 49,000 MB/s (392 Gbit/s) against the plan's 300.
+    let mut later = fixture_json("sonic-counters.json");
+    later["Ethernet4"]["TX_BPS"] = json!("49000.00 MB/s");
+    later["Ethernet4"]["TX_DRP"] = json!("1,024");
+    std::fs::write(
+        r.path().join("scinet-core+counters+2.json"),
+        later.to_string(),
+    )
+    .expect("write");
+    let mut l = fixture_json("lldpctl.json");
+    let seen = l["lldp"]["interface"]["Ethernet0"].clone();
+    let mut wrong = seen.clone();
+    wrong["chassis"] = json!({ "sl-z9432": seen["chassis"]["cit-7060.sc25.example"].clone() });
+    wrong["port"]["id"]["value"] = json!("ethernet1/1/2");
+    // Two neighbours: lldpd's `json` lists one object per interface.
+    l["lldp"]["interface"] = json!([{ "Ethernet0": seen }, { "Ethernet4": wrong }]);
+    std::fs::write(r.path().join("scinet-core+lldp+T.json"), l.to_string()).expect("write");
+    let run = verify(b, &[r.path().to_str().expect("utf-8")]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("link: `scinet-core` link scinet-core:1/1:2 -> sl-z9432:1/1 carried 392.0 Gbit/s against 300.0 predicted"), "{out}");
+    assert!(out.contains("loss: `scinet-core` Ethernet4 (1/1:2) discarded 1024 frames sent between the counter snapshots"), "{out}");
+    assert!(
+        out.contains("seen cit-7060.sc25.example:Ethernet1/1: OK"),
+        "{out}"
+    );
+    assert!(out.contains("seen sl-z9432:ethernet1/1/2: WRONG"), "{out}");
+    // lldpd's `json0` reads the same.
+    std::fs::write(
+        r.path().join("scinet-core+lldp+T.json"),
+        fixture("lldpctl-json0.json"),
+    )
+    .expect("write");
+    let run = verify(b, &[r.path().to_str().expect("utf-8")]);
+    assert!(
+        run.stdout
+            .contains("seen cit-7060.sc25.example:Ethernet1/1: OK"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// State an OS prints no JSON for, and a reply that is not the OS's: located, with help.
+#[test]
+fn os10_and_sonic_state_verify_cannot_read_is_refused() {
+    let b = built("sc25-400g");
+    bad(
+        b,
+        &[(
+            "sl-z9432+transceiver+T.json",
+            &fixture("eos-transceiver.json"),
+        )],
+        "E0603",
+        "verify reads no `transceiver` state of OS10 switches",
+    );
+    bad(
+        b,
+        &[("scinet-core+transceiver+T.json", "{}")],
+        "E0603",
+        "SONiC prints none as JSON",
+    );
+    bad(
+        b,
+        &[("sl-z9432+counters+T.json", &fixture("eos-counters.json"))],
+        "E0604",
+        "no `ietf-interfaces:interfaces-state`",
+    );
+    bad(
+        b,
+        &[("scinet-core+counters+T.json", &fixture("eos-counters.json"))],
+        "E0604",
+        "not SONiC's `show interfaces counters --json`",
+    );
+    bad(
+        b,
+        &[("scinet-core+lldp+T.json", &fixture("eos-lldp.json"))],
+        "E0604",
+        "not lldpd's `lldpctl -f json`",
+    );
+}
+
+/// Every fixture cut short under the OS10 and SONiC names: an exit code, never a panic.
+#[test]
+fn no_os10_or_sonic_state_makes_verify_panic() {
+    let b = built("sc25-400g");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = [
+        "sl-z9432+counters+20261129T023100Z.json",
+        "sl-z9432+lldp+T.json",
+        "scinet-core+counters+T.json",
+        "scinet-core+rates+T.json",
+        "scinet-core+lldp+T.json",
+    ];
+    let mut i = 0;
+    for f in std::fs::read_dir(FIXTURES).expect("fixtures") {
+        let text = std::fs::read(f.expect("entry").path()).expect("read");
+        for cut in [
+            0,
+            1,
+            text.len() / 2,
+            text.len().saturating_sub(2),
+            text.len(),
+        ] {
+            let sub = dir.path().join(i.to_string());
+            std::fs::create_dir(&sub).expect("mkdir");
+            for n in names {
+                std::fs::write(sub.join(n), &text[..cut]).expect("write");
+            }
+            i += 1;
+        }
+    }
+    let run = verify(b, &[dir.path().to_str().expect("utf-8")]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }

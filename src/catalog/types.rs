@@ -400,8 +400,12 @@ spec_struct! {
         reach_km: f64 = req in MAGNITUDE,
         /// Minimum average launch power per lane, dBm.
         tx_min_dbm: Option<f64> = opt,
-        /// Receiver sensitivity per lane, dBm.
+        /// Receiver sensitivity per lane, dBm: the least average receive power the
+        /// receiver works at (IEEE's "average receive power, each lane (min)").
         rx_sensitivity_dbm: Option<f64> = opt,
+        /// The most average receive power per lane the receiver works at (overload),
+        /// dBm; above it the optic needs an attenuator.
+        rx_max_dbm: Option<f64> = opt,
         /// Maximum channel insertion loss when launch/sensitivity are not published, dB.
         max_loss_db: Option<f64> = opt in MAGNITUDE,
         /// Needs host RS-FEC to reach its rated distance.

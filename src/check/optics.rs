@@ -90,14 +90,18 @@ fn attenuation(physics: &Physics, key: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("the catalog's physics has no attenuation for `{key}`"))
 }
 
-/// Loss the direction `tx` -> `rx` can take, dB.
-fn available(tx: &OpticModel, rx: &OpticModel) -> Option<f64> {
-    match (tx.tx_min_dbm, rx.rx_sensitivity_dbm) {
-        (Some(t), Some(r)) => Some(t - r),
-        _ => match (tx.max_loss_db, rx.max_loss_db) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        },
+/// Loss the direction `tx` -> `rx` can take, dB, and whether it is a standard's channel
+/// insertion loss. A published maximum channel loss decides when either end has one:
+/// launch minus sensitivity from the same standard's average-power tables is that
+/// figure again (the IEEE "average receive power, each lane (min)" is the launch minimum
+/// less the channel's maximum loss), and asking the planned margin on top of it would
+/// count the transmitter and dispersion penalties twice. Launch and sensitivity decide
+/// for optics rated by them alone.
+fn available(tx: &OpticModel, rx: &OpticModel) -> Option<(f64, bool)> {
+    match (tx.max_loss_db, rx.max_loss_db) {
+        (Some(a), Some(b)) => Some((a.min(b), true)),
+        (Some(a), None) | (None, Some(a)) => Some((a, true)),
+        (None, None) => Some((tx.tx_min_dbm? - rx.rx_sensitivity_dbm?, false)),
     }
 }
 
@@ -119,9 +123,8 @@ pub(crate) fn budget(
 ) -> Result<Budget, String> {
     let mut worst: Option<Budget> = None;
     for (tx, rx) in [(a, b), (b, a)] {
-        let available_db = available(tx, rx)
+        let (available_db, channel_limit) = available(tx, rx)
             .ok_or("the catalog gives neither launch power and receiver sensitivity nor a maximum channel loss")?;
-        let channel_limit = tx.tx_min_dbm.zip(rx.rx_sensitivity_dbm).is_none();
         let one = Budget {
             available_db,
             loss_db: loss_db(tx, plant, physics)?,
@@ -500,8 +503,10 @@ impl Run<'_, '_> {
             plural(p.connectors as usize, "connector"),
             plural(p.splices as usize, "splice")
         );
-        let avail = |o: &OpticModel| match (o.tx_min_dbm, o.rx_sensitivity_dbm) {
-            (Some(t), Some(r)) => format!("launch {} dBm, sensitivity {} dBm", num(t), num(r)),
+        let avail = |o: &OpticModel| match (bud.channel_limit, o.tx_min_dbm, o.rx_sensitivity_dbm) {
+            (false, Some(t), Some(r)) => {
+                format!("launch {} dBm, sensitivity {} dBm", num(t), num(r))
+            }
             _ => "maximum channel loss".to_owned(),
         };
         let optic_label = format!(
@@ -690,6 +695,7 @@ mod tests {
             reach_km: 10.0,
             tx_min_dbm: tx,
             rx_sensitivity_dbm: rx,
+            rx_max_dbm: None,
             max_loss_db: max,
             needs_fec: None,
             electrical: None,

@@ -41,13 +41,14 @@ pub(crate) enum Rw {
 /// Switch state a result folder may hold, as `<switch>+<state>+<when>.<ext>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum State {
-    /// EOS `show interfaces counters | json`.
+    /// EOS `show interfaces counters | json` (OS10: RESTCONF interfaces-state; SONiC:
+    /// `show interfaces counters --json`).
     Counters,
-    /// EOS `show interfaces counters rates | json`.
+    /// EOS `show interfaces counters rates | json` (SONiC: `... rates --json`).
     Rates,
     /// EOS `show interfaces transceiver | json`.
     Transceiver,
-    /// EOS `show lldp neighbors | json`.
+    /// EOS `show lldp neighbors | json` (SONiC: lldpd's `lldpctl -f json`).
     Lldp,
     /// `ovs-ofctl dump-ports BRIDGE`.
     DumpPorts,

@@ -59,7 +59,10 @@ pub(crate) struct OpticVerdict {
     /// The least the receiver takes: the catalog's sensitivity, or launch less the
     /// channel's maximum loss.
     pub(crate) floor_dbm: Option<f64>,
-    /// `ok`, `low` (below the floor), `dark` (no light), `unknown` (no floor).
+    /// The most the receiver takes (its overload), when the catalog gives it.
+    pub(crate) ceiling_dbm: Option<f64>,
+    /// `ok`, `low` (below the floor), `high` (above the ceiling: the receiver
+    /// overloads), `dark` (no light), `unknown` (no floor).
     pub(crate) status: &'static str,
 }
 
@@ -177,9 +180,12 @@ fn limit<'a>(f: &'a PlanFlow, kind: &str) -> Option<&'a super::planned::Limit> {
         .min_by(|a, b| a.gbps.total_cmp(&b.gbps))
 }
 
-/// The catalog's receive floor for an optic, dBm.
-fn floor(db: Option<&crate::catalog::Db>, optic: &str) -> Option<f64> {
-    db?.optics.get(optic)?.rx_floor_dbm()
+/// The catalog's receive window for an optic, dBm: its floor and its ceiling.
+fn window(db: Option<&crate::catalog::Db>, optic: &str) -> (Option<f64>, Option<f64>) {
+    match db.and_then(|d| d.optics.get(optic)) {
+        Some(o) => (o.rx_floor_dbm(), o.rx_max_dbm),
+        None => (None, None),
+    }
 }
 
 struct Ctx<'a> {
@@ -462,15 +468,17 @@ fn path_causes(cx: &Ctx, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<St
             .chain(outs.iter())
             .any(|p| p.port == o.port)
         {
-            out.push(format!(
-                "optic: `{}` {} receives {:.1} dBm{}",
-                o.switch,
-                o.port,
-                o.rx_dbm,
-                o.floor_dbm.map_or(String::new(), |fl| format!(
-                    ", below the {} floor of {fl:.1} dBm",
+            let against = match (o.status, o.floor_dbm, o.ceiling_dbm) {
+                ("high", _, Some(c)) => format!(
+                    ", above the {} overload of {c:.1} dBm: an attenuator is missing",
                     o.optic
-                ))
+                ),
+                (_, Some(fl), _) => format!(", below the {} floor of {fl:.1} dBm", o.optic),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "optic: `{}` {} receives {:.1} dBm{against}",
+                o.switch, o.port, o.rx_dbm,
             ));
         }
     }
@@ -560,14 +568,15 @@ fn optics(plan: &Planned, seen: &Seen, db: Option<&crate::catalog::Db>) -> Vec<O
             else {
                 continue;
             };
-            let fl = floor(db, &optic);
+            let (fl, ceiling) = window(db, &optic);
             let status = if *dbm <= NO_LIGHT_DBM {
                 "dark"
             } else {
-                match fl {
-                    Some(f) if *dbm < f => "low",
-                    Some(_) => "ok",
-                    None => "unknown",
+                match (fl, ceiling) {
+                    (Some(f), _) if *dbm < f => "low",
+                    (_, Some(c)) if *dbm > c => "high",
+                    (Some(_), _) => "ok",
+                    (None, _) => "unknown",
                 }
             };
             out.push(OpticVerdict {
@@ -576,6 +585,7 @@ fn optics(plan: &Planned, seen: &Seen, db: Option<&crate::catalog::Db>) -> Vec<O
                 optic,
                 rx_dbm: *dbm,
                 floor_dbm: fl,
+                ceiling_dbm: ceiling,
                 status,
             });
         }

@@ -9,12 +9,17 @@
 //! floor; per port, the LLDP neighbour against the cabling plan. Every result file that
 //! cannot be read gets a located diagnostic (E0601-E0604) and is left out.
 
+mod by_os;
 mod host;
 mod inputs;
 mod judge;
+mod lldpd;
 mod located;
 mod planned;
 pub(crate) mod print;
+mod restconf;
+mod sonic;
+mod stamp;
 mod state;
 mod switch;
 

@@ -139,6 +139,9 @@ struct OpenFlow {
 #[derive(Debug, Deserialize)]
 struct SwitchDoc {
     hostname: String,
+    /// The network OS (`eos`, `os10`, `sonic`, ...): which reader its state needs.
+    #[serde(default)]
+    os: String,
     interfaces: Vec<Interface>,
     openflow: Option<OpenFlow>,
 }
@@ -162,6 +165,8 @@ pub(crate) struct Port {
 
 #[derive(Debug)]
 pub(crate) struct Switch {
+    /// The network OS the build configured (`eos`, `os10`, `sonic`, ...).
+    pub(crate) os: String,
     pub(crate) ports: Vec<Port>,
 }
 
@@ -298,7 +303,7 @@ pub(crate) fn from_parts(p: &Parts, shown: &dyn Fn(&str) -> String) -> Result<Pl
                 lldp: i.lldp,
             })
             .collect();
-        switches.insert(doc.hostname, Switch { ports });
+        switches.insert(doc.hostname, Switch { os: doc.os, ports });
     }
     Ok(Planned {
         show: plan.show,

@@ -61,7 +61,7 @@ fn other_lines(r: &Report) -> Vec<(&'static str, String)> {
         out.push((
             "optic",
             format!(
-                "{} {} ({}): rx {:.1} dBm, floor {}: {}",
+                "{} {} ({}): rx {:.1} dBm, floor {}{}: {}",
                 o.switch,
                 o.port,
                 o.optic,
@@ -70,6 +70,8 @@ fn other_lines(r: &Report) -> Vec<(&'static str, String)> {
                     .map_or("unknown (not in the embedded catalog)".into(), |f| format!(
                         "{f:.1} dBm"
                     )),
+                o.ceiling_dbm
+                    .map_or(String::new(), |c| format!(", overload {c:.1} dBm")),
                 o.status.to_uppercase()
             ),
         ));

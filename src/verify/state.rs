@@ -6,11 +6,12 @@
 
 use std::collections::BTreeMap;
 
+use super::by_os::{self, Reading};
 use super::host::{self, Measured};
-use super::inputs::{Input, Kind, Rw, State, Subject};
+use super::inputs::{Input, Kind, Rw, Subject};
 use super::located::Text;
 use super::planned::{Planned, Switch};
-use super::switch::{self, Counters, Neighbor, Rates, Rule};
+use super::switch::{Counters, Neighbor, Rates, Rule};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::source::{Sources, Span};
 
@@ -139,27 +140,24 @@ pub(crate) fn read(plan: &Planned, files: &[Input], sources: &Sources, diags: &m
                 let canon = |n: &str| sw.port(n).map(|p| p.port.clone());
                 let s = seen.switches.entry(name.clone()).or_default();
                 let when = input.when.as_str();
-                let r = match state {
-                    State::Counters => switch::eos_counters(&t)
-                        .map(|c| s.counters.push((when.to_owned(), keep(sw, c)))),
-                    State::DumpPorts => switch::dump_ports(&t)
-                        .map(|c| s.counters.push((when.to_owned(), keep(sw, c)))),
-                    State::Rates => {
-                        switch::eos_rates(&t).map(|r| latest(&mut s.rates, when, keep(sw, r)))
+                let r = by_os::read(&sw.os, state, &t, when).map(|reading| match reading {
+                    Reading::Counters(c, rates) => {
+                        s.counters.push((when.to_owned(), keep(sw, c)));
+                        if let Some(r) = rates.filter(|r| !r.is_empty()) {
+                            latest(&mut s.rates, when, keep(sw, r));
+                        }
                     }
-                    State::Transceiver => switch::eos_transceiver(&t)
-                        .map(|o| latest(&mut s.optics, when, keep(sw, o))),
-                    State::Lldp => switch::eos_lldp(&t).map(|l| {
+                    Reading::Rates(r) => latest(&mut s.rates, when, keep(sw, r)),
+                    Reading::Optics(o) => latest(&mut s.optics, when, keep(sw, o)),
+                    Reading::Lldp(l) => {
                         let by_port = l
                             .into_iter()
                             .filter_map(|n| Some((canon(&n.port)?, n)))
                             .collect();
                         latest(&mut s.lldp, when, by_port);
-                    }),
-                    State::DumpFlows => {
-                        switch::dump_flows(&t).map(|r| latest(&mut s.rules, when, r))
                     }
-                };
+                    Reading::Rules(r) => latest(&mut s.rules, when, r),
+                });
                 if let Err(d) = r {
                     diags.push(*d);
                 }
