@@ -19,6 +19,7 @@ fn kind(folder: &str) -> &str {
         "openflow" => "OpenFlow file",
         "nvmeof" => "NVMe-oF file",
         "twin" => "twin file",
+        "monitoring" => "monitoring file",
         other => other,
     }
 }

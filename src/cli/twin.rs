@@ -108,6 +108,7 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                 &absolute(&a.build),
                 a.state.as_deref().map(absolute).as_deref(),
                 *delay,
+                &|stage| eprintln!("twin: {}", crate::escape::lines(stage)),
             ))
         }),
         TwinCmd::Down(a) => done(crate::twin::down(

@@ -132,8 +132,16 @@ pub(crate) fn netem_available(n: &net::Names) -> Result<(), String> {
     }
 }
 
-pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<String, (String, i32)> {
+/// `twin up`: `progress` hears each stage as it ends, with the seconds since the start
+/// (a large show takes tens of seconds).
+pub(crate) fn up(
+    build: &Path,
+    state: Option<&Path>,
+    delay: bool,
+    progress: &dyn Fn(&str),
+) -> Result<String, (String, i32)> {
     let t0 = Instant::now();
+    let stage = |what: String| progress(&format!("{what} ({:.1} s)", t0.elapsed().as_secs_f64()));
     let b = build::Build::read(build).map_err(|e| (e, 2))?;
     let nonce = state::nonce().map_err(|e| (e, 2))?;
     let names = net::Names::with_nonce(&b.show, &nonce);
@@ -208,16 +216,22 @@ pub(crate) fn up(build: &Path, state: Option<&Path>, delay: bool) -> Result<Stri
         rec.namespaces.push(ns.clone());
     }
     rec.save(&state).map_err(|e| (e, 2))?;
+    stage(format!("{} namespaces made", rec.namespaces.len()));
     for st in &plan.steps {
         if let Err(e) = run_step(st) {
             return Err(fail(&rec, e));
         }
     }
+    stage(format!(
+        "cables, DTNs and the management network wired ({} steps)",
+        plan.steps.len()
+    ));
     let switches_up = run_side_by_side(&plan.switches);
     identify_daemons(&mut rec);
     if let Err(e) = switches_up {
         return Err(fail(&rec, e));
     }
+    stage(format!("{} switches running", b.switches.len()));
     let exe = std::env::current_exe().map_err(|e| (e.to_string(), 2))?;
     for (k, (ns, addr, port)) in plan.controllers.iter().enumerate() {
         let pidfile = state.join(format!("controller-{k}.pid"));

@@ -58,7 +58,8 @@ pub(crate) fn check(build: &Path) -> Outcome {
         Ok(false) => {}
         Err(e) => return fail(&e),
     }
-    if let Err((m, _)) = crate::twin::up(build, None, false) {
+    let progress = |stage: &str| eprintln!("twin: {}", crate::escape::lines(stage));
+    if let Err((m, _)) = crate::twin::up(build, None, false, &progress) {
         // A failed `up` has removed what it made.
         return fail(&m);
     }

@@ -121,3 +121,21 @@ def test_without_hosts_the_snapshot_says_so(democ_build, tmp_path):
     snap = build_snapshot(build, tmp_path / "snap")
     assert not (tmp_path / "snap" / "hosts").exists() and snap.hosts == []
     assert "build with `democ build --hosts`" in snap.summary()
+
+
+def test_sonic_switches_go_to_sonic_configs(democ_build, tmp_path):
+    """sc25-400g's SONiC core goes to sonic_configs/<host>/ with the files democ ships;
+    its cables reach the layer-1 topology; the Cumulus switch is skipped with why."""
+    build = democ_build("examples/sc25-400g/show.yaml")
+    snap = build_snapshot(build, tmp_path / "snap")
+    assert snap.included.get("scinet-core") == "sonic"
+    folder = tmp_path / "snap" / "sonic_configs" / "scinet-core"
+    assert sorted(p.name for p in folder.iterdir()) == ["config_db.json", "frr.conf"]
+    shipped = build / "switches" / "scinet-core.config_db.json"
+    assert (folder / "config_db.json").read_bytes() == shipped.read_bytes()
+    assert (folder / "frr.conf").read_bytes() == (build / "switches" / "scinet-core.frr.conf").read_bytes()
+    assert not (tmp_path / "snap" / "configs" / "scinet-core.cfg").exists()
+    assert snap.skipped["nv-sn4700"] == SKIP_REASONS["cumulus"]
+    ends = {e["node1"]["hostname"] for e in snap.edges}
+    assert "scinet-core" in ends, snap.edges
+    assert "sonic_configs/scinet-core/" in snap.summary()

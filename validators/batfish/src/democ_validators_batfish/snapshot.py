@@ -3,6 +3,8 @@
 Layout written (Batfish's documented snapshot format):
 
     SNAPSHOT/configs/<hostname>.cfg          democ's config, with a format header first
+    SNAPSHOT/sonic_configs/<hostname>/       a SONiC switch: its config_db.json and
+                                             frr.conf, as democ ships them
     SNAPSHOT/hosts/<dtn>.json                Batfish's host model of each DTN (its data
                                              ports, addresses and static routes), from
                                              the IR of a `democ build --hosts`
@@ -10,8 +12,12 @@ Layout written (Batfish's documented snapshot format):
                                              included
 
 Only the OSes Batfish parses are included: Arista EOS and Dell FTOS 9 (Batfish's
-"Force10" format, read by its Cisco-family parser). The others are skipped with the
-reason in `SKIP_REASONS`.
+"Force10" format, read by its Cisco-family parser), and SONiC, which Batfish reads from
+a folder per device under `sonic_configs/` holding `config_db.json` and `frr.conf`
+(Batfish's "Format of vendor and supplemental data", SONiC; `BfConsts.
+RELPATH_SONIC_CONFIGS_DIR` in its source) [U: no Batfish service runs here to parse
+them]. The others are skipped with the reason in `SKIP_REASONS`; Cumulus among them,
+since Batfish reads Cumulus's NCLU output or its files, not NVUE YAML.
 """
 
 from __future__ import annotations
@@ -30,13 +36,17 @@ from typing import Any
 # Cisco IOS parser (the fallback for files that start with `!`).
 RANCID_TYPE = {"eos": "arista", "ftos9": "force10"}
 
+# SONiC switches go to sonic_configs/<hostname>/ instead of configs/.
+SONIC = "sonic"
+
 # The File_Format Batfish should report for each, checked by questions.py.
-BATFISH_FORMAT = {"eos": "ARISTA", "ftos9": "FORCE10"}
+BATFISH_FORMAT = {"eos": "ARISTA", "ftos9": "FORCE10", SONIC: "SONIC"}
 
 SKIP_REASONS = {
     "os10": "Batfish has no Dell OS10 (SmartFabric OS10) parser",
     "picos": "Batfish has no Pica8 PicOS parser (nor a model of the OVS-mode script)",
     "onyx": "Batfish has no Mellanox Onyx (MLNX-OS) parser",
+    "cumulus": "Batfish reads Cumulus's NCLU output or its files, not NVUE YAML",
 }
 
 # democ's FTOS 9 interface prefixes -> the canonical prefix Batfish's Cisco-family parser
@@ -60,6 +70,8 @@ def batfish_interface_name(os_: str, name: str) -> str:
     """The name Batfish gives democ's interface `name` on a switch running `os_`."""
     if os_ == "eos":
         return name  # `Ethernet1/1`, `Port-Channel10`, `Vlan3016`, `Management1`: canonical
+    if os_ == SONIC:
+        return name  # config_db.json's own keys (`Ethernet0`, `PortChannel10`), as Batfish reads them
     if os_ == "ftos9":
         m = _PREFIX.match(name)
         if not m or m.group(1) not in FTOS_PREFIXES:
@@ -125,7 +137,8 @@ class Snapshot:
     def summary(self) -> str:
         out = [f"Batfish snapshot {self.snapshot_dir} from {self.build_dir}"]
         for h, os_ in sorted(self.included.items()):
-            out.append(f"  configs/{h}.cfg  ({os_} -> {BATFISH_FORMAT[os_]})")
+            path = f"sonic_configs/{h}/" if os_ == SONIC else f"configs/{h}.cfg"
+            out.append(f"  {path}  ({os_} -> {BATFISH_FORMAT[os_]})")
         if self.hosts:
             out.append(f"  hosts/: {len(self.hosts)} DTNs")
         else:
@@ -168,7 +181,7 @@ def layer1_edges(
     of the edges given.
     """
     by_host = {s.hostname: s for s in switches}
-    included = {s.hostname for s in switches if s.os in RANCID_TYPE}
+    included = {s.hostname for s in switches if s.os in BATFISH_FORMAT}
     # DTN ports the host model has (an addressed port), by (host, port).
     host_ports = {
         (h.name, i["port"]) for h in hosts or [] for i in h.ir["interfaces"] if i.get("address")
@@ -229,7 +242,7 @@ def build_snapshot(build_dir: str | Path, snapshot_dir: str | Path | None = None
 
     # Start from an empty snapshot: a stale config left from an earlier build would be
     # uploaded too.
-    for sub in ("configs", "hosts", "batfish"):
+    for sub in ("configs", "sonic_configs", "hosts", "batfish"):
         if (snap / sub).exists():
             shutil.rmtree(snap / sub)
     (snap / "configs").mkdir(parents=True)
@@ -238,6 +251,14 @@ def build_snapshot(build_dir: str | Path, snapshot_dir: str | Path | None = None
     for s in switches:
         if s.ir.get("external"):
             result.skipped[s.hostname] = "external: owned by others, democ writes no config for it"
+            continue
+        if s.os == SONIC:
+            # democ ships `<host>.config_db.json` and `<host>.frr.conf` (its config_file).
+            folder = snap / "sonic_configs" / s.hostname
+            folder.mkdir(parents=True)
+            shutil.copyfile(build / "switches" / f"{s.hostname}.config_db.json", folder / "config_db.json")
+            shutil.copyfile(build / s.ir["config_file"], folder / "frr.conf")
+            result.included[s.hostname] = s.os
             continue
         if s.os not in RANCID_TYPE:
             result.skipped[s.hostname] = _skip_reason(s.os)
