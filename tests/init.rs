@@ -125,6 +125,15 @@ fn speeds_that_differ_are_written() {
     assert!(faster.contains("kind: dark-fiber"), "{faster}");
 }
 
+/// Part numbers from the quote name their catalog entries; the spec is written with the
+/// catalog's names and checks clean.
+#[test]
+fn part_numbers_are_their_catalog_entries() {
+    let spec = init_checks(&["--switch", "DCS-7060DX5-64S", "--nic", "MCX75310AAS-NEAT"]);
+    assert!(spec.contains("model: arista-7060dx5-64s"), "{spec}");
+    assert!(spec.contains("model: nvidia-cx7-400g"), "{spec}");
+}
+
 #[test]
 fn bad_flags_are_located_with_the_entries_that_would_do() {
     let tmp = tempfile::tempdir().unwrap();
@@ -134,7 +143,7 @@ fn bad_flags_are_located_with_the_entries_that_would_do() {
             "init",
             "show",
             "--switch",
-            "DCS-7060DX5-64S",
+            "arista-72",
             "--nic",
             "cx7",
             "--dtns",
@@ -147,9 +156,11 @@ fn bad_flags_are_located_with_the_entries_that_would_do() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.matches("error[E0013]").count(), 4, "{err}");
     assert!(err.contains("command line:1:"), "{err}");
-    assert!(err.contains("^^^^^^^^^^^^^^^ `--switch`"), "{err}");
+    assert!(err.contains("^^^^^^^^^ `--switch`"), "{err}");
     assert!(
-        err.contains("is catalog entry `arista-7060dx5-64s`"),
+        err.contains("`arista-72` matches catalog entries")
+            && err.contains("`arista-7280sr-48c6`")
+            && err.contains("`arista-7280cr-48`"),
         "{err}"
     );
     assert!(err.contains("nvidia-cx7-400g"), "{err}");

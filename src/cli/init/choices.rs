@@ -80,6 +80,13 @@ pub(super) fn entry<'d, T: crate::yaml::decode::Decode>(
         return Some((key, v));
     }
     let rows = titles(table, title);
+    // A part number or vendor spelling that names one entry (`DCS-7060DX5-64S`) is that
+    // entry: the spec is written with its catalog name.
+    if let [one] = lookup::matches(&rows, written).as_slice()
+        && let Some(found) = table.sorted().into_iter().find(|(k, _)| k == one)
+    {
+        return Some(found);
+    }
     let help = lookup::hint(&rows, written).unwrap_or_else(|| {
         let names: Vec<&str> = rows.iter().map(|(k, _)| k.as_str()).collect();
         match crate::diag::did_you_mean(written, names.iter().copied()) {
