@@ -85,3 +85,93 @@ pub(crate) fn blocked(b: &Build) -> BTreeMap<String, BTreeSet<String>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Input, Options, Session, front};
+
+    /// The twin's view of a synthetic show: `synth` with the shape and switch count.
+    fn build(shape: crate::synth::Shape, switches: usize) -> Build {
+        let text = crate::synth::generate(&crate::synth::Params {
+            shape,
+            switches,
+            hosts_per_switch: 1,
+            flows: 2,
+            seed: 1,
+            eos_only: false,
+        });
+        let mut s = Session::default();
+        let f = front(
+            Input::Bytes {
+                name: "synth.yaml",
+                bytes: text.as_bytes(),
+            },
+            &Options::default(),
+            &mut s,
+        )
+        .expect("reads")
+        .expect("checks clean");
+        let lab = crate::lower::lower(&f, &mut s.diags).expect("lowers");
+        Build {
+            show: lab.show.clone(),
+            switches: lab
+                .switches
+                .into_iter()
+                .map(|s| (s.hostname.clone(), s))
+                .collect(),
+            hosts: BTreeMap::new(),
+            flows: Vec::new(),
+            frr: BTreeMap::new(),
+        }
+    }
+
+    /// Switch-to-switch legacy links, each once, as (switch, port) pairs.
+    fn links(b: &Build) -> BTreeSet<((String, String), (String, String))> {
+        let mut out = BTreeSet::new();
+        for (name, sw) in &b.switches {
+            for i in &sw.interfaces {
+                let Some(p) = &i.peer else { continue };
+                if b.switches.contains_key(&p.device) && end(sw, i).is_some() {
+                    let (a, z) = (
+                        (name.clone(), i.port.clone()),
+                        (p.device.clone(), p.port.clone()),
+                    );
+                    out.insert(if a <= z { (a, z) } else { (z, a) });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_ring_loses_exactly_one_link_and_stays_connected() {
+        for n in [3, 4, 7] {
+            let b = build(crate::synth::Shape::Ring, n);
+            let all = links(&b);
+            assert_eq!(all.len(), n, "a ring of {n} has {n} links: {all:?}");
+            let cut = blocked(&b);
+            let blocked_links: Vec<_> = all
+                .iter()
+                .filter(|((a, ap), (z, zp))| {
+                    cut.get(a).is_some_and(|s| s.contains(ap))
+                        && cut.get(z).is_some_and(|s| s.contains(zp))
+                })
+                .collect();
+            assert_eq!(blocked_links.len(), 1, "ring of {n}: {cut:?}");
+            // Both ends of the one link, nothing else.
+            assert_eq!(cut.values().map(BTreeSet::len).sum::<usize>(), 2, "{cut:?}");
+            // What stays forms a tree over every switch: n - 1 links joining n switches.
+            let mut parent = BTreeMap::new();
+            let mut joined = 0;
+            for ((a, _), (z, _)) in all.iter().filter(|l| !blocked_links.contains(l)) {
+                let (ra, rz) = (root(&mut parent, a), root(&mut parent, z));
+                if ra != rz {
+                    parent.insert(ra, rz);
+                    joined += 1;
+                }
+            }
+            assert_eq!(joined, n - 1, "ring of {n} stays connected");
+        }
+    }
+}
