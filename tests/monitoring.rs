@@ -149,3 +149,67 @@ fn switches_with_only_snmp_are_polled_through_snmp_exporter() {
     let rules = std::fs::read_to_string(mon.join("alerts.rules.yml")).unwrap();
     assert!(rules.contains("rate(ifHCOutOctets{device="), "{rules}");
 }
+
+/// sc25-400g's EOS switch reads its 400GBASE-DR4 lanes over gNMI: a lane below the
+/// catalog's receive floor (-5.9 dBm) fires DemocOpticRxLow, one above the overload
+/// (4 dBm) DemocOpticRxHigh, lanes inside the window neither.
+#[test]
+fn optic_lanes_outside_their_window_fire() {
+    if promtool().is_none() {
+        eprintln!("skipped: no `promtool` on PATH (apt-get install prometheus; .ci/run does)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sc25");
+    build("examples/sc25-400g/show.yaml", &out);
+    let mon = out.join("monitoring");
+    let lane = |ch: u32, dbm: &str| {
+        format!(
+            "      - series: 'democ_components_component_transceiver_physical_channels_channel_state_input_power_instant{{source=\"cit-7060\",component_name=\"Ethernet1/1\",channel_index=\"{ch}\"}}'\n        values: '{dbm}x20'\n"
+        )
+    };
+    let case = |lanes: &[&str], low: &str, high: &str| {
+        let series: String = lanes
+            .iter()
+            .enumerate()
+            .map(|(i, d)| lane(i as u32, d))
+            .collect();
+        format!(
+            "  - interval: 15s\n    input_series:\n{series}    alert_rule_test:\n      - eval_time: 3m\n        alertname: DemocOpticRxLow\n        exp_alerts: {low}\n      - eval_time: 3m\n        alertname: DemocOpticRxHigh\n        exp_alerts: {high}\n"
+        )
+    };
+    let labels = "{severity: warning, switch: cit-7060, port: Ethernet1/1}";
+    let tests = format!(
+        "rule_files: [alerts.rules.yml]\nevaluation_interval: 15s\ntests:\n{}{}{}",
+        // One lane of four 2 dB under the floor: low; the window's top untouched.
+        case(
+            &["-2", "-2", "-7.9", "-2"],
+            &format!(
+                "[{{exp_labels: {labels}, exp_annotations: {{summary: \"cit-7060 Ethernet1/1 receives -7.9 dBm, below its optic's floor: clean or replace the fiber or the optic\"}}}}]"
+            ),
+            "[]"
+        ),
+        // One lane above the overload (a short run without an attenuator): high.
+        case(
+            &["1", "5.5", "1", "1"],
+            "[]",
+            &format!(
+                "[{{exp_labels: {labels}, exp_annotations: {{summary: \"cit-7060 Ethernet1/1 receives 5.5 dBm, above its optic's overload: an attenuator is missing on a short run\"}}}}]"
+            )
+        ),
+        // Every lane inside the window: nothing.
+        case(&["-1", "-1.5", "-2", "0"], "[]", "[]"),
+    );
+    std::fs::write(mon.join("optics.test.yml"), tests).unwrap();
+    let out = Command::new("promtool")
+        .current_dir(&mon)
+        .args(["test", "rules", "optics.test.yml"])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+}

@@ -103,13 +103,11 @@ pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile
             continue;
         }
         for i in &s.interfaces {
-            let floor = i
-                .optic
-                .as_deref()
-                .and_then(|o| front.db.optics.get(o))
-                .and_then(|o| o.rx_floor_dbm());
-            if let (Some(floor), Some(_)) = (floor, &i.peer) {
-                optics.extend(rules::optic(&s.hostname, &i.name, floor));
+            let Some(o) = i.optic.as_deref().and_then(|o| front.db.optics.get(o)) else {
+                continue;
+            };
+            if let (Some(floor), Some(_)) = (o.rx_floor_dbm(), &i.peer) {
+                optics.extend(rules::optic(&s.hostname, &i.name, floor, o.rx_max_dbm));
             }
         }
     }

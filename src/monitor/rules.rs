@@ -1,8 +1,9 @@
 //! Prometheus rules from the plan: recording rules that put each watched link
 //! direction's and flow's measured rate beside the plan's figure for it, each optic's
-//! receive power beside its floor, and four alerts over them (a link above its planned
-//! load, frames discarded on a planned link, a running flow below its prediction, an
-//! optic below its floor). The thresholds are series, so one alert covers every link.
+//! receive power beside its floor and overload, and five alerts over them (a link above
+//! its planned load, frames discarded on a planned link, a running flow below its
+//! prediction, an optic below its floor or above its overload). The thresholds are
+//! series, so one alert covers every link.
 
 use std::collections::BTreeMap;
 
@@ -109,9 +110,15 @@ pub(crate) fn flow(name: &str, points: &[Point], predicted_gbps: f64) -> Vec<Rul
     ]
 }
 
-/// An optic's lowest lane receive power and its floor. Only gNMI switches: the
+/// An optic's lowest lane receive power and its floor, and where the catalog gives the
+/// receiver's overload, its highest lane and that ceiling. Only gNMI switches: the
 /// OpenConfig transceiver state is the one source democ reads per lane.
-pub(crate) fn optic(switch: &str, port: &str, floor_dbm: f64) -> Vec<Rule> {
+pub(crate) fn optic(
+    switch: &str,
+    port: &str,
+    floor_dbm: f64,
+    ceiling_dbm: Option<f64>,
+) -> Vec<Rule> {
     let sel = format!(
         "democ_components_component_transceiver_physical_channels_channel_state_input_power_instant{{source={},component_name={}}}",
         quoted(switch),
@@ -121,7 +128,7 @@ pub(crate) fn optic(switch: &str, port: &str, floor_dbm: f64) -> Vec<Rule> {
         r.labels.insert("switch".to_owned(), switch.to_owned());
         r
     };
-    vec![
+    let mut out = vec![
         label(record(
             "democ:optic_rx_dbm",
             format!("min({sel})"),
@@ -134,7 +141,22 @@ pub(crate) fn optic(switch: &str, port: &str, floor_dbm: f64) -> Vec<Rule> {
             "port",
             port,
         )),
-    ]
+    ];
+    if let Some(c) = ceiling_dbm {
+        out.push(label(record(
+            "democ:optic_rx_max_dbm",
+            format!("max({sel})"),
+            "port",
+            port,
+        )));
+        out.push(label(record(
+            "democ:optic_rx_ceiling_dbm",
+            format!("vector({})", number(c)),
+            "port",
+            port,
+        )));
+    }
+    out
 }
 
 fn alert(name: &str, expr: String, hold: &str, summary: &str) -> Rule {
@@ -179,6 +201,12 @@ pub(crate) fn alerts() -> Vec<Rule> {
             "democ:optic_rx_dbm < on(switch, port) democ:optic_rx_floor_dbm".to_owned(),
             "1m",
             "{{ $labels.switch }} {{ $labels.port }} receives {{ $value | printf \"%.1f\" }} dBm, below its optic's floor: clean or replace the fiber or the optic",
+        ),
+        alert(
+            "DemocOpticRxHigh",
+            "democ:optic_rx_max_dbm > on(switch, port) democ:optic_rx_ceiling_dbm".to_owned(),
+            "1m",
+            "{{ $labels.switch }} {{ $labels.port }} receives {{ $value | printf \"%.1f\" }} dBm, above its optic's overload: an attenuator is missing on a short run",
         ),
     ]
 }
