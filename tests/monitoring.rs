@@ -40,6 +40,19 @@ fn promtool_ok(dir: &Path, args: &[&str]) -> String {
     text
 }
 
+/// A build of `spec` and its monitoring/ folder; None (the test skipped, said why)
+/// without promtool.
+fn monitoring(spec: &str) -> Option<(tempfile::TempDir, PathBuf)> {
+    if promtool().is_none() {
+        eprintln!("skipped: no `promtool` on PATH (apt-get install prometheus; .ci/run does)");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("build");
+    build(spec, &out);
+    Some((dir, out.join("monitoring")))
+}
+
 /// Bytes per 15 s that make `rate(...[1m]) * 8 / 1e9` read `gbps`.
 fn step(gbps: f64) -> u64 {
     (gbps * 1e9 / 8.0 * 15.0) as u64
@@ -47,14 +60,9 @@ fn step(gbps: f64) -> u64 {
 
 #[test]
 fn rules_fire_where_the_plan_is_not_met_and_only_there() {
-    if promtool().is_none() {
-        eprintln!("skipped: no `promtool` on PATH (apt-get install prometheus; .ci/run does)");
+    let Some((_dir, mon)) = monitoring("tests/fixtures/traced/show.yaml") else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("traced");
-    build("tests/fixtures/traced/show.yaml", &out);
-    let mon = out.join("monitoring");
+    };
     let rules = std::fs::read_to_string(mon.join("alerts.rules.yml")).unwrap();
     // The plan: flow a-to-b at 20 Gbit/s, entering eos-a by Ethernet1/1 from dtn-a.
     assert!(rules.contains("flow: a-to-b"), "{rules}");
@@ -126,15 +134,10 @@ fn every_example_writes_rules_promtool_accepts() {
 
 #[test]
 fn switches_with_only_snmp_are_polled_through_snmp_exporter() {
-    if promtool().is_none() {
-        eprintln!("skipped: no `promtool` on PATH (apt-get install prometheus; .ci/run does)");
-        return;
-    }
     // One switch of each OS with an SNMP community and no gNMI.
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("services");
-    build("tests/fixtures/services/show.yaml", &out);
-    let mon = out.join("monitoring");
+    let Some((_dir, mon)) = monitoring("tests/fixtures/services/show.yaml") else {
+        return;
+    };
     promtool_ok(&mon, &["check", "rules", "alerts.rules.yml"]);
     promtool_ok(&mon, &["check", "config", "prometheus.yml"]);
     let prom = std::fs::read_to_string(mon.join("prometheus.yml")).unwrap();
@@ -155,14 +158,9 @@ fn switches_with_only_snmp_are_polled_through_snmp_exporter() {
 /// (4 dBm) DemocOpticRxHigh, lanes inside the window neither.
 #[test]
 fn optic_lanes_outside_their_window_fire() {
-    if promtool().is_none() {
-        eprintln!("skipped: no `promtool` on PATH (apt-get install prometheus; .ci/run does)");
+    let Some((_dir, mon)) = monitoring("examples/sc25-400g/show.yaml") else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("sc25");
-    build("examples/sc25-400g/show.yaml", &out);
-    let mon = out.join("monitoring");
+    };
     let lane = |ch: u32, dbm: &str| {
         format!(
             "      - series: 'democ_components_component_transceiver_physical_channels_channel_state_input_power_instant{{source=\"cit-7060\",component_name=\"Ethernet1/1\",channel_index=\"{ch}\"}}'\n        values: '{dbm}x20'\n"
@@ -201,15 +199,5 @@ fn optic_lanes_outside_their_window_fire() {
         case(&["-1", "-1.5", "-2", "0"], "[]", "[]"),
     );
     std::fs::write(mon.join("optics.test.yml"), tests).unwrap();
-    let out = Command::new("promtool")
-        .current_dir(&mon)
-        .args(["test", "rules", "optics.test.yml"])
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{text}");
+    promtool_ok(&mon, &["test", "rules", "optics.test.yml"]);
 }
