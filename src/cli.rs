@@ -277,8 +277,8 @@ fn check(c: &Common) -> i32 {
                 }
             }
             // The process ends right after: the system takes the memory back at once,
-            // where freeing the model, routes and segments piece by piece was 3.0 M of
-            // the 100-switch show's 290 M instructions (`build` leaves its own too).
+            // where freeing the model, routes and segments piece by piece would not
+            // (`build` leaves its own too).
             std::mem::forget(lowered);
             code
         }

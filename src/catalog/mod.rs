@@ -26,8 +26,7 @@ pub(crate) const EMBEDDED: &[(&str, &str)] =
 
 /// Models by name, each with the span of its name (for "defined here" labels).
 // Fx-hashed, and the name moved in as the key rather than cloned beside its `Sp` (only
-// the span was ever read back): the checks look models up by name hundreds of times
-// (SipHash there and the key clones were ~0.35 M instructions of `democ check` on sc16).
+// the span was ever read back): the checks look models up by name hundreds of times.
 // Iteration order is never relied on (`sorted` sorts; suggestions sort their own).
 #[derive(Debug)]
 pub struct Table<T> {

@@ -87,8 +87,8 @@ pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, S
 }
 
 /// `usable_gbps` remembered by everything it reads (lanes, platform, the host's MTU,
-/// the use): the hosts of a large show mostly share a few chassis and NICs, and the DMA
-/// model costs about a thousand instructions a figure.
+/// the use): the hosts of a large show mostly share a few chassis and NICs, so the DMA
+/// model is worked out once per combination.
 #[derive(Default)]
 pub(crate) struct Usable(FxMap<UsableKey, Result<f64, String>>);
 

@@ -1110,7 +1110,7 @@ fn settle(
         let pr = &i.cx.routes.flows[fi].pairs[p - i.used.flows[fi]];
         own.clear();
         // The pair's wire figures as its ceiling found them: the path MTU walks every
-        // hop, and doing it again for each flow of a full plan was 1 % of a large build.
+        // hop, once per pair is enough.
         let wire = Some((pairs[p].eff, pairs[p].mtu));
         ceiling(
             i,

@@ -238,7 +238,7 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
         )
     });
     // The process ends right after: the system takes the memory back at once, where
-    // freeing it piece by piece took 80 ms at 1,000 switches.
+    // freeing a large show's model piece by piece takes a noticeable while.
     std::mem::forget((files, lab, front, prediction));
     clock.mark("free");
     match written {

@@ -284,8 +284,7 @@ pub fn to_text(sources: &Sources, diags: &[Diagnostic], color: bool) -> String {
             );
         }
     }
-    // Valid already (codespan writes our strings): checked, not copied. Its lossy
-    // conversion walked the text in chunks at 7 instructions a byte.
+    // Valid already (codespan writes our strings): checked, not copied.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 

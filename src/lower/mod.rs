@@ -61,7 +61,7 @@ pub(crate) struct Lx<'a> {
     /// `unconfirmed` lists), for the switch's one W0305.
     pub(crate) unconfirmed: std::collections::BTreeSet<String>,
     /// Whether the IR's free text (descriptions) is wanted: `check` lowers for the
-    /// diagnostics alone and never reads it (0.7 M instructions on sc16).
+    /// diagnostics alone and never reads it.
     pub(crate) text: bool,
 }
 

@@ -1,6 +1,6 @@
 //! A linear layout for a large site. The layered layout (`layout.rs`, layout-rs's
-//! Sugiyama) orders ranks to minimise crossings, which grows faster than linearly: one
-//! site of 512 nodes (a 256-switch ring with its DTNs) took 317 ms of a 441 ms render.
+//! Sugiyama) orders ranks to minimise crossings, which grows faster than linearly in a
+//! site's nodes.
 //! Past a size no layered drawing of a site is readable anyway, so its nodes go in a
 //! grid instead, in depth-first order of their links (a linked node is placed next to
 //! the node it hangs off), rows read in alternating directions so a chain of links

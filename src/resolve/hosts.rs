@@ -422,8 +422,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
                 kernel: h.kernel.as_ref().map(|k| k.value),
                 mtu: mtu.clone(),
                 mgmt: h.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
-                // Sized ahead: grown from empty, each host's lists were 40,000 reallocations
-                // on the largest synth show (10,000 hosts), 9.6 M instructions.
+                // Sized ahead: the counts are known, and a large show has many hosts.
                 nics: Vec::with_capacity(nic_count),
                 nvme: Vec::with_capacity(h.nvme.as_ref().map_or(0, Vec::len)),
                 raid: Vec::new(),

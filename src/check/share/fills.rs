@@ -1,15 +1,14 @@
 //! The level at which each resource fills up, as an indexed min-heap: one entry per
 //! resource, moved in place when its level changes. The heap of events it replaces
 //! pushed a new entry at every change and skipped the stale ones when popped, so it
-//! grew with every item of every frozen pair (`BinaryHeap::pop` was 10-13 % of a build).
+//! grew with every item of every frozen pair.
 //!
 //! Max-min raises levels, nearly always: a pair frozen at the current level leaves more
 //! room on every resource it crosses for the pairs still rising there. A raised level
 //! is therefore only noted (`now`) and the entry left where it was, below where it
 //! belongs; it is moved down once it reaches the top, if it ever does. Most never do
-//! before they change again. At 100,000 flows the 612,000 raises, each sifted down at
-//! once, took 65 M of the sharing's 168 M instructions; the 55,000 moves down at the top
-//! take 32 M. A lowered level (rounding) still moves up at once, so an entry never sits
+//! before they change again, so deferring the move saves most of the heap's work. A
+//! lowered level (rounding) still moves up at once, so an entry never sits
 //! above its level, and the top, once current, is the smallest.
 
 /// Resources ordered by (level, number): the number breaks ties, so the smallest entry
