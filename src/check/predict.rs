@@ -1,282 +1,31 @@
-//! The prediction: for each flow, what it will really reach and why. Each pair has a
-//! ceiling of its own (its demand, CPU streams, TCP window, LAG hashing); every shared
-//! resource (link direction, LAG, NIC PCIe link, PCIe switch uplink, drives) is split
-//! among the pairs that use it max-min fair (`share`). What stopped a flow's slowest
-//! pair names its bottleneck.
-
-use serde::Serialize;
+//! The prediction engine: for each flow, what it will really reach and why. Each pair
+//! has a ceiling of its own (its demand, CPU streams, TCP window, LAG hashing); every
+//! shared resource (link direction, LAG, NIC PCIe link, PCIe switch uplink, drives) is
+//! split among the pairs that use it max-min fair (`share`). What stopped a flow's
+//! slowest pair names its bottleneck. What a prediction says is in `model`, the words
+//! for it in `explain`; `src/plan.rs` presents it.
 
 use super::Ctx;
-use super::hashing::lag_hashed;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
-use super::pcie::{Usable, Use, nic_link, usable_gbps};
 use super::share::Stop;
-use super::storage::{Io, host_io};
 use crate::derive::paths::PairRoute;
-use crate::resolve::model::{Flow, HostId, Model};
-use crate::spec::flow::{CongestionControl, Protocol, Store};
+use crate::resolve::model::{Flow, HostId};
+use crate::spec::flow::{Protocol, Store};
 
+mod explain;
+mod facts;
+mod model;
+mod phrases;
+mod resources;
 mod ties;
-mod words;
 
-use std::sync::Arc;
-
-/// What bounds a flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum LimitKind {
-    Demand,
-    Link,
-    Lag,
-    Pcie,
-    Storage,
-    Cpu,
-    Window,
-    Loss,
-    Mtu,
-}
-
-impl LimitKind {
-    /// The kind as plans and reports print it (its serde name), without formatting
-    /// `Debug` and lowercasing it for every limit.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            LimitKind::Demand => "demand",
-            LimitKind::Link => "link",
-            LimitKind::Lag => "lag",
-            LimitKind::Pcie => "pcie",
-            LimitKind::Storage => "storage",
-            LimitKind::Cpu => "cpu",
-            LimitKind::Window => "window",
-            LimitKind::Loss => "loss",
-            LimitKind::Mtu => "mtu",
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Limit {
-    pub(crate) kind: LimitKind,
-    pub(crate) gbps: f64,
-    /// Shared: the limits of many flows name one resource in the same words (`words`).
-    #[serde(serialize_with = "as_str")]
-    pub(crate) why: Arc<str>,
-    /// What would lift this limit, where democ can say (the help line of W0247).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) fix: Option<String>,
-}
-
-/// A shared text as a JSON string (serde's `rc` feature would rebuild every crate
-/// that uses serde for this one field).
-fn is_one(n: &usize) -> bool {
-    *n == 1
-}
-
-fn as_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::Error> {
-    ser.serialize_str(s)
-}
-
-/// Shared texts as a JSON array of strings.
-fn as_strs<S: serde::Serializer>(v: &[Arc<str>], ser: S) -> Result<S::Ok, S::Error> {
-    ser.collect_seq(v.iter().map(|s| &**s))
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct FlowPrediction {
-    pub(crate) name: String,
-    pub(crate) protocol: &'static str,
-    /// The TCP congestion control the prediction assumes and the host scripts ask for
-    /// (`reno`, `cubic`, `htcp`, `bbr`); absent for RDMA and UDP.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) congestion_control: Option<&'static str>,
-    /// The model of that congestion control under loss (`check::congestion::model`),
-    /// for a TCP flow whose path loses packets; absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) loss_model: Option<&'static str>,
-    pub(crate) pairs: usize,
-    /// Stripes per host pair (`stripe:`): each of `pairs` is one stripe, bound to one
-    /// of the sender's ports.
-    #[serde(skip_serializing_if = "is_one")]
-    pub(crate) stripes: usize,
-    pub(crate) streams_per_pair: u32,
-    pub(crate) demand_gbps: f64,
-    pub(crate) predicted_gbps: f64,
-    /// At least `SHORTFALL` of the demand.
-    pub(crate) feasible: bool,
-    /// The flow says `expect: infeasible`: falling short is what it demonstrates.
-    pub(crate) expect_infeasible: bool,
-    pub(crate) bottleneck: Limit,
-    /// Every limit on the worst pair's path, smallest first (`Detail::Full` only).
-    pub(crate) limits: Vec<Limit>,
-    pub(crate) rtt_ms: f64,
-    /// Switch names, shared by the flows (`words::Words::switch`): a String
-    /// each was 400,000 allocations at 100,000 flows.
-    #[serde(serialize_with = "as_strs")]
-    pub(crate) path: Vec<Arc<str>>,
-    /// What crosses sockets, when something does.
-    pub(crate) numa_remote: Option<&'static str>,
-    /// Switches (by name) where this flow is forwarded only by OpenFlow rules, which
-    /// democ does not write: the prediction holds once the controller installs them.
-    pub(crate) needs_rules: Vec<String>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct LinkUse {
-    pub(crate) link: String,
-    pub(crate) direction: String,
-    pub(crate) load_gbps: f64,
-    pub(crate) capacity_gbps: f64,
-    pub(crate) utilization_pct: f64,
-    /// Indices of the flows loading this direction (into `Plan::flows`).
-    #[serde(skip)]
-    pub(crate) flows: Vec<usize>,
-}
-
-/// What a host's drives can do.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct HostStorage {
-    pub(crate) host: String,
-    pub(crate) drives: u32,
-    pub(crate) read_gbps: f64,
-    pub(crate) write_gbps: f64,
-    pub(crate) read_bound: String,
-    pub(crate) write_bound: String,
-}
-
-/// A site and what stands there.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct SiteSummary {
-    pub(crate) name: String,
-    pub(crate) kind: &'static str,
-    pub(crate) booth: Option<String>,
-    pub(crate) location: Option<String>,
-    pub(crate) switches: usize,
-    pub(crate) hosts: usize,
-}
-
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Plan {
-    pub(crate) show: String,
-    pub(crate) title: String,
-    pub(crate) venue: String,
-    pub(crate) sites: Vec<SiteSummary>,
-    pub(crate) storage: Vec<HostStorage>,
-    pub(crate) flows: Vec<FlowPrediction>,
-    /// NVMe-oF fabrics, in the spec's order.
-    pub(crate) fabrics: Vec<super::fabrics::FabricPrediction>,
-    /// Network resources with their use, sorted.
-    pub(crate) links: Vec<(Res, LinkUse)>,
-    /// Switches owned by others (`external: true`): modelled, no config written.
-    pub(crate) external: Vec<String>,
-    /// Devices with no switch OS (`os: none`): hops democ writes no config for (not
-    /// in plan.json: `external` there lists what democ writes no config for).
-    pub(crate) no_os: Vec<String>,
-    /// Per LAG direction of `links`, its members' loads (check/lag_members.rs).
-    pub(crate) lag_members: Vec<super::lag_members::LagMembers>,
-}
-
-/// Payload share of the wire for a protocol at an MTU.
-pub(crate) fn goodput(cx: &Ctx, protocol: Protocol, mtu: u32) -> f64 {
-    let p = cx.physics;
-    let header = match protocol {
-        Protocol::Tcp => p.tcp_ip_header_bytes,
-        Protocol::Udp => p.udp_ip_header_bytes,
-        Protocol::Rdma => p.roce_header_bytes,
-    };
-    let mtu = f64::from(mtu);
-    ((mtu - header) / (mtu + p.ethernet_wire_overhead_bytes)).clamp(0.0, 1.0)
-}
-
-/// Per-host figures computed once.
-pub(crate) struct HostFacts {
-    pub(crate) io: Io,
-    /// Socket of each NIC.
-    pub(crate) nic_socket: Vec<Option<u8>>,
-    /// PCIe switches between each NIC and its socket, as indices into the chassis' switches.
-    pub(crate) nic_switches: Vec<Vec<u16>>,
-    /// What each NIC's PCIe link carries sending (the NIC reads host memory) and
-    /// receiving (it writes host memory), Gbit/s.
-    pub(crate) nic_send: Vec<Option<f64>>,
-    pub(crate) nic_receive: Vec<Option<f64>>,
-    /// The CPU's per-stream figure (Gbit/s) and cores over all sockets.
-    pub(crate) cpu: Option<(f64, u32)>,
-}
-
-/// Index of a chassis PCIe switch by name.
-fn switch_index(cx: &Ctx, h: &crate::resolve::model::Host, name: &str) -> Option<u16> {
-    let ch = cx.db.chassis.get(&h.chassis)?;
-    let pos = ch
-        .switches
-        .as_ref()?
-        .entries
-        .iter()
-        .position(|(k, _)| k.value == name)?;
-    u16::try_from(pos).ok()
-}
-
-/// Name of a chassis PCIe switch by index.
-fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
-    cx.db
-        .chassis
-        .get(&cx.m.hosts[h].chassis)
-        .and_then(|c| c.switches.as_ref())
-        .and_then(|s| s.entries.get(usize::from(i)))
-        .map_or("?", |(k, _)| k.value.as_str())
-}
-
-pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
-    host_facts_of(cx, &cx.m.hosts)
-}
-
-fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFacts> {
-    // What the PCIe links carry, remembered per run of hosts (the same few kinds recur).
-    let mut usable = Usable::default();
-    hosts
-        .iter()
-        .map(|h| {
-            let links: Vec<_> = (0..h.nics.len()).map(|i| nic_link(cx, h, i)).collect();
-            HostFacts {
-                io: if !h.nvme.is_empty() {
-                    host_io(cx, h)
-                } else if !h.raid.is_empty() {
-                    super::raid::raid_io(cx, h)
-                } else {
-                    Io::default()
-                },
-                nic_socket: links
-                    .iter()
-                    .map(|l| l.as_ref().and_then(|(_, a)| a.socket))
-                    .collect(),
-                nic_switches: links
-                    .iter()
-                    .map(|l| {
-                        let names = l
-                            .as_ref()
-                            .map(|(_, a)| a.switches.as_slice())
-                            .unwrap_or_default();
-                        names
-                            .iter()
-                            .filter_map(|n| switch_index(cx, h, n))
-                            .collect()
-                    })
-                    .collect(),
-                nic_send: links
-                    .iter()
-                    .map(|l| usable.gbps(cx, h, l.as_ref()?.0, Use::NicSend).ok())
-                    .collect(),
-                nic_receive: links
-                    .iter()
-                    .map(|l| usable.gbps(cx, h, l.as_ref()?.0, Use::NicReceive).ok())
-                    .collect(),
-                cpu: cx
-                    .db
-                    .cpus
-                    .get(&h.cpu)
-                    .map(|c| (c.tcp_stream_gbps, c.cores * u32::from(h.sockets))),
-            }
-        })
-        .collect()
-}
+use explain::{Why, explain, loss_fix, name_ties};
+pub(crate) use facts::{HostFacts, goodput, host_facts};
+pub(crate) use model::{
+    FlowPrediction, HostStorage, Limit, LimitKind, LinkUse, Plan, SHORTFALL, SiteSummary,
+};
+pub(crate) use resources::lag_gbps;
+use resources::{capacity, link_reported, link_use};
 
 /// Streams per pair: declared, else enough for the demand at the per-stream figure.
 pub(crate) fn streams(f: &Flow, per_stream_gbps: f64) -> u32 {
@@ -287,190 +36,6 @@ pub(crate) fn streams(f: &Flow, per_stream_gbps: f64) -> u32 {
             .ceil()
             .max(1.0) as u32,
     }
-}
-
-fn res_name(m: &Model, r: &Res) -> String {
-    let dir = |fwd: bool| if fwd { "->" } else { "<-" };
-    match r {
-        Res::Link(l, f) => {
-            let link = &m.links[*l];
-            let name = match link.kind {
-                crate::resolve::model::LinkKind::Wan(w) => {
-                    format!("WAN `{}` ", m.wans[w].name.value)
-                }
-                crate::resolve::model::LinkKind::Lan => String::new(),
-            };
-            let through = m
-                .boxes_on(*l)
-                .map_or(String::new(), |b| format!(" through {b}"));
-            if let Some(g) = link.lag.filter(|&g| m.pinned(g)) {
-                return format!(
-                    "LAG {} {} {} {}, pinned by the OpenFlow ruleset to member {} {} {}{through}",
-                    m.lags[g].id,
-                    m.node_name(link.a.node),
-                    dir(*f),
-                    m.node_name(link.b.node),
-                    m.end_name(link.a),
-                    dir(*f),
-                    m.end_name(link.b)
-                );
-            }
-            format!(
-                "{name}{} {} {}{through}",
-                m.end_name(link.a),
-                dir(*f),
-                m.end_name(link.b)
-            )
-        }
-        Res::Lag(g, f) => {
-            let lag = &m.lags[*g];
-            let first = lag.members.first().map(|&l| &m.links[l]);
-            let ends = first.map_or(String::new(), |l| {
-                format!(
-                    " {} {} {}",
-                    m.node_name(l.a.node),
-                    dir(*f),
-                    m.node_name(l.b.node)
-                )
-            });
-            format!("port-channel {}{ends}", lag.id)
-        }
-        Res::Nic(h, n, tx) => format!(
-            "`{}` NIC in slot {} ({})",
-            m.hosts[*h].name.value,
-            m.hosts[*h].nics[*n].slot.value,
-            if *tx { "send" } else { "receive" }
-        ),
-        Res::Uplink(h, _, _) => format!("`{}` PCIe switch uplink", m.hosts[*h].name.value),
-        Res::Read(h) => format!("`{}` NVMe read", m.hosts[*h].name.value),
-        Res::Write(h) => format!("`{}` NVMe write", m.hosts[*h].name.value),
-    }
-}
-
-/// Capacity of a shared resource in Gbit/s (None: it bounds nothing).
-fn capacity(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f64, LimitKind)> {
-    let m = cx.m;
-    Some(match r {
-        Res::Link(l, _) => (m.links[*l].capacity.gbps(), LimitKind::Link),
-        Res::Lag(g, _) => (lag_hashed(cx, loads, r, *g).capacity, LimitKind::Lag),
-        Res::Nic(h, n, tx) => {
-            let v = if *tx {
-                &facts[*h].nic_send
-            } else {
-                &facts[*h].nic_receive
-            };
-            ((*v.get(*n)?)?, LimitKind::Pcie)
-        }
-        Res::Uplink(h, i, tx) => (uplink(cx, *h, *i, *tx)?.1, LimitKind::Pcie),
-        Res::Read(h) => (facts[*h].io.read_gbps, LimitKind::Storage),
-        Res::Write(h) => (facts[*h].io.write_gbps, LimitKind::Storage),
-    })
-}
-
-pub(crate) fn lag_gbps(m: &Model, g: usize) -> f64 {
-    m.lags[g]
-        .members
-        .iter()
-        .map(|&l| m.links[l].capacity.gbps())
-        .sum()
-}
-
-/// A PCIe switch's uplink and what it carries of NIC traffic sent (`tx`: the NICs read
-/// host memory through it) or received, Gbit/s.
-fn uplink(cx: &Ctx, h: HostId, i: u16, tx: bool) -> Option<(super::pcie::Lanes, f64)> {
-    let host = &cx.m.hosts[h];
-    let ch = cx.db.chassis.get(&host.chassis)?;
-    let up = super::pcie::uplink(ch, switch_name(cx, h, i))?;
-    let u = if tx { Use::NicSend } else { Use::NicReceive };
-    Some((up, usable_gbps(cx, host, up, u).ok()?))
-}
-
-/// What a resource's capacity is, in words (only for the bottlenecks reported).
-fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String {
-    let m = cx.m;
-    match r {
-        Res::Link(l, _) => format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
-        Res::Lag(g, _) => {
-            let h = lag_hashed(cx, loads, r, *g);
-            if h.capacity < lag_gbps(m, *g) {
-                h.why(&res_name(m, r), lag_gbps(m, *g))
-            } else {
-                format!("{} carries {:.0} Gbit/s", res_name(m, r), lag_gbps(m, *g))
-            }
-        }
-        Res::Nic(h, n, tx) => {
-            let host = &m.hosts[*h];
-            let u = if *tx { Use::NicSend } else { Use::NicReceive };
-            match nic_link(cx, host, *n) {
-                Some((lanes, _)) => {
-                    let g = usable_gbps(cx, host, lanes, u).unwrap_or(0.0);
-                    format!(
-                        "`{}` slot {}: {lanes} gives {g:.1} Gbit/s usable",
-                        host.name.value, host.nics[*n].slot.value
-                    )
-                }
-                None => String::new(),
-            }
-        }
-        Res::Uplink(h, i, tx) => match uplink(cx, *h, *i, *tx) {
-            Some((up, g)) => {
-                let name = switch_name(cx, *h, *i);
-                let word = cx
-                    .db
-                    .chassis
-                    .get(&m.hosts[*h].chassis)
-                    .map_or("PCIe switch", |ch| super::pcie::hub_word(ch, name));
-                format!(
-                    "`{}`: {word} `{name}` {up} uplink gives {g:.1} Gbit/s usable",
-                    m.hosts[*h].name.value,
-                )
-            }
-            None => String::new(),
-        },
-        Res::Read(h) => facts[*h].io.read_why.clone(),
-        Res::Write(h) => facts[*h].io.write_why.clone(),
-    }
-}
-
-/// A link or LAG direction's load and capacity, Gbit/s (None: it bounds nothing).
-fn link_load(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<(f64, f64)> {
-    // The table shows what the links are, hashing aside (W0248 tells what it costs).
-    let cap = match r {
-        Res::Lag(g, _) => lag_gbps(cx.m, *g),
-        _ => capacity(cx, facts, loads, r)?.0,
-    };
-    Some((loads.demand(r) / 1e9, cap))
-}
-
-fn utilization_pct(load: f64, cap: f64) -> f64 {
-    100.0 * load / cap.max(1e-9)
-}
-
-/// Whether `check` reports a link or LAG direction as full (`findings::capacity`): only
-/// those need their names and flows when the plan itself is not shown.
-fn link_reported(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> bool {
-    link_load(cx, facts, loads, r).is_some_and(|(load, cap)| {
-        let pct = utilization_pct(load, cap);
-        pct > 100.0 + 1e-6 || pct > cx.m.settings.warn_utilization
-    })
-}
-
-/// Load against capacity of one link or LAG direction.
-fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
-    let (load, cap) = link_load(cx, facts, loads, r)?;
-    let direction = match r {
-        Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),
-        _ => return None,
-    };
-    let flows = loads.flows(r).to_vec();
-    Some(LinkUse {
-        link: res_name(cx.m, r),
-        direction,
-        load_gbps: load,
-        capacity_gbps: cap,
-        utilization_pct: utilization_pct(load, cap),
-        flows,
-    })
 }
 
 /// How much a prediction explains.
@@ -633,176 +198,6 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
         lag_members,
     };
     (plan, loads, facts)
-}
-
-/// Where a candidate limit comes from; turned into words only for the bottleneck, so
-/// the hot loop formats nothing.
-#[derive(Clone, Copy)]
-enum Why {
-    Demand,
-    /// A full resource, by number (`Space`); its demand and whether it is a wire
-    /// follow from it.
-    Shared {
-        res: usize,
-        eff: f64,
-        mtu: u32,
-    },
-    LagHash {
-        lag: usize,
-        streams: u32,
-        used: usize,
-        /// The sending switch hashes on addresses only (catalog `lag_hash: l3`).
-        by_address: bool,
-    },
-    Cpu {
-        host: HostId,
-        streams: u32,
-        per_stream: f64,
-        numa: bool,
-        /// The per-stream gain of the sender's declared kernel (1: none).
-        gain: f64,
-    },
-    Window {
-        streams: u32,
-        rtt_ms: f64,
-    },
-    /// Packets of the hosts' MTU that the path does not carry.
-    BlackHole {
-        host_mtu: u32,
-        path_mtu: u32,
-    },
-    /// The loss bound of the flow's congestion control on a lossy path.
-    Loss {
-        cc: CongestionControl,
-        streams: u32,
-        per_stream: f64,
-        loss: f64,
-        rtt_ms: f64,
-        mss: f64,
-    },
-}
-
-/// A limit in words. Many pairs share each text: a resource's through `Words::shared`,
-/// a pair's own limits (its demand, CPU, window) memoised by what they say.
-fn explain(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
-    match why {
-        Why::Shared { .. } => words(i, w, why, rate),
-        own => w.said(own, rate, || words(i, w, own, rate)),
-    }
-}
-
-fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
-    let (cx, m) = (i.cx, i.cx.m);
-    match why {
-        Why::Demand => format!(
-            "the flow asks for {}",
-            crate::spec::units::Rate::from_gbps(rate)
-        )
-        .into(),
-        Why::Shared { res, eff, mtu } => w.shared(i, res, eff, mtu),
-        Why::LagHash {
-            lag,
-            streams,
-            used,
-            by_address,
-        } => {
-            let lag = &m.lags[lag];
-            if by_address {
-                return format!(
-                    "port-channel {} hashes on the addresses only: the pair's {streams} stream(s) share one of its {} members",
-                    lag.id,
-                    lag.members.len()
-                )
-                .into();
-            }
-            format!(
-                "port-channel {} hashes {streams} stream(s) onto at most {used} of its {} members",
-                lag.id,
-                lag.members.len()
-            )
-            .into()
-        }
-        Why::Cpu {
-            host,
-            streams,
-            per_stream,
-            numa,
-            gain,
-        } => {
-            let h = &m.hosts[host];
-            let mut note = String::new();
-            if gain != 1.0 {
-                if let Some(k) = h.kernel {
-                    note = format!(
-                        ", x{gain:.2} for kernel {k} (SC24 INDIS: {} over 5.15)",
-                        cx.physics.kernel_gain.since
-                    );
-                }
-            }
-            if numa {
-                note.push_str(", reduced for the share crossing sockets");
-            }
-            format!(
-                "`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}",
-                h.name.value, h.cpu.value
-            )
-            .into()
-        }
-        Why::Window { streams, rtt_ms } => {
-            format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT").into()
-        }
-        Why::BlackHole { host_mtu, path_mtu } => format!(
-            "path-MTU black hole: the hosts send {host_mtu}-byte packets with DF set, the path carries {path_mtu}; they are dropped, and the transfer stalls after its handshake unless ICMP \"fragmentation needed\" reaches the sender (PMTUD) or `net.ipv4.tcp_mtu_probing` is on"
-        )
-        .into(),
-        Why::Loss {
-            cc,
-            streams,
-            per_stream,
-            loss,
-            rtt_ms,
-            mss: _,
-        } => format!(
-            "{streams} {} stream(s) x {per_stream:.2} Gbit/s at {} loss over {rtt_ms:.1} ms RTT ({}); {}",
-            cc.as_str(),
-            // Rounded so that a product of (1 - p) over the hops prints as written.
-            (loss * 1e12).round() / 1e12,
-            super::congestion::model(cc),
-            loss_fix(cx, why, rate).unwrap_or_default()
-        )
-        .into(),
-    }
-}
-
-/// What reaches a pair's demand on a lossy path: enough streams of its congestion
-/// control, or another that carries it with the streams it has.
-fn loss_fix(cx: &Ctx, why: Why, rate: f64) -> Option<String> {
-    let Why::Loss {
-        cc,
-        streams,
-        per_stream,
-        loss,
-        rtt_ms,
-        mss,
-    } = why
-    else {
-        return None;
-    };
-    let path = super::congestion::Lossy {
-        mss,
-        rtt_ms,
-        p: loss,
-    };
-    let other = super::congestion::reaches(cx.physics, cc, path, streams, rate)
-        .map_or(String::new(), |o| {
-            format!(", or `congestion_control: {}`", o.as_str())
-        });
-    Some(format!(
-        "{} {} stream(s) per pair{other}, reach {}",
-        super::loss::streams_for(rate, per_stream),
-        cc.as_str(),
-        crate::spec::units::Rate::from_gbps(rate)
-    ))
 }
 
 /// What predicting a flow reads.
@@ -1009,11 +404,11 @@ fn predict_flows(i: &Inputs) -> Vec<FlowPrediction> {
         numa: &numa,
         streams: &streams,
     };
-    let w = words::Words::new(i.loads.space.len());
+    let w = phrases::Phrases::new(i.loads.space.len());
     let mut scratch = Scratch::default();
     let mut own = Vec::new();
     (0..m.flows.len())
-        .map(|fi| settle(i, &w, &settled, fi, (&mut scratch, &mut own)))
+        .map(|fi| flow_from_shares(i, &w, &settled, fi, (&mut scratch, &mut own)))
         .collect()
 }
 
@@ -1088,9 +483,9 @@ struct Settled<'s> {
 
 /// Flow `fi`'s prediction from its pairs' shares; `own` holds its worst pair's own
 /// ceilings, found once for its ties and (in full) its limits.
-fn settle(
+fn flow_from_shares(
     i: &Inputs,
-    w: &words::Words,
+    w: &phrases::Phrases,
     s: &Settled,
     fi: usize,
     (scratch, own): (&mut Scratch, &mut Vec<(f64, LimitKind, Why)>),
@@ -1134,22 +529,6 @@ fn settle(
     fp
 }
 
-/// Adds to a bottleneck's words every other limit that binds as tightly.
-fn name_ties(i: &Inputs, w: &words::Words, f: &Flow, b: &mut Limit, also: Vec<(LimitKind, Why)>) {
-    let rate = f.pair_rate().gbps();
-    let mut words: Vec<String> = Vec::new();
-    for (kind, why) in also {
-        let text = explain(i, w, why, rate);
-        let named = format!("{}: {text}", kind.name());
-        if text != b.why && !text.is_empty() && !words.contains(&named) {
-            words.push(named);
-        }
-    }
-    if !words.is_empty() {
-        b.why = format!("{}; as tight: {}", b.why, words.join("; ")).into();
-    }
-}
-
 /// What stopped a pair, as a candidate limit.
 fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, LimitKind, Why) {
     match stop {
@@ -1175,7 +554,7 @@ fn bound_of(i: &Inputs, c: &PairCeiling, (gbps, stop): (f64, Stop)) -> (f64, Lim
 /// share it got there.
 fn limits(
     i: &Inputs,
-    w: &words::Words,
+    w: &phrases::Phrases,
     f: &Flow,
     (p, c): (usize, &PairCeiling),
     (got, stop): (f64, Stop),
@@ -1215,7 +594,7 @@ fn limits(
 /// A flow's prediction from its total and its worst pair's bound.
 fn flow_prediction(
     i: &Inputs,
-    w: &words::Words,
+    w: &phrases::Phrases,
     fi: usize,
     total: f64,
     worst: Option<(f64, LimitKind, Why)>,
@@ -1299,9 +678,6 @@ fn flow_prediction(
         needs_rules: Vec::new(),
     }
 }
-
-/// A flow predicted below this share of its demand falls short (W0247).
-pub(crate) const SHORTFALL: f64 = 0.95;
 
 /// Whether the data crosses sockets (and between what), and the per-stream factor: the
 /// share of the traffic that crosses pays `numa_remote_factor`, the rest does not.

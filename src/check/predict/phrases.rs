@@ -6,11 +6,12 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::{Inputs, Why, capacity, capacity_why};
+use super::explain::{Why, capacity_why};
+use super::{Inputs, capacity};
 use crate::fxhash::FxMap;
 
 /// Filled as the prediction asks: `check` explains only the flows that fall short.
-pub(super) struct Words {
+pub(super) struct Phrases {
     /// Per resource number, its entry in `entries` (`NONE`: not asked for yet).
     slot: RefCell<Vec<u32>>,
     entries: RefCell<Vec<Entry>>,
@@ -46,10 +47,10 @@ fn base(i: &Inputs, r: usize) -> (f64, String) {
     )
 }
 
-impl Words {
+impl Phrases {
     /// For resources numbered below `n`.
-    pub(super) fn new(n: usize) -> Words {
-        Words {
+    pub(super) fn new(n: usize) -> Phrases {
+        Phrases {
             slot: RefCell::new(vec![NONE; n]),
             entries: RefCell::new(Vec::new()),
             said: RefCell::new(FxMap::default()),
