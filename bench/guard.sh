@@ -5,6 +5,9 @@
 #   - `check` and `build` of the largest synthetic show, 1,000 switches, 10,000 DTNs and
 #     100,000 flows (at most 1.5x the older), built into /dev/shm when it exists.
 # Prints each pair's medians and ratio against its limit; exit 1 when a ratio is over.
+# Then, for information, the YAML reader's floor (bench/yaml-floor: serde-saphyr alone
+# reading the largest show and keeping nothing) against the older `check` of it: what
+# serde-saphyr alone costs of the largest check's allowance.
 # usage: bench/guard.sh OLD_DEMOC NEW_DEMOC [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,4 +40,14 @@ large_build() { echo "$1 build $work/large.yaml --no-lock -o $out/democ-guard-$2
 pair sc16-check 2.0 $((runs * 5)) sc16_check
 pair large-check 1.5 "$runs" large_check
 pair large-build 1.5 "$runs" large_build
+(cd bench/yaml-floor && cargo build --release --quiet)
+floor=$PWD/bench/yaml-floor/target/release/democ-yaml-floor
+python3 bench/paired.py --runs "$runs" --warmup 2 --json "$work/floor.json" \
+  "$old check $work/large.yaml --no-lock" "$floor $work/large.yaml" >/dev/null
+python3 - "$work/floor.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a, b = r["A"]["median_s"], r["B"]["median_s"]
+print(f"{'yaml-floor':<12} old check {a*1000:9.1f} ms  serde-saphyr alone {b*1000:9.1f} ms  ratio {b/a:4.2f} (of the 1.5 allowed)")
+PY
 exit $status
