@@ -354,6 +354,10 @@ pub(crate) struct ServiceCaps {
     pub(crate) syslog: bool,
     #[serde(default)]
     pub(crate) snmp: bool,
+    /// Whether the config also sends SNMP traps; unset: with `snmp` (SONiC's models have
+    /// a community table but none for trap receivers).
+    #[serde(default)]
+    pub(crate) snmp_traps: Option<bool>,
     #[serde(default)]
     pub(crate) sflow: Option<SflowCaps>,
     /// A gNMI server democ can enable on the management port (`show.services.gnmi`).

@@ -7,6 +7,7 @@
 mod l2l3;
 mod ports;
 mod qos;
+mod services;
 
 use std::collections::BTreeMap;
 
@@ -52,6 +53,16 @@ pub(crate) struct ConfigDb {
     mgmt_interface: Table<Fields>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     mgmt_vrf_config: Table<Fields>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    ntp: Table<Fields>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    ntp_server: Table<Fields>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    syslog_server: Table<Fields>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    snmp_community: Table<Fields>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    snmp_agent_address_config: Table<Fields>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     lldp_port: Table<Fields>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -111,6 +122,7 @@ fn build(sw: &Switch) -> ConfigDb {
     ports::write(sw, &mut db);
     l2l3::write(sw, &mut db);
     qos::write(sw, &mut db);
+    services::write(sw, &mut db);
     db
 }
 

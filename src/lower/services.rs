@@ -53,7 +53,15 @@ pub(crate) fn lower(lx: &mut Lx, mgmt: Option<&Management>) -> Option<Services> 
         .filter(|_| keep(caps.snmp, snmp_span, "SNMP"))
         .map(|s| Snmp {
             community: s.community.clone(),
-            traps: text(&s.traps),
+            traps: if keep(
+                caps.snmp_traps.unwrap_or(true),
+                first_span(&s.traps),
+                "SNMP traps",
+            ) {
+                text(&s.traps)
+            } else {
+                Vec::new()
+            },
         });
     let sflow = sv.sflow.as_ref().and_then(|f| {
         let Some(c) = caps.sflow.as_ref() else {

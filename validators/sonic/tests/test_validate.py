@@ -26,7 +26,8 @@ def test_the_fixture_fills_every_table_democ_writes(fixture):
     for table in ("DEVICE_METADATA", "BREAKOUT_CFG", "PORT", "PORTCHANNEL", "PORTCHANNEL_MEMBER",
                   "VLAN", "VLAN_MEMBER", "INTERFACE", "MGMT_PORT", "MGMT_INTERFACE",
                   "MGMT_VRF_CONFIG", "LLDP_PORT", "DSCP_TO_TC_MAP", "PORT_QOS_MAP",
-                  "WRED_PROFILE", "QUEUE"):
+                  "WRED_PROFILE", "QUEUE", "NTP", "NTP_SERVER", "SYSLOG_SERVER",
+                  "SNMP_COMMUNITY", "SNMP_AGENT_ADDRESS_CONFIG"):
         assert db.get(table), table
 
 
@@ -44,6 +45,9 @@ def _corrupt(text: str, change) -> str:
     (lambda db: db["VLAN"]["Vlan1000"].__setitem__("vlanid", "1001"), "vlanid"),
     (lambda db: db["PORT_QOS_MAP"]["Ethernet0"].__setitem__("dscp_to_tc_map", "NO_SUCH_MAP"), "NO_SUCH_MAP"),
     (lambda db: db.__setitem__("NO_SUCH_TABLE", {}), "NO_SUCH_TABLE"),
+    (lambda db: db["SYSLOG_SERVER"]["192.168.16.21"].__setitem__("vrf", "bogus"), "bogus"),
+    (lambda db: db["SNMP_COMMUNITY"]["show-ro"].__setitem__("TYPE", "XX"), "XX"),
+    (lambda db: db["NTP_SERVER"].__setitem__("not a host!", {}), "not a host!"),
 ])
 def test_a_corrupted_copy_fails(models, fixture, change, why):
     text = (fixture / "switches/sonic-1.config_db.json").read_text()
