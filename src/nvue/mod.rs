@@ -7,6 +7,7 @@
 
 mod ports;
 mod routing;
+mod services;
 mod tree;
 
 use serde::Serialize;
@@ -32,6 +33,7 @@ fn build(sw: &Switch) -> Config {
     let mut c = Config {
         system: System {
             hostname: sw.hostname.clone(),
+            ..System::default()
         },
         service: Service {
             lldp: ServiceLldp {
@@ -41,11 +43,13 @@ fn build(sw: &Switch) -> Config {
                     "disabled"
                 },
             },
+            ..Service::default()
         },
         ..Config::default()
     };
     ports::write(sw, &mut c);
     routing::write(sw, &mut c);
+    services::write(sw, &mut c);
     // `qos roce` is switch-wide: lossless on priority 3 with PFC and ECN (lowering
     // warns where the show asks another priority).
     if sw.qos.as_ref().is_some_and(|q| q.pfc || q.ecn) {

@@ -39,8 +39,61 @@ pub(super) struct Config {
 }
 
 #[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub(super) struct System {
     pub(super) hostname: String,
+    /// `system syslog server A vrf mgmt`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) syslog: Option<Syslog>,
+    /// `system snmp-server ...`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) snmp_server: Option<SnmpServer>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Syslog {
+    pub(super) server: IndexMap<String, InVrf>,
+}
+
+/// A server reached in a VRF (`... vrf mgmt`).
+#[derive(Debug, Default, Serialize)]
+pub(super) struct InVrf {
+    pub(super) vrf: &'static str,
+}
+
+/// `system snmp-server`: on, listening on the management address in its VRF, a
+/// read-only v2c community for any address, traps to each receiver in that VRF.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct SnmpServer {
+    pub(super) state: &'static str,
+    pub(super) listening_address: IndexMap<String, InVrf>,
+    pub(super) readonly_community: IndexMap<String, Access>,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub(super) trap_destination: IndexMap<String, TrapDestination>,
+}
+
+/// `readonly-community C access any`.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Access {
+    pub(super) access: Set,
+}
+
+/// `trap-destination A vrf mgmt community-password C version 2c`.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct TrapDestination {
+    pub(super) vrf: IndexMap<&'static str, TrapVrf>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct TrapVrf {
+    pub(super) community_password: IndexMap<String, Version>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Version {
+    pub(super) version: &'static str,
 }
 
 /// `interface <name>`.
@@ -317,6 +370,14 @@ pub(super) struct Roce {
 #[derive(Debug, Default, Serialize)]
 pub(super) struct Service {
     pub(super) lldp: ServiceLldp,
+    /// `service ntp mgmt server A` (5.14 and earlier; 5.15 moved it to `system ntp`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) ntp: BTreeMap<&'static str, Ntp>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Ntp {
+    pub(super) server: IndexMap<String, Empty>,
 }
 
 #[derive(Debug, Default, Serialize)]

@@ -28,6 +28,10 @@ def test_the_fixture_fills_every_branch_democ_writes(nvue_fixture):
     assert kinds >= {"swp", "bond", "eth"}, kinds
     assert tree["interface"]["swp5"]["link"]["breakout"] == {"4x": {}}
     assert tree["qos"]["roce"]["mode"] == "lossless"
+    assert tree["service"]["ntp"]["mgmt"]["server"]
+    assert tree["system"]["syslog"]["server"]
+    snmp = tree["system"]["snmp-server"]
+    assert snmp["state"] == "enabled" and snmp["readonly-community"] and snmp["trap-destination"]
 
 
 def _corrupt(text: str, change) -> str:
@@ -45,6 +49,9 @@ def _corrupt(text: str, change) -> str:
     (lambda t: t.__setitem__("no-such-branch", {}), "no-such-branch"),
     (lambda t: t["interface"]["bond10"]["bond"]["member"].__setitem__("swp99", {}), "swp99"),
     (lambda t: t["interface"].__setitem__("Ethernet0", {"type": "swp"}), "Ethernet0"),
+    (lambda t: t["system"]["snmp-server"].__setitem__("state", "on"), "state"),
+    (lambda t: t["system"]["syslog"]["server"]["192.168.16.21"].__setitem__("port", 0), "port"),
+    (lambda t: t["service"]["ntp"]["mgmt"]["server"]["192.168.16.20"].__setitem__("iburst", "yes"), "iburst"),
 ])
 def test_a_corrupted_copy_fails(nvue_fixture, change, why):
     text = (nvue_fixture / "switches/cu-1.nvue.yaml").read_text()
