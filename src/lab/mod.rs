@@ -5,6 +5,7 @@
 
 mod copy;
 mod engine;
+mod partition;
 mod record;
 mod site;
 
