@@ -5,9 +5,11 @@
 
 mod copy;
 mod engine;
+mod hosts;
 mod partition;
 mod record;
 mod site;
+mod split;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::Path;
@@ -23,6 +25,7 @@ use crate::twin::net::Names;
 use crate::twin::state;
 
 pub(crate) use engine::unavailable;
+pub(crate) use split::{HostsFrom, Refused, run as split};
 
 /// Runs containerlab, its log lines on stderr as they come (a deploy takes minutes);
 /// Ok(the log) when it exits 0.

@@ -32,6 +32,7 @@ impl Graph {
     }
 
     /// Links whose ends sit in different parts.
+    #[cfg(test)]
     pub(crate) fn cut(&self, part: &[usize]) -> usize {
         self.links
             .iter()
