@@ -248,3 +248,17 @@ fn a_bad_line_of_a_hosts_file_is_located() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     insta::assert_snapshot!("E0701-hosts-file", r.stderr.replace(&path, "hosts.csv"));
 }
+
+#[test]
+fn lab_up_on_a_host_the_split_does_not_name_is_located() {
+    let (_tmp, b) = sc15();
+    split_ab(&b);
+    let r = democ(&["lab", "up", &b, "--on", "c"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("[E0703]") && r.stderr.contains("= help: "),
+        "{}",
+        r.stderr
+    );
+    insta::assert_snapshot!("E0703-unknown-lab-host", r.stderr);
+}

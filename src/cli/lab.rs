@@ -18,6 +18,14 @@ pub(super) enum LabCmd {
         /// Deploy only these nodes (comma-separated; containerlab's --node-filter).
         #[arg(long, value_name = "NODES")]
         node_filter: Option<String>,
+        /// Deploy the part of a split lab (`democ lab split`) placed on this lab host:
+        /// run it on each host with its own name.
+        #[arg(long, value_name = "HOST", conflicts_with_all = ["node_filter", "side_by_side"])]
+        on: Option<String>,
+        /// Deploy every part of a split lab on this machine, each in a network namespace
+        /// of its own holding its host's address, joined over VXLAN as on real machines.
+        #[arg(long, conflicts_with = "node_filter")]
+        side_by_side: bool,
     },
     /// Ping, path-MTU probe and iperf3 every flow inside the containers; check its
     /// cookie counters and routed hops; check control channels; write lab/report.json.
@@ -80,14 +88,35 @@ pub(super) fn run(c: &LabCmd) -> i32 {
             *vxlan_port,
         );
     }
+    // A host the split does not name is refused before the machine is looked at.
+    if let LabCmd::Up {
+        lab, on: Some(h), ..
+    } = c
+        && let Err(r) = crate::lab::check_on(&absolute(&lab.build), h)
+    {
+        return refused(r);
+    }
     if let Some(code) = check_host() {
         return code;
     }
     match c {
-        LabCmd::Up { lab, node_filter } => done(crate::lab::up(
-            &absolute(&lab.build),
-            node_filter.as_deref(),
-        )),
+        LabCmd::Up {
+            lab,
+            node_filter,
+            on,
+            side_by_side,
+        } => {
+            let place = match (on, side_by_side) {
+                (Some(h), _) => Some(crate::lab::Place::On(h.clone())),
+                (None, true) => Some(crate::lab::Place::SideBySide),
+                (None, false) => None,
+            };
+            done(crate::lab::up(
+                &absolute(&lab.build),
+                node_filter.as_deref(),
+                place.as_ref(),
+            ))
+        }
         LabCmd::Test(a) => match crate::lab::test(&absolute(&a.build), &mut std::io::stderr()) {
             Ok((m, verdict)) => {
                 crate::cli::stdout::put(&format!("{}\n", crate::escape::lines(&m)));
@@ -114,13 +143,20 @@ fn split(lab: &LabArgs, line: Option<&str>, file: Option<&std::path::Path>, port
             eprintln!("warning: {}", crate::escape::line(&warning));
             0
         }
-        Err(crate::lab::Refused::Diags(sources, diags)) => {
+        Err(r) => refused(r),
+    }
+}
+
+/// A refused split or part: its diagnostics, exit 2.
+fn refused(r: crate::lab::Refused) -> i32 {
+    match r {
+        crate::lab::Refused::Diags(sources, diags) => {
             eprint!(
                 "{}",
                 crate::diag::render::to_text(&sources, diags.items(), false)
             );
             2
         }
-        Err(crate::lab::Refused::Other(m)) => failed(&m, 2),
+        crate::lab::Refused::Other(m) => failed(&m, 2),
     }
 }

@@ -264,6 +264,50 @@ pub(crate) fn summary(s: &Split) -> String {
     out
 }
 
+/// The split a build holds, if any.
+pub(crate) fn read(dir: &BuildDir) -> Result<Option<Split>, String> {
+    match dir.read(SUMMARY, crate::build_dir::SMALL_BYTES) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| format!("{}/{SUMMARY}: {e}", dir.path().display())),
+        Err(e) if e.missing => Ok(None),
+        Err(e) => Err(e.message),
+    }
+}
+
+/// `lab up --on HOST`: Err with E0703 when the build's split names no host `host`.
+pub(crate) fn check_on(build: &std::path::Path, host: &str) -> Result<(), Refused> {
+    use crate::diag::{Diagnostic, Diags, codes};
+    use crate::source::{Sources, Span};
+    let dir = BuildDir::open(build).map_err(Refused::Other)?;
+    let Some(s) = read(&dir).map_err(Refused::Other)? else {
+        return Err(Refused::Other(format!(
+            "{} holds no split lab ({SUMMARY} is missing): `democ lab split` it first",
+            build.display()
+        )));
+    };
+    if s.hosts.iter().any(|h| h.host == host) {
+        return Ok(());
+    }
+    let mut sources = Sources::default();
+    let file = sources.add("--on", host.to_owned());
+    let names: Vec<&str> = s.hosts.iter().map(|h| h.host.as_str()).collect();
+    let mut d = Diags::default();
+    d.push(
+        Diagnostic::new(
+            codes::UNKNOWN_LAB_HOST,
+            Span::new(file, 0, host.len()),
+            format!("the split lab has no lab host `{host}`"),
+        )
+        .label("not a host of lab/split/partition.json")
+        .help(format!(
+            "its hosts are {}; `democ lab split` again to change them",
+            crate::diag::list(&names)
+        )),
+    );
+    Err(Refused::Diags(sources, d))
+}
+
 /// Why a split was refused: located diagnostics, or a plain message (an unreadable
 /// build).
 pub(crate) enum Refused {
