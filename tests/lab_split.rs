@@ -198,6 +198,10 @@ fn a_hosts_file_splits_three_ways() {
         .map(|h| h["nodes"].as_array().unwrap().len())
         .collect();
     assert_eq!(sizes.iter().sum::<usize>(), 33);
+    // Split again over two: the third host's part is gone.
+    split_ab(&b);
+    assert!(!Path::new(&b).join("lab/split/hall-c.clab.yml").exists());
+    assert!(Path::new(&b).join("lab/split/a.clab.yml").exists());
     assert!(
         sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
         "{sizes:?}"

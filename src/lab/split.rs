@@ -370,6 +370,19 @@ pub(crate) fn run(
     let b = crate::twin::build::Build::read(build).map_err(Refused::Other)?;
     let mtu = largest_mtu(&b);
     let (s, parts) = split(&topo, &hosts, dst_port, mtu);
+    // A part of an earlier split over other hosts would be deployable still: gone.
+    if let Ok(old) = std::fs::read_dir(build.join(DIR)) {
+        for f in old.filter_map(Result::ok) {
+            let name = f.file_name().to_string_lossy().into_owned();
+            let ours = s
+                .hosts
+                .iter()
+                .any(|h| h.topology == format!("{DIR}/{name}"));
+            if name.ends_with(".clab.yml") && !ours {
+                let _ = std::fs::remove_file(f.path());
+            }
+        }
+    }
     for (path, text) in files(&s, &parts).map_err(Refused::Other)? {
         let at = build.join(&path);
         if let Some(up) = at.parent() {
