@@ -602,6 +602,23 @@ codes! {
          refused), a field is missing or of the wrong type (iperf3's `end.sum_received`, \
          fio's `jobs`, EOS's `interfaces` or `lldpNeighbors`), or a number is negative or not \
          finite.";
+    // ---- the lab across hosts (`democ lab split`, `lab up --on`) ------------------------
+    LAB_HOSTS = "E0701" "lab-hosts" Error
+        "`democ lab split --lab-hosts` names the machines a lab is spread over, as \
+         `NAME=ADDRESS` pairs separated by commas, or a file with one `NAME,ADDRESS` (or \
+         `NAME=ADDRESS`) per line (`#` starts a comment). A name is lowercase letters, digits \
+         and `-`, starting with a letter or digit, at most 20 characters (it becomes part of \
+         the lab's and its containers' names); an address is the machine's IPv4 or IPv6 \
+         underlay address, which the other hosts' VXLAN tunnels are sent to. Names and \
+         addresses must each be unique, and a split needs at least two hosts.";
+    LAB_PARTITION = "E0702" "lab-partition" Error
+        "The build's lab cannot be spread over the lab hosts named: it has fewer nodes than \
+         there are hosts, so some host would get none. Name fewer hosts, or deploy the lab \
+         on one machine (`democ lab up`).";
+    UNKNOWN_LAB_HOST = "E0703" "unknown-lab-host" Error
+        "`democ lab up --on NAME` deploys the part of a split lab that `democ lab split` \
+         placed on lab host NAME; the build's `lab/split/partition.json` names no such host. \
+         The help line lists the hosts it names; `democ lab split` again to change them.";
 }
 
 /// Errors that say the show cannot do what it asks (a flow or link beyond its

@@ -41,18 +41,18 @@ pub(crate) struct Containerlab {
 
 /// A containerlab topology file.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Topology {
+#[serde(deny_unknown_fields, bound(deserialize = "L: Deserialize<'de>"))]
+pub(crate) struct Topology<L = Link> {
     /// The lab name (`containerlab deploy` prefixes containers with `clab-<name>-`).
     pub(crate) name: String,
     /// None when the show has no `addressing.mgmt` pool (containerlab's default network).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) mgmt: Option<Mgmt>,
-    pub(crate) topology: Body,
+    pub(crate) topology: Body<L>,
 }
 
 /// The management network.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Mgmt {
     /// Docker network name.
@@ -67,17 +67,17 @@ pub(crate) struct Mgmt {
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Body {
+#[serde(deny_unknown_fields, bound(deserialize = "L: Deserialize<'de>"))]
+pub(crate) struct Body<L = Link> {
     /// By name: switches and hosts.
     pub(crate) nodes: BTreeMap<String, Node>,
     /// Sorted by endpoints (containerlab wants at least one: none is omitted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) links: Vec<Link>,
+    pub(crate) links: Vec<L>,
 }
 
 /// A switch, a stand-in or a host.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Node {
     /// `arista_ceos`, `dell_ftosv`, `linux`.
@@ -102,11 +102,48 @@ pub(crate) struct Node {
 }
 
 /// A cable: `node:interface` at each end.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Link {
     #[serde(serialize_with = "flow")]
     pub(crate) endpoints: [String; 2],
+}
+
+/// A link of one part of a split lab (`democ lab split`): a cable inside the part, or
+/// this part's end of a cable to another part, carried over VXLAN.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum PartLink {
+    Veth(Link),
+    Vxlan(VxlanLink),
+}
+
+/// containerlab's `type: vxlan` link (containerlab's manual, "Links" > "vxlan"; its
+/// links/link_vxlan.go): the VXLAN device is made in the host's namespace with the
+/// parent interface of the route to `remote`, then moved into the node as `interface`.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VxlanLink {
+    /// Always `vxlan`.
+    #[serde(rename = "type")]
+    pub(crate) kind: String,
+    pub(crate) endpoint: VxlanEnd,
+    /// The other lab host's underlay address.
+    pub(crate) remote: String,
+    /// One per cut cable, the same at both ends.
+    pub(crate) vni: u32,
+    #[serde(rename = "dst-port")]
+    pub(crate) dst_port: u16,
+    /// The interface's MTU: the largest the show's ports set; the underlay carries 50
+    /// bytes more (outer Ethernet, IP, UDP and VXLAN headers).
+    pub(crate) mtu: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VxlanEnd {
+    pub(crate) node: String,
+    pub(crate) interface: String,
 }
 
 /// `["a:x", "b:y"]` on one line in YAML, as containerlab's docs write it (a plain
@@ -151,6 +188,11 @@ impl Containerlab {
         }
         Ok(out)
     }
+}
+
+/// A note's lines as a topology's comments wrap them.
+pub(crate) fn wrap_note(text: &str) -> Vec<String> {
+    wrap(text, 88)
 }
 
 /// Words of `text` in lines of at most `width` characters (a longer word stands alone);

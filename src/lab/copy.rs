@@ -9,6 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::build_dir::{BuildDir, SMALL_BYTES};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use crate::ir::lab::Topology;
 
 /// The kinds democ writes (lower/containerlab): any other is refused.
@@ -29,9 +32,19 @@ pub(crate) fn read(dir: &BuildDir) -> Result<(String, Topology), String> {
         ));
     };
     let rel = format!("lab/{file}");
-    let text = dir.text(&rel, SMALL_BYTES)?;
+    let topo = read_at(dir, &rel)?;
+    Ok((rel, topo))
+}
+
+/// A topology of the build at `rel` (the lab's, or a part's under lab/split/), refused
+/// when a node has a kind democ never writes.
+pub(crate) fn read_at<L: DeserializeOwned>(
+    dir: &BuildDir,
+    rel: &str,
+) -> Result<Topology<L>, String> {
+    let text = dir.text(rel, SMALL_BYTES)?;
     let at = || format!("{}/{rel}", dir.path().display());
-    let topo: Topology = serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", at()))?;
+    let topo: Topology<L> = serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", at()))?;
     for (name, node) in &topo.topology.nodes {
         if !KINDS.contains(&node.kind.as_str()) {
             return Err(format!(
@@ -42,13 +55,14 @@ pub(crate) fn read(dir: &BuildDir) -> Result<(String, Topology), String> {
             ));
         }
     }
-    Ok((rel, topo))
+    Ok(topo)
 }
 
-/// A path a node names relative to the topology (`../hosts/a.sh`, `nodes/s.sh`) as a
-/// path inside the build (`hosts/a.sh`); Err when it is absolute or leaves the build.
-pub(crate) fn inside(from_lab: &str) -> Result<String, String> {
-    let mut parts: Vec<&str> = vec!["lab"];
+/// A path a node names relative to its topology in folder `base` of the build (`lab`,
+/// `lab/split`): `../hosts/a.sh`, `nodes/s.sh` as a path inside the build
+/// (`hosts/a.sh`); Err when it is absolute or leaves the build.
+fn inside(base: &str, from_lab: &str) -> Result<String, String> {
+    let mut parts: Vec<&str> = base.split('/').collect();
     if from_lab.starts_with('/') {
         return Err(format!(
             "`{}` is outside the build folder: refused",
@@ -98,18 +112,28 @@ fn copy(dir: &BuildDir, rel: &str, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes the private copy under `to`: the topology at the same place as in the build
-/// (`to/lab/<show>.clab.yml`, so its relative binds mean the same) and every file a node
-/// binds or boots. `keep_exec` decides which `exec` lines stay. The copy's topology file.
-pub(crate) fn make(
+/// An empty folder `to` for a private copy.
+pub(crate) fn fresh(to: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to.join("lab")).map_err(|e| format!("{}: {e}", to.display()))
+}
+
+/// Writes into the private copy under `to` (made by `fresh`): the topology at the same
+/// place as in the build (`to/lab/<show>.clab.yml`, `to/lab/split/<host>.clab.yml`, so
+/// its relative binds mean the same) and every file a node binds or boots. `keep_exec`
+/// decides which `exec` lines stay. The copy's topology file.
+pub(crate) fn make<L: Serialize>(
     dir: &BuildDir,
     rel: &str,
-    topo: &mut Topology,
+    topo: &mut Topology<L>,
     to: &Path,
     keep_exec: impl Fn(&str) -> bool,
 ) -> Result<PathBuf, String> {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to.join("lab")).map_err(|e| format!("{}: {e}", to.display()))?;
+    let base = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let file = to.join(rel);
+    if let Some(up) = file.parent() {
+        std::fs::create_dir_all(up).map_err(|e| format!("{}: {e}", up.display()))?;
+    }
     for (name, node) in &mut topo.topology.nodes {
         let sources = node
             .binds
@@ -117,13 +141,12 @@ pub(crate) fn make(
             .map(|b| b.split(':').next().unwrap_or_default())
             .chain(node.startup_config.as_deref());
         for src in sources {
-            let path =
-                inside(src).map_err(|e| format!("node `{}`: {e}", crate::escape::line(name)))?;
+            let path = inside(base, src)
+                .map_err(|e| format!("node `{}`: {e}", crate::escape::line(name)))?;
             copy(dir, &path, to)?;
         }
         node.exec.retain(|c| keep_exec(c));
     }
-    let file = to.join(rel);
     let text = serde_saphyr::to_string(&*topo).map_err(|e| format!("{rel}: {e}"))?;
     crate::write::file(&file, text.as_bytes())?;
     Ok(file)
@@ -135,11 +158,20 @@ mod tests {
 
     #[test]
     fn a_node_reaches_only_files_of_the_build() {
-        assert_eq!(inside("../hosts/a.sh").unwrap(), "hosts/a.sh");
-        assert_eq!(inside("nodes/s.sh").unwrap(), "lab/nodes/s.sh");
-        assert_eq!(inside("../openflow").unwrap(), "openflow");
-        assert!(inside("/etc/shadow").is_err());
-        assert!(inside("../../etc/shadow").is_err());
-        assert!(inside("..").is_err());
+        assert_eq!(inside("lab", "../hosts/a.sh").unwrap(), "hosts/a.sh");
+        assert_eq!(inside("lab", "nodes/s.sh").unwrap(), "lab/nodes/s.sh");
+        assert_eq!(inside("lab", "../openflow").unwrap(), "openflow");
+        assert!(inside("lab", "/etc/shadow").is_err());
+        assert!(inside("lab", "../../etc/shadow").is_err());
+        assert!(inside("lab", "..").is_err());
+        assert_eq!(
+            inside("lab/split", "../../hosts/a.sh").unwrap(),
+            "hosts/a.sh"
+        );
+        assert_eq!(
+            inside("lab/split", "../nodes/s.sh").unwrap(),
+            "lab/nodes/s.sh"
+        );
+        assert!(inside("lab/split", "../../../etc/shadow").is_err());
     }
 }

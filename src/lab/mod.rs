@@ -5,8 +5,12 @@
 
 mod copy;
 mod engine;
+mod hosts;
+mod partition;
+mod parts;
 mod record;
 mod site;
+mod split;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::Path;
@@ -22,11 +26,22 @@ use crate::twin::net::Names;
 use crate::twin::state;
 
 pub(crate) use engine::unavailable;
+pub(crate) use parts::Place;
+pub(crate) use split::{HostsFrom, Refused, check_on, run as split};
 
-/// Runs containerlab, its log lines on stderr as they come (a deploy takes minutes);
-/// Ok(the log) when it exits 0.
-fn containerlab(args: &[String]) -> Result<String, String> {
-    let mut child = Command::new("containerlab")
+/// Runs containerlab (in network namespace `netns` when given: a side-by-side part),
+/// its log lines on stderr as they come (a deploy takes minutes); Ok(the log) when it
+/// exits 0.
+fn containerlab(args: &[String], netns: Option<&str>) -> Result<String, String> {
+    let mut command = match netns {
+        Some(ns) => {
+            let mut c = Command::new("ip");
+            c.args(["netns", "exec", ns, "containerlab"]);
+            c
+        }
+        None => Command::new("containerlab"),
+    };
+    let mut child = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -139,8 +154,13 @@ fn start_controllers(
     Ok(notes)
 }
 
-/// `lab up`. Ok(message) or Err(message, exit code).
-pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (String, i32)> {
+/// `lab up` (of a split lab's parts with `place`). Ok(message) or Err(message, exit
+/// code).
+pub(crate) fn up(
+    build: &Path,
+    node_filter: Option<&str>,
+    place: Option<&Place>,
+) -> Result<String, (String, i32)> {
     let t0 = Instant::now();
     let state = record::state_dir(build);
     if let Some(r) = Record::load(&state).map_err(|e| (e, 2))? {
@@ -153,6 +173,31 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
     let b = Build::read(build).map_err(|e| (e, 2))?;
     let dir = BuildDir::open(build).map_err(|e| (e, 2))?;
     let (rel, mut topo) = copy::read(&dir).map_err(|e| (e, 2))?;
+    let split = match place {
+        Some(p) => {
+            let Some(sp) = split::read(&dir).map_err(|e| (e, 2))? else {
+                return Err((
+                    format!(
+                        "{} holds no split lab ({} is missing): `democ lab split` it first",
+                        build.display(),
+                        split::SUMMARY
+                    ),
+                    2,
+                ));
+            };
+            if node_filter.is_some() {
+                return Err((
+                    "--node-filter and a split lab's parts do not go together".into(),
+                    2,
+                ));
+            }
+            if parts::chosen(&sp, p).is_empty() {
+                return Err(("the split names no such lab host".into(), 2));
+            }
+            Some(sp)
+        }
+        None => None,
+    };
     let nodes: Vec<String> = match node_filter {
         Some(f) => {
             let want: Vec<String> = f.split(',').map(|s| s.trim().to_owned()).collect();
@@ -225,7 +270,20 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
         Record::remove(&state);
         (e, 2)
     };
+    copy::fresh(&state.join("copy")).map_err(fail)?;
     let topology = copy::make(&dir, &rel, &mut topo, &state.join("copy"), keep).map_err(fail)?;
+    let part_records = match (&split, place) {
+        (Some(sp), Some(p)) => {
+            parts::copies(&dir, sp, p, &names.id, &network, &state.join("copy"), &keep)
+                .map_err(fail)?
+        }
+        _ => Vec::new(),
+    };
+    let nodes: Vec<String> = if part_records.is_empty() {
+        nodes
+    } else {
+        part_records.iter().flat_map(|p| p.nodes.clone()).collect()
+    };
     for line in engine::images(&topo, &state.join("image")).map_err(fail)? {
         eprintln!("lab: {line}");
     }
@@ -240,26 +298,53 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
         nodes: nodes.clone(),
         controllers: Vec::new(),
         notes: notes.clone(),
+        parts: part_records,
+        underlay: Vec::new(),
+        own_network: false,
     };
     rec.save(&state).map_err(|e| (e, 2))?;
+    if let (Some(sp), Some(Place::SideBySide)) = (&split, place) {
+        let made = parts::underlay(sp, &rec.nonce.clone(), &mut rec, &state).and_then(|()| {
+            rec.own_network = true;
+            rec.save(&state)?;
+            parts::network(&topo, &rec.network)
+        });
+        if let Err(e) = made {
+            let _ = rec.save(&state);
+            let _ = down(build);
+            return Err((format!("lab up failed, the lab is removed again: {e}"), 2));
+        }
+    }
     eprintln!(
         "lab: deploying `{}`: {} nodes (containerlab, a few minutes)",
         names.id,
         nodes.len()
     );
-    let mut args: Vec<String> = ["deploy", "-t"].map(String::from).to_vec();
-    args.push(topology.display().to_string());
-    if node_filter.is_some() {
-        args.push("--node-filter".into());
-        args.push(nodes.join(","));
-    }
-    let log = match containerlab(&args) {
-        Ok(log) => log,
-        Err(e) => {
-            let _ = down(build);
-            return Err((format!("lab up failed, the lab is removed again: {e}"), 2));
-        }
+    // The whole lab, or each part (in its namespace side by side).
+    let deploys: Vec<(std::path::PathBuf, Option<String>)> = if rec.parts.is_empty() {
+        vec![(topology.clone(), None)]
+    } else {
+        rec.parts
+            .iter()
+            .map(|p| (p.topology.clone(), p.netns.clone()))
+            .collect()
     };
+    let mut log = String::new();
+    for (file, netns) in &deploys {
+        let mut args: Vec<String> = ["deploy", "-t"].map(String::from).to_vec();
+        args.push(file.display().to_string());
+        if node_filter.is_some() {
+            args.push("--node-filter".into());
+            args.push(nodes.join(","));
+        }
+        match containerlab(&args, netns.as_deref()) {
+            Ok(l) => log.push_str(&l),
+            Err(e) => {
+                let _ = down(build);
+                return Err((format!("lab up failed, the lab is removed again: {e}"), 2));
+            }
+        }
+    }
     let failed = failed_execs(&log);
     if !failed.is_empty() {
         return Err((
@@ -278,8 +363,21 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
     for n in &more {
         eprintln!("lab: note: {n}");
     }
+    let parts_said = if rec.parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " in {} parts ({})",
+            rec.parts.len(),
+            rec.parts
+                .iter()
+                .map(|p| p.host.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     Ok(format!(
-        "lab `{}` is up: {} nodes, every node's script done, {} test controllers, in {:.1} s (state {})",
+        "lab `{}` is up{parts_said}: {} nodes, every node's script done, {} test controllers, in {:.1} s (state {})",
         names.id,
         nodes.len(),
         rec.controllers.len(),
@@ -322,14 +420,16 @@ pub(crate) fn test(
 /// containerlab's namespace links for it.
 fn leftovers(rec: &Record) -> Vec<String> {
     let mut left = Vec::new();
-    let label = format!("label=containerlab={}", rec.id);
-    if let Ok(out) = Cmd::new(&["docker", "ps", "-a", "-q", "--filter", &label]).run()
-        && !out.trim().is_empty()
-    {
-        left.push(format!(
-            "containers {}",
-            out.split_whitespace().collect::<Vec<_>>().join(" ")
-        ));
+    for id in rec.lab_ids() {
+        let label = format!("label=containerlab={id}");
+        if let Ok(out) = Cmd::new(&["docker", "ps", "-a", "-q", "--filter", &label]).run()
+            && !out.trim().is_empty()
+        {
+            left.push(format!(
+                "containers {}",
+                out.split_whitespace().collect::<Vec<_>>().join(" ")
+            ));
+        }
     }
     if Cmd::new(&["docker", "network", "inspect", &rec.network])
         .try_run()
@@ -337,10 +437,14 @@ fn leftovers(rec: &Record) -> Vec<String> {
     {
         left.push(format!("Docker network {}", rec.network));
     }
-    let prefix = format!("clab-{}-", rec.id);
+    let prefixes: Vec<String> = rec
+        .lab_ids()
+        .iter()
+        .map(|id| format!("clab-{id}-"))
+        .collect();
     let ns: Vec<String> = state::namespaces()
         .into_iter()
-        .filter(|n| n.starts_with(&prefix))
+        .filter(|n| prefixes.iter().any(|p| n.starts_with(p)) || rec.underlay.contains(n))
         .collect();
     if !ns.is_empty() {
         left.push(format!("network namespaces {}", ns.join(" ")));
@@ -362,22 +466,38 @@ pub(crate) fn down(build: &Path) -> Result<String, (String, i32)> {
         }
     }
     let mut errors = Vec::new();
-    if rec.topology.starts_with(&state) {
-        let args: Vec<String> = vec![
-            "destroy".into(),
-            "-t".into(),
-            rec.topology.display().to_string(),
-            "--cleanup".into(),
-        ];
-        if let Err(e) = containerlab(&args) {
-            errors.push(e);
-        }
+    let destroys: Vec<(&Path, Option<&str>)> = if rec.parts.is_empty() {
+        vec![(rec.topology.as_path(), None)]
     } else {
-        errors.push(format!(
-            "the record's topology {} is outside the state folder: not destroyed",
-            rec.topology.display()
-        ));
+        rec.parts
+            .iter()
+            .map(|p| (p.topology.as_path(), p.netns.as_deref()))
+            .collect()
+    };
+    let present = state::namespaces();
+    for (topology, netns) in destroys {
+        // A part whose namespace `up` never made was never deployed.
+        if netns.is_some_and(|ns| !present.iter().any(|p| p == ns)) {
+            continue;
+        }
+        if topology.starts_with(&state) {
+            let args: Vec<String> = vec![
+                "destroy".into(),
+                "-t".into(),
+                topology.display().to_string(),
+                "--cleanup".into(),
+            ];
+            if let Err(e) = containerlab(&args, netns) {
+                errors.push(e);
+            }
+        } else {
+            errors.push(format!(
+                "the record's topology {} is outside the state folder: not destroyed",
+                topology.display()
+            ));
+        }
     }
+    errors.extend(parts::remove(&rec));
     let left = leftovers(&rec);
     if !left.is_empty() {
         errors.push(format!("still here after destroy: {}", left.join("; ")));

@@ -25,6 +25,31 @@ pub(crate) struct Record {
     pub(crate) controllers: Vec<Daemon>,
     /// What the lab does not do here, and why (carried into the test's report).
     pub(crate) notes: Vec<String>,
+    /// A split lab (`lab up --on` / `--side-by-side`): the parts deployed here, each its
+    /// own containerlab lab; empty for the whole lab.
+    #[serde(default)]
+    pub(crate) parts: Vec<PartRecord>,
+    /// The network namespaces `--side-by-side` made for the underlay, all removed at
+    /// `down`.
+    #[serde(default)]
+    pub(crate) underlay: Vec<String>,
+    /// `--side-by-side` made the management network itself (shared by the parts).
+    #[serde(default)]
+    pub(crate) own_network: bool,
+}
+
+/// One part of a split lab, deployed.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct PartRecord {
+    /// The lab host it stands for.
+    pub(crate) host: String,
+    /// Its containerlab lab name (containers are `clab-<id>-<node>`).
+    pub(crate) id: String,
+    /// Its private copy's topology, inside the state folder.
+    pub(crate) topology: PathBuf,
+    pub(crate) nodes: Vec<String>,
+    /// The namespace containerlab ran in (its underlay), side by side.
+    pub(crate) netns: Option<String>,
 }
 
 const FILE: &str = "lab.json";
@@ -62,7 +87,21 @@ impl Record {
 
     /// The container of node `node`.
     pub(crate) fn container(&self, node: &str) -> String {
-        format!("clab-{}-{node}", self.id)
+        let id = self
+            .parts
+            .iter()
+            .find(|p| p.nodes.iter().any(|n| n == node))
+            .map_or(&self.id, |p| &p.id);
+        format!("clab-{id}-{node}")
+    }
+
+    /// The containerlab lab names of what is deployed: the lab's, or each part's.
+    pub(crate) fn lab_ids(&self) -> Vec<&str> {
+        if self.parts.is_empty() {
+            vec![self.id.as_str()]
+        } else {
+            self.parts.iter().map(|p| p.id.as_str()).collect()
+        }
     }
 
     /// Removes the record and the folder when nothing else is in it.
