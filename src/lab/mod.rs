@@ -151,7 +151,7 @@ pub(crate) fn up(build: &Path, node_filter: Option<&str>) -> Result<String, (Str
         ));
     }
     let b = Build::read(build).map_err(|e| (e, 2))?;
-    let dir = BuildDir::open(build).map_err(|e| (e, 2))?;
+    let dir = BuildDir::open(build).map_err(|e| (e.to_string(), 2))?;
     let (rel, mut topo) = copy::read(&dir).map_err(|e| (e, 2))?;
     let nodes: Vec<String> = match node_filter {
         Some(f) => {

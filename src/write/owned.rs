@@ -118,12 +118,13 @@ pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Pr
         return Err(not_ours("not a regular file"));
     }
     let bytes = crate::build_dir::BuildDir::open(dir)
+        .map_err(String::from)
         .and_then(|d| {
             d.read("manifest.json", MANIFEST_LIMIT)
                 .map_err(|e| e.message)
         })
         .map_err(|e| not_ours(&e))?;
-    let m = manifest::Previous::parse(&bytes).map_err(|e| not_ours(&e))?;
+    let m = manifest::Previous::parse(&bytes).map_err(|e| not_ours(&e.to_string()))?;
     let files: HashMap<String, (String, usize)> = m
         .files
         .into_iter()

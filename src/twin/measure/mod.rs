@@ -74,7 +74,7 @@ pub(crate) fn measure(
     let t0 = Instant::now();
     let (b, names, _) = super::test::running(build, state)?;
     let limit = load::limit().map_err(|e| (e, 2))?;
-    let dir = BuildDir::open(build).map_err(|e| (e, 2))?;
+    let dir = BuildDir::open(build).map_err(|e| (e.to_string(), 2))?;
     let plan: BTreeMap<String, Predicted> = predicted::read(&dir)
         .map_err(|e| (e, 2))?
         .into_iter()
