@@ -178,9 +178,11 @@ pub(crate) fn checked(
 /// Reads the spec and its includes into `spec`.
 fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Result<(), String> {
     let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
-    loader.allow_outside(&opts.include_roots)?;
+    loader
+        .allow_outside(&opts.include_roots)
+        .map_err(|e| e.to_string())?;
     match input {
-        Input::Path(p) => loader.load_main(p, spec),
+        Input::Path(p) => loader.load_main(p, spec).map_err(|e| e.to_string()),
         Input::Bytes { name, bytes } => {
             loader.confine_to(Path::new(""));
             loader.main_text(
@@ -194,7 +196,9 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
         }
         Input::Embedded => {
             loader.embedded = Some(EMBEDDED_SC16);
-            loader.load_main(Path::new(EMBEDDED_SC16_MAIN), spec)
+            loader
+                .load_main(Path::new(EMBEDDED_SC16_MAIN), spec)
+                .map_err(|e| e.to_string())
         }
     }
 }
@@ -214,7 +218,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         None,
     );
     parse(input, opts, s, &mut spec)?;
-    let base = base?;
+    let base = base.map_err(|e| e.to_string())?;
     clock.mark("parse");
     if s.diags.has_errors() {
         return Ok(None);

@@ -2,12 +2,14 @@
 //! `--catalog DIR`. Later entries override earlier ones by name.
 
 pub(crate) mod entry;
+pub(crate) mod error;
 mod lazy;
 pub(crate) mod lookup;
 pub(crate) mod types;
 
 use std::path::Path;
 
+use error::CatalogError;
 use types::*;
 
 use crate::diag::Diags;
@@ -201,7 +203,7 @@ pub(crate) fn load(
     diags: &mut Diags,
     extra_dir: Option<&Path>,
     early: Option<Option<Db>>,
-) -> Result<Db, String> {
+) -> Result<Db, CatalogError> {
     let mut base = Spec::default();
     let registered = early.is_some();
     let decoded = match early {
@@ -230,7 +232,10 @@ pub(crate) fn load(
     let mut loader = Loader::new(sources, diags, Limits::default());
     if let Some(dir) = extra_dir {
         let mut files: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read catalog folder `{}`: {e}", dir.display()))?
+            .map_err(|error| CatalogError::Folder {
+                dir: dir.to_owned(),
+                error,
+            })?
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
@@ -239,11 +244,17 @@ pub(crate) fn load(
         for f in files {
             // Bounded, regular files only: a FIFO or a symlink to /dev/zero here must
             // neither hang democ nor fill its memory.
-            crate::read::confined(&f, dir)
-                .map_err(|e| format!("cannot read catalog file `{}`: {e}", f.display()))?;
-            let bytes = crate::read::bounded(&f, loader.limits.max_file_bytes).map_err(|e| {
-                format!("cannot read catalog file `{}`: {}", f.display(), e.reason())
+            crate::read::confined(&f, dir).map_err(|error| CatalogError::Confined {
+                file: f.clone(),
+                error,
             })?;
+            let bytes =
+                crate::read::bounded(&f, loader.limits.max_file_bytes).map_err(|error| {
+                    CatalogError::Unreadable {
+                        file: f.clone(),
+                        error,
+                    }
+                })?;
             loader.load_catalog(&f.to_string_lossy(), &bytes, &mut base);
         }
     }

@@ -2,6 +2,7 @@
 
 use std::net::Ipv4Addr;
 
+use super::error::PrefixError;
 use crate::yaml::decode::{Cx, Decode};
 use crate::yaml::node::Node;
 
@@ -52,20 +53,20 @@ impl std::fmt::Display for Prefix {
     }
 }
 
-pub(crate) fn parse_prefix(text: &str) -> Result<Prefix, String> {
-    let (a, l) = text
-        .split_once('/')
-        .ok_or_else(|| format!("`{text}` has no prefix length: write it as `10.16.0.0/16`"))?;
+pub(crate) fn parse_prefix(text: &str) -> Result<Prefix, PrefixError> {
+    let (a, l) = text.split_once('/').ok_or_else(|| PrefixError::NoLength {
+        text: text.to_owned(),
+    })?;
     let addr: Ipv4Addr = a
         .trim()
         .parse()
-        .map_err(|_| format!("`{a}` is not an IPv4 address"))?;
+        .map_err(|_| PrefixError::NotIpv4 { addr: a.to_owned() })?;
     let len: u8 = l
         .trim()
         .parse()
         .ok()
         .filter(|&l| l <= 32)
-        .ok_or_else(|| format!("`/{l}` is not a prefix length from 0 to 32"))?;
+        .ok_or_else(|| PrefixError::BadLength { len: l.to_owned() })?;
     Ok(Prefix { addr, len })
 }
 
@@ -73,7 +74,13 @@ impl Decode for Prefix {
     fn decode(node: &Node, cx: &mut Cx) -> Option<Prefix> {
         let text = String::decode(node, cx)?;
         parse_prefix(&text)
-            .map_err(|e| cx.invalid(node.span, format!("`{text}` is not an IPv4 prefix"), e))
+            .map_err(|e| {
+                cx.invalid(
+                    node.span,
+                    format!("`{text}` is not an IPv4 prefix"),
+                    e.to_string(),
+                )
+            })
             .ok()
     }
 }

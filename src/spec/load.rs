@@ -6,6 +6,7 @@ use serde::de::IgnoredAny;
 use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{MessageFormatter, UserMessageFormatter};
 
+use super::error::LoadError;
 use super::{Spec, SpecFile};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
@@ -601,14 +602,11 @@ impl<'a> Loader<'a> {
 
     /// Includes may read below these folders (canonical), besides the main file's own:
     /// `--allow-include-outside DIR`. A folder that does not exist is a usage error.
-    pub(crate) fn allow_outside(&mut self, dirs: &[PathBuf]) -> Result<(), String> {
+    pub(crate) fn allow_outside(&mut self, dirs: &[PathBuf]) -> Result<(), LoadError> {
         for d in dirs {
-            let c = d.canonicalize().map_err(|e| {
-                format!(
-                    "cannot use `--allow-include-outside {}`: {}",
-                    d.display(),
-                    ReadError::Io(e).reason()
-                )
+            let c = d.canonicalize().map_err(|e| LoadError::IncludeRoot {
+                dir: d.clone(),
+                error: ReadError::Io(e),
             })?;
             self.extra_roots.push((c, display(d)));
         }
@@ -636,13 +634,15 @@ impl<'a> Loader<'a> {
     }
 
     /// Loads the main file. An unreadable main file is a usage error (exit 2).
-    pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), String> {
+    pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), LoadError> {
         let bytes = self.read(path).map_err(|e| match e {
-            ReadError::NotRegular("a directory") => format!(
-                "`{}` is a directory; give the show's main YAML file",
-                path.display()
-            ),
-            e => format!("cannot read `{}`: {}", path.display(), e.reason()),
+            ReadError::NotRegular("a directory") => LoadError::MainIsFolder {
+                path: path.to_owned(),
+            },
+            error => LoadError::MainUnreadable {
+                path: path.to_owned(),
+                error,
+            },
         })?;
         let canonical = if self.embedded.is_some() {
             path.to_path_buf()

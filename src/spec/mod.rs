@@ -3,6 +3,7 @@
 pub(crate) mod addr;
 pub(crate) mod bounds;
 pub(crate) mod editor;
+pub(crate) mod error;
 pub(crate) mod examples;
 pub(crate) mod fabric;
 pub(crate) mod flow;

@@ -2,6 +2,7 @@
 //! Names reach device configs and shell scripts, so their alphabet is fixed here, at
 //! parse time: letters, digits, `-`, `_`, `.`; ports may also hold `/` and `:`.
 
+use super::error::RangeMismatch;
 use crate::diag::{Diagnostic, codes};
 use crate::source::Span;
 use crate::yaml::decode::{Cx, Decode, Sp};
@@ -283,16 +284,14 @@ fn part_spans(span: Span, text: &str, colon: usize) -> (Span, Span) {
 
 impl Endpoint {
     /// The (node, port) pairs this endpoint names, zipped when both sides are ranges.
-    pub(crate) fn expand(&self) -> Result<Vec<(String, String)>, String> {
+    pub(crate) fn expand(&self) -> Result<Vec<(String, String)>, RangeMismatch> {
         let nodes = self.node.expand();
         let ports = self.port.expand();
         match (nodes.len(), ports.len()) {
             (1, _) => Ok(ports.into_iter().map(|p| (nodes[0].clone(), p)).collect()),
             (_, 1) => Ok(nodes.into_iter().map(|n| (n, ports[0].clone())).collect()),
             (a, b) if a == b => Ok(nodes.into_iter().zip(ports).collect()),
-            (a, b) => Err(format!(
-                "{a} nodes against {b} ports: the two ranges must have the same length"
-            )),
+            (nodes, ports) => Err(RangeMismatch { nodes, ports }),
         }
     }
 }
@@ -348,7 +347,7 @@ impl Decode for Endpoint {
         if let Err(msg) = ep.expand() {
             cx.invalid(
                 node.span,
-                msg,
+                msg.to_string(),
                 "give both ranges the same number of items, or use a single node or port",
             );
             return None;
