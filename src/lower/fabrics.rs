@@ -80,7 +80,7 @@ fn nqn(d: &Data, show: &str, fabric: &str) -> String {
 
 /// Every fabric's setup, in the spec's order, from `plan` when the checks made it
 /// (else predicted here). `Err` is a bug in templates/.
-pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, String> {
+pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, EmbeddedError> {
     let Some(cx) = Ctx::new(front) else {
         return Ok(Vec::new());
     };
