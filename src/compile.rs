@@ -292,7 +292,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
     clock.mark("  topology");
     let mut routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
-    routes.pins = crate::derive::pins::derive(&model, &routes);
+    routes.pins = crate::derive::lag_placement::derive(&model, &routes);
     clock.mark("derive");
     if s.diags.has_errors() {
         return Ok(None);

@@ -283,7 +283,7 @@ pub(crate) struct FecRule {
 }
 
 /// How free text (descriptions) is made safe for the CLI. Control characters never
-/// survive (see lower::text); these are the vendor's extra rules.
+/// survive (see lower::safe_text); these are the vendor's extra rules.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TextRules {

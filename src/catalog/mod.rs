@@ -27,7 +27,7 @@ pub(crate) const EMBEDDED: &[(&str, &str)] =
     &include!(concat!(env!("OUT_DIR"), "/embedded_catalog.rs"));
 
 /// Models by name, each with the span of its name (for "defined here" labels).
-// Fx-hashed, and the name moved in as the key rather than cloned beside its `Sp` (only
+// Fx-hashed, and the name moved in as the key rather than cloned beside its `Located` (only
 // the span was ever read back): the checks look models up by name hundreds of times
 // (SipHash there and the key clones were ~0.35 M instructions of `democ check` on sc16).
 // Iteration order is never relied on (`sorted` sorts; suggestions sort their own).

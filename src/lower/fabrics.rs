@@ -96,7 +96,7 @@ pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, E
             &own
         }
     };
-    let show = crate::lower::text::name_like(&cx.m.settings.name);
+    let show = crate::lower::safe_text::name_like(&cx.m.settings.name);
     Ok(cx
         .m
         .fabrics

@@ -67,7 +67,10 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, LowerError> {
         .fabrics
         .iter()
         .map(|f| {
-            super::fabrics::subsystem_nqn(&super::text::name_like(&m.settings.name), &f.name.value)
+            super::fabrics::subsystem_nqn(
+                &super::safe_text::name_like(&m.settings.name),
+                &f.name.value,
+            )
         })
         .collect::<Result<Vec<_>, _>>()?;
     transfers(&cx, t, &numa, &nqns, &mut hosts);

@@ -7,9 +7,9 @@ mod breakout;
 mod cabling;
 mod cabling_mgmt;
 mod containerlab;
-pub(crate) mod error;
 pub(crate) use containerlab::{bind_host_scripts, is_wan_delay};
 mod dpid;
+pub(crate) mod error;
 pub(crate) mod fabrics;
 pub(crate) mod flows;
 mod host_mgmt;
@@ -27,9 +27,9 @@ mod openflow;
 pub(crate) mod qos;
 mod routing;
 mod rules;
+pub(crate) mod safe_text;
 mod services;
 mod spanning_tree;
-pub(crate) mod text;
 mod unconfirmed;
 
 use std::collections::{BTreeMap, HashSet};
@@ -156,7 +156,7 @@ pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, L
     let switches = switches(front, diags)?;
     let vendors = vendor::vendors()?;
     let m = &front.model;
-    let show = text::name_like(&m.settings.name);
+    let show = safe_text::name_like(&m.settings.name);
     let containerlab = containerlab::lower(front, vendors, &show, &switches)?;
     let net = &m.settings.management;
     let management = crate::ir::ManagementNetwork {
@@ -404,7 +404,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         hostname: s.name.value.clone(),
         vendor: folder.to_owned(),
         os: lx.os().to_owned(),
-        model: text::name_like(&s.model.value),
+        model: safe_text::name_like(&s.model.value),
         platform: s.platform.clone(),
         site: lx
             .m
@@ -418,7 +418,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         description: s
             .description
             .as_deref()
-            .and_then(|d| text::sanitize(d, &lx.f.text)),
+            .and_then(|d| safe_text::sanitize(d, &lx.f.text)),
         planning_only,
         management,
         platform_setup: s

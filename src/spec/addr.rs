@@ -3,7 +3,7 @@
 use std::net::Ipv4Addr;
 
 use super::error::PrefixError;
-use crate::yaml::decode::{Cx, Decode};
+use crate::yaml::decode::{Decode, DecodeContext};
 use crate::yaml::node::Node;
 
 /// An IPv4 prefix `a.b.c.d/len` (host bits may be set for interface addresses).
@@ -71,7 +71,7 @@ pub(crate) fn parse_prefix(text: &str) -> Result<Prefix, PrefixError> {
 }
 
 impl Decode for Prefix {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Prefix> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Prefix> {
         let text = String::decode(node, cx)?;
         parse_prefix(&text)
             .map_err(|e| {
@@ -99,7 +99,7 @@ impl schemars::JsonSchema for Prefix {
 pub struct Addr(pub(crate) Ipv4Addr);
 
 impl Decode for Addr {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Addr> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Addr> {
         let text = String::decode(node, cx)?;
         match text.parse::<Ipv4Addr>() {
             Ok(a) => Some(Addr(a)),
@@ -132,7 +132,7 @@ pub struct Controller {
 }
 
 impl Decode for Controller {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Controller> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Controller> {
         let text = String::decode(node, cx)?;
         let parsed = match text.split_once(':') {
             Some((a, p)) => a.parse().ok().zip(p.parse().ok()),
@@ -140,7 +140,7 @@ impl Decode for Controller {
         };
         match parsed {
             Some((addr, port)) => {
-                let port = crate::yaml::decode::Sp::new(port, node.span);
+                let port = crate::yaml::decode::Located::new(port, node.span);
                 use crate::spec::bounds::Bounded;
                 let ok = port.within(cx, "controller", node.span, &crate::spec::bounds::TCP_PORT);
                 ok.then_some(Controller {

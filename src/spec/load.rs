@@ -11,7 +11,7 @@ use super::{Spec, SpecFile};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
-use crate::yaml::decode::{Cx, Decode, Sp};
+use crate::yaml::decode::{Decode, DecodeContext, Located};
 use crate::yaml::node::Node;
 use crate::yaml::tree::parse_tree;
 
@@ -467,7 +467,7 @@ impl<'a> Loader<'a> {
     }
 
     fn decode_catalog(&mut self, node: &Node, spec: &mut Spec) {
-        let mut cx = Cx { diags: self.diags };
+        let mut cx = DecodeContext { diags: self.diags };
         if let Some(c) = crate::catalog::types::Catalog::decode(node, &mut cx) {
             spec.catalogs.push(c);
         }
@@ -475,7 +475,7 @@ impl<'a> Loader<'a> {
 
     fn decode_file(&mut self, node: &Node, name: &str, dir: &Path, spec: &mut Spec) {
         let file = {
-            let mut cx = Cx { diags: self.diags };
+            let mut cx = DecodeContext { diags: self.diags };
             SpecFile::decode(node, &mut cx)
         };
         let Some(mut file) = file else { return };
@@ -504,7 +504,7 @@ impl<'a> Loader<'a> {
         }
     }
 
-    fn include(&mut self, inc: &Sp<String>, dir: &Path, spec: &mut Spec) {
+    fn include(&mut self, inc: &Located<String>, dir: &Path, spec: &mut Spec) {
         self.loaded += 1;
         if self.loaded > self.limits.max_includes
             || self.stack.len() > self.limits.max_include_depth
@@ -572,7 +572,7 @@ impl<'a> Loader<'a> {
     }
 
     /// An include that could not be read (missing, not a regular file): E0001 at it.
-    fn unreadable(&mut self, inc: &Sp<String>, e: &ReadError) {
+    fn unreadable(&mut self, inc: &Located<String>, e: &ReadError) {
         self.diags.push(
             Diagnostic::new(
                 codes::IO,
@@ -660,7 +660,7 @@ impl<'a> Loader<'a> {
 
 /// E0012 at an include that resolves outside every allowed folder. Nothing of the file
 /// is read, and its resolved path is not shown (it may say where a symlink points).
-fn outside(inc: &Sp<String>, roots: &[String]) -> Diagnostic {
+fn outside(inc: &Located<String>, roots: &[String]) -> Diagnostic {
     let folders: Vec<&str> = roots.iter().map(String::as_str).collect();
     Diagnostic::new(
         codes::INCLUDE_OUTSIDE,

@@ -5,7 +5,7 @@
 
 use super::error::RateError;
 use crate::diag::{Diagnostic, codes};
-use crate::yaml::decode::{Cx, Decode};
+use crate::yaml::decode::{Decode, DecodeContext};
 use crate::yaml::node::{Kind, Node};
 
 /// A data rate in bits per second.
@@ -141,7 +141,7 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, RateError> {
 }
 
 impl Decode for Rate {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Rate> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Rate> {
         let text = match &node.kind {
             Kind::Str(s) => s,
             Kind::Int(_) | Kind::Float(_) => {
