@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use crate::compile::{self, Front, Input, Options, Session};
-use crate::render::Renderer;
+use crate::emit::EmitError;
+use crate::lower::error::LowerError;
+use crate::render::{RenderError, Renderer};
 use crate::spec::Spec;
 use crate::spec::load::Loader;
 use crate::write::OutFile;
@@ -53,9 +55,83 @@ pub struct Planned {
     pub links: usize,
 }
 
-fn failed(s: &mut Session) -> String {
+/// Why a stage did not give its result.
+#[derive(Debug)]
+pub struct Error(Cause);
+
+#[derive(Debug)]
+enum Cause {
+    Compile(compile::CompileError),
+    /// The show has errors: its diagnostics, rendered as text.
+    Diagnostics(String),
+    Lower(LowerError),
+    Render(RenderError),
+    Emit(EmitError),
+    /// The report needs a prediction, and the show has no physics.
+    NoPrediction,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Cause::Compile(e) => e.fmt(f),
+            Cause::Diagnostics(text) => f.write_str(text),
+            Cause::Lower(e) => e.fmt(f),
+            Cause::Render(e) => e.fmt(f),
+            Cause::Emit(e) => e.fmt(f),
+            Cause::NoPrediction => f.write_str("no physics, no prediction"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0 {
+            Cause::Compile(e) => Some(e),
+            Cause::Lower(e) => Some(e),
+            Cause::Render(e) => Some(e),
+            Cause::Emit(e) => Some(e),
+            Cause::Diagnostics(_) | Cause::NoPrediction => None,
+        }
+    }
+}
+
+impl From<compile::CompileError> for Error {
+    fn from(e: compile::CompileError) -> Error {
+        Error(Cause::Compile(e))
+    }
+}
+
+impl From<LowerError> for Error {
+    fn from(e: LowerError) -> Error {
+        Error(Cause::Lower(e))
+    }
+}
+
+impl From<RenderError> for Error {
+    fn from(e: RenderError) -> Error {
+        Error(Cause::Render(e))
+    }
+}
+
+impl From<EmitError> for Error {
+    fn from(e: EmitError) -> Error {
+        Error(Cause::Emit(e))
+    }
+}
+
+/// The session's diagnostics as the error.
+fn failed(s: &mut Session) -> Error {
     s.diags.sort();
-    crate::diag::render::to_text(&s.sources, s.diags.items(), false)
+    diagnostics(&s.sources, s)
+}
+
+fn diagnostics(sources: &crate::source::Sources, s: &Session) -> Error {
+    Error(Cause::Diagnostics(crate::diag::render::to_text(
+        sources,
+        s.diags.items(),
+        false,
+    )))
 }
 
 /// The spec part of the `parse` stage: the YAML text read into spec types (the catalog,
@@ -72,7 +148,7 @@ pub fn parse(name: &str, bytes: &[u8]) -> usize {
     s.diags.items().len()
 }
 
-fn front(input: Input) -> Result<Checked, String> {
+fn front(input: Input) -> Result<Checked, Error> {
     let mut session = Session::default();
     match compile::front(input, &Options::default(), &mut session)? {
         Some(front) => Ok(Checked { session, front }),
@@ -81,12 +157,12 @@ fn front(input: Input) -> Result<Checked, String> {
 }
 
 /// Parse, resolve, derive and check a spec held in memory (`compile::front`).
-pub fn check(name: &str, bytes: &[u8]) -> Result<Checked, String> {
+pub fn check(name: &str, bytes: &[u8]) -> Result<Checked, Error> {
     front(Input::Bytes { name, bytes })
 }
 
 /// Parse, resolve, derive and check a spec file and its includes.
-pub fn check_path(path: &Path) -> Result<Checked, String> {
+pub fn check_path(path: &Path) -> Result<Checked, Error> {
     front(Input::Path(path))
 }
 
@@ -130,12 +206,12 @@ pub fn predict(c: &Checked) -> Planned {
 }
 
 /// Loads the embedded templates (`Renderer::new` without overrides).
-pub fn templates() -> Result<Templates, String> {
-    Renderer::new(None).map(Templates)
+pub fn templates() -> Result<Templates, Error> {
+    Ok(Templates(Renderer::new(None)?))
 }
 
 /// Lowering, rendering and assembling the files in memory (`emit::lab`, `emit::files`).
-pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, String> {
+pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, Error> {
     let mut s = Session::default();
     let Some(lab) = crate::emit::lab(&c.front, &mut s, false)? else {
         return Err(failed(&mut s));
@@ -143,7 +219,7 @@ pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, Str
     let dir = crate::emit::main_dir(Some(Path::new(main)));
     // The benchmarks time rendering; the plan is timed by `check`.
     let plan = crate::emit::prediction(&c.front);
-    crate::emit::files(
+    let files = crate::emit::files(
         &lab,
         &t.0,
         &c.session,
@@ -151,19 +227,19 @@ pub fn lower_render(c: &Checked, t: &Templates, main: &str) -> Result<Files, Str
         None,
         Some((&c.front, plan.as_ref())),
         None,
-    )
-    .map(Files)
+    )?;
+    Ok(Files(files))
 }
 
 /// Everything `democ build` does but writing: templates, front end, lowering, rendering.
-pub fn build(name: &str, bytes: &[u8]) -> Result<Files, String> {
+pub fn build(name: &str, bytes: &[u8]) -> Result<Files, Error> {
     let t = templates()?;
     let c = check(name, bytes)?;
     lower_render(&c, &t, name)
 }
 
 /// `build` for a spec file and its includes (`examples/sc16/show.yaml`).
-pub fn build_path(path: &Path) -> Result<Files, String> {
+pub fn build_path(path: &Path) -> Result<Files, Error> {
     let t = templates()?;
     let c = check_path(path)?;
     lower_render(&c, &t, &path.to_string_lossy())
@@ -185,17 +261,12 @@ impl Lowered {
 }
 
 /// Lowers a checked show as `democ build --hosts` does, and predicts it once.
-pub fn lower(c: &Checked) -> Result<Lowered, String> {
+pub fn lower(c: &Checked) -> Result<Lowered, Error> {
     let mut session = Session::default();
     let Some(mut lab) = crate::emit::lab(&c.front, &mut session, false)? else {
         // Lowering's spans point into the checked session's sources.
         session.diags.sort();
-        let items = session.diags.items();
-        return Err(crate::diag::render::to_text(
-            &c.session.sources,
-            items,
-            false,
-        ));
+        return Err(diagnostics(&c.session.sources, &session));
     };
     lab.hosts = crate::lower::hosts(&c.front)?;
     let plan = crate::emit::prediction(&c.front);
@@ -223,7 +294,7 @@ pub fn output(
     l: &Lowered,
     t: &Templates,
     kind: Output,
-) -> Result<(usize, usize), String> {
+) -> Result<(usize, usize), Error> {
     let lab = &l.lab;
     let texts: Vec<String> = match kind {
         Output::Configs => lab
@@ -241,7 +312,7 @@ pub fn output(
             .map(|h| t.0.host(h, &lab.show))
             .collect::<Result<_, _>>()?,
         Output::Report => {
-            let plan = l.plan.as_ref().ok_or("no physics, no prediction")?;
+            let plan = l.plan.as_ref().ok_or(Error(Cause::NoPrediction))?;
             // The front end's findings: their spans point into the checked session's
             // sources (lowering's own session holds none).
             let found = crate::report::Finding::all(&c.session, "");

@@ -44,13 +44,57 @@ impl From<BuildReadError> for String {
     }
 }
 
+/// Why the build folder itself was not opened.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// Its metadata could not be read (most often: it does not exist).
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    NotAFolder {
+        path: PathBuf,
+    },
+    #[cfg(unix)]
+    Unopenable {
+        path: PathBuf,
+        errno: rustix::io::Errno,
+    },
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Unreadable { path, error } => write!(f, "{}: {error}", path.display()),
+            OpenError::NotAFolder { path } => write!(f, "{}: not a folder", path.display()),
+            #[cfg(unix)]
+            OpenError::Unopenable { path, errno } => write!(f, "{}: {errno}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+impl From<OpenError> for String {
+    fn from(e: OpenError) -> String {
+        e.to_string()
+    }
+}
+
+impl std::error::Error for BuildReadError {}
+
 impl BuildDir {
     /// Opens the folder the user named (a symlink there is the user's own choice and is
     /// followed; below it, none is).
-    pub(crate) fn open(path: &Path) -> Result<BuildDir, String> {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub(crate) fn open(path: &Path) -> Result<BuildDir, OpenError> {
+        let meta = std::fs::metadata(path).map_err(|e| OpenError::Unreadable {
+            path: path.to_owned(),
+            error: e,
+        })?;
         if !meta.is_dir() {
-            return Err(format!("{}: not a folder", path.display()));
+            return Err(OpenError::NotAFolder {
+                path: path.to_owned(),
+            });
         }
         #[cfg(unix)]
         {
@@ -61,7 +105,10 @@ impl BuildDir {
                 OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
                 Mode::empty(),
             )
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| OpenError::Unopenable {
+                path: path.to_owned(),
+                errno: e,
+            })?;
             Ok(BuildDir {
                 path: path.to_owned(),
                 fd,

@@ -312,9 +312,9 @@ fn plan(a: &PlanArgs) -> i32 {
     }
 }
 
-pub(crate) fn usage(message: &str) -> i32 {
+pub(crate) fn usage(message: &(impl std::fmt::Display + ?Sized)) -> i32 {
     // Messages name paths and spec text.
-    eprintln!("error: {}", crate::escape::line(message));
+    eprintln!("error: {}", crate::escape::line(&message.to_string()));
     2
 }
 

@@ -4,11 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use crate::catalog;
+use crate::catalog::error::CatalogError;
 use crate::check::predict::Detail;
 use crate::diag::Diags;
 use crate::ir::Lab;
+use crate::lower::error::LowerError;
 use crate::resolve::model::Model;
 use crate::spec::Spec;
+use crate::spec::error::LoadError;
 use crate::spec::load::{Limits, Loader};
 
 pub(crate) use crate::derive::Front;
@@ -63,13 +66,59 @@ pub enum Input<'a> {
     },
 }
 
+/// Why the pipeline could not start on a show: a usage or I/O problem (exit 2). What
+/// is wrong in the show itself is a diagnostic in the session.
+#[derive(Debug)]
+pub(crate) enum CompileError {
+    /// The main file or an `--allow-include-outside` folder could not be read.
+    Load(LoadError),
+    /// `--catalog DIR` could not be read.
+    Catalog(CatalogError),
+    /// The catalog (a `--catalog` that replaced it) has no `physics:` section.
+    NoPhysics,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Load(e) => e.fmt(f),
+            CompileError::Catalog(e) => e.fmt(f),
+            CompileError::NoPhysics => f.write_str(
+                "the catalog has no `physics:` section (it ships in catalog/physics.yaml)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CompileError::Load(e) => Some(e),
+            CompileError::Catalog(e) => Some(e),
+            CompileError::NoPhysics => None,
+        }
+    }
+}
+
+impl From<LoadError> for CompileError {
+    fn from(e: LoadError) -> CompileError {
+        CompileError::Load(e)
+    }
+}
+
+impl From<CatalogError> for CompileError {
+    fn from(e: CatalogError) -> CompileError {
+        CompileError::Catalog(e)
+    }
+}
+
 /// Parse + resolve + derive + check. `Err` is a usage/IO problem (exit 2);
 /// spec problems are diagnostics in the session.
 pub(crate) fn front(
     input: Input,
     opts: &Options,
     s: &mut Session,
-) -> Result<Option<Front>, String> {
+) -> Result<Option<Front>, CompileError> {
     let Some(front) = checked(input, opts, s)? else {
         return Ok(None);
     };
@@ -81,7 +130,7 @@ pub(crate) struct Lowered {
     pub(crate) front: Front,
     /// `Err`: the vendor data is broken (an internal error); `Ok(None)`: lowering
     /// reported errors (they are in the session), or `Options::checks_only`.
-    pub(crate) lab: Result<Option<Lab>, String>,
+    pub(crate) lab: Result<Option<Lab>, LowerError>,
     /// The checks' prediction with `Options::full_prediction` (None without physics).
     pub(crate) prediction: Option<crate::check::predict::Plan>,
 }
@@ -92,7 +141,7 @@ pub(crate) fn lowered(
     input: Input,
     opts: &Options,
     s: &mut Session,
-) -> Result<Option<Lowered>, String> {
+) -> Result<Option<Lowered>, CompileError> {
     let Some(front) = derived(input, opts, s)? else {
         return Ok(None);
     };
@@ -162,7 +211,7 @@ pub(crate) fn checked(
     input: Input,
     opts: &Options,
     s: &mut Session,
-) -> Result<Option<Front>, String> {
+) -> Result<Option<Front>, CompileError> {
     let Some(front) = derived(input, opts, s)? else {
         return Ok(None);
     };
@@ -176,7 +225,7 @@ pub(crate) fn checked(
 }
 
 /// Reads the spec and its includes into `spec`.
-fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Result<(), String> {
+fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Result<(), LoadError> {
     let mut loader = Loader::new(&mut s.sources, &mut s.diags, opts.limits);
     loader.allow_outside(&opts.include_roots)?;
     match input {
@@ -200,7 +249,7 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
 }
 
 /// Parse + resolve + derive: everything before the checks.
-fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, String> {
+fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, CompileError> {
     let mut clock = Stages::new();
     let lock_path = match (&input, opts.lock) {
         (_, LockMode::Ignore) | (Input::Embedded | Input::Bytes { .. }, _) => None,
@@ -233,9 +282,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         return Ok(None);
     }
     let Some(physics) = db.physics.as_ref() else {
-        return Err(
-            "the catalog has no `physics:` section (it ships in catalog/physics.yaml)".into(),
-        );
+        return Err(CompileError::NoPhysics);
     };
     if !addresses(&mut model, lock_path, opts, s) {
         return Ok(None);
@@ -245,7 +292,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
     let topology = crate::derive::topology::build(&model, physics.fiber_us_per_km);
     clock.mark("  topology");
     let mut routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
-    routes.pins = crate::derive::pins::derive(&model, &routes);
+    routes.pins = crate::derive::lag_placement::derive(&model, &routes);
     clock.mark("derive");
     if s.diags.has_errors() {
         return Ok(None);

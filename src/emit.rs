@@ -6,12 +6,16 @@ use std::path::Path;
 
 use crate::check::predict::Plan;
 use crate::derive::Front;
+use crate::ir::error::TopologyError;
 use crate::ir::{self, Lab};
+use crate::lower::error::LowerError;
 use crate::manifest::{self, Entry, Manifest};
-use crate::render::Renderer;
+use crate::monitor::error::MonitorError;
+use crate::render::{RenderError, Renderer};
 use crate::session::Session;
 use rayon::prelude::*;
 
+use crate::write::error::WriteError;
 use crate::write::{OutFile, Staging};
 
 /// Writes a large file's bytes as they are made.
@@ -24,12 +28,93 @@ pub(crate) struct Extra<'a> {
     pub(crate) write: Writer<'a>,
 }
 
+/// Why a build's files were not made: a bug in democ or its data, or (with a staging
+/// folder) a file that could not be written.
+#[derive(Debug)]
+pub(crate) enum EmitError {
+    Lower(LowerError),
+    Render(RenderError),
+    Monitor(MonitorError),
+    Topology(TopologyError),
+    Write(WriteError),
+    /// A large file made in memory whose writer failed.
+    Large {
+        path: String,
+        error: std::io::Error,
+    },
+    /// A lab node's config made from a rendered file that is not among the files.
+    NotRendered {
+        path: String,
+        source: String,
+    },
+}
+
+impl std::fmt::Display for EmitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EmitError::Lower(e) => e.fmt(f),
+            EmitError::Render(e) => e.fmt(f),
+            EmitError::Monitor(e) => e.fmt(f),
+            EmitError::Topology(e) => e.fmt(f),
+            EmitError::Write(e) => e.fmt(f),
+            EmitError::Large { path, error } => write!(f, "{path}: {error}"),
+            EmitError::NotRendered { path, source } => {
+                write!(f, "{path}: {source} is not rendered")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EmitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EmitError::Lower(e) => Some(e),
+            EmitError::Render(e) => Some(e),
+            EmitError::Monitor(e) => Some(e),
+            EmitError::Topology(e) => Some(e),
+            EmitError::Write(e) => Some(e),
+            EmitError::Large { error, .. } => Some(error),
+            EmitError::NotRendered { .. } => None,
+        }
+    }
+}
+
+impl From<LowerError> for EmitError {
+    fn from(e: LowerError) -> EmitError {
+        EmitError::Lower(e)
+    }
+}
+
+impl From<RenderError> for EmitError {
+    fn from(e: RenderError) -> EmitError {
+        EmitError::Render(e)
+    }
+}
+
+impl From<MonitorError> for EmitError {
+    fn from(e: MonitorError) -> EmitError {
+        EmitError::Monitor(e)
+    }
+}
+
+impl From<TopologyError> for EmitError {
+    fn from(e: TopologyError) -> EmitError {
+        EmitError::Topology(e)
+    }
+}
+
+impl From<WriteError> for EmitError {
+    fn from(e: WriteError) -> EmitError {
+        EmitError::Write(e)
+    }
+}
+
 /// Lowers; None when lowering reported errors (they are in the session).
 pub(crate) fn lab(
     front: &Front,
     s: &mut Session,
     deny_warnings: bool,
-) -> Result<Option<Lab>, String> {
+) -> Result<Option<Lab>, LowerError> {
     let lab = crate::lower::lower(front, &mut s.diags)?;
     if deny_warnings {
         s.diags.deny_warnings();
@@ -49,7 +134,7 @@ pub(crate) fn files(
     extra: Option<Extra<'_>>,
     front: Option<(&Front, Option<&Plan>)>,
     sink: Option<&Staging>,
-) -> Result<Vec<OutFile>, String> {
+) -> Result<Vec<OutFile>, EmitError> {
     let report = front.and_then(|(front, plan)| Some((front, plan?)));
     // A lab lowered without the flows' IR (`lower::lower_but_flows`, a build's): its
     // flows.json is written from the routes, the bytes lowering them would give.
@@ -76,7 +161,10 @@ pub(crate) fn files(
     for (path, c) in &lab.containerlab.configs {
         let source = by_path
             .get(c.source.as_str())
-            .ok_or_else(|| format!("{path}: {} is not rendered", c.source))?;
+            .ok_or_else(|| EmitError::NotRendered {
+                path: path.clone(),
+                source: c.source.clone(),
+            })?;
         let text = String::from_utf8_lossy(&source.bytes);
         late.push(OutFile {
             path: path.clone(),
@@ -143,13 +231,16 @@ fn sources(s: &Session, main_dir: &str) -> (String, Vec<String>) {
 }
 
 /// A large file: streamed into `sink` (hashed as it goes), or made in memory without one.
-fn large(sink: Option<&Staging>, path: &str, write: Writer<'_>) -> Result<Made, String> {
+fn large(sink: Option<&Staging>, path: &str, write: Writer<'_>) -> Result<Made, EmitError> {
     if let Some(st) = sink {
-        return st.stream(path, write).map(Made::Streamed);
+        return Ok(Made::Streamed(st.stream(path, write)?));
     }
     let mut bytes = Vec::new();
     let w: &mut dyn std::io::Write = &mut bytes;
-    write(w).map_err(|e| format!("{path}: {e}"))?;
+    write(w).map_err(|error| EmitError::Large {
+        path: path.to_owned(),
+        error,
+    })?;
     let f = vec![OutFile {
         path: path.to_owned(),
         bytes,
@@ -170,7 +261,7 @@ fn made(
     extra: Option<Extra<'_>>,
     (report, flows): (Option<(&Front, &Plan)>, Option<&Front>),
     sink: Option<&Staging>,
-) -> Result<Vec<Made>, String> {
+) -> Result<Vec<Made>, EmitError> {
     let files = |f: Vec<OutFile>| {
         let hashes = hashed(&f);
         Made::Files(f, hashes)
@@ -187,7 +278,7 @@ fn made(
         };
         large(sink, "ir/flows/flows.json", write)
     };
-    let the_rest = || -> Result<Vec<Made>, String> {
+    let the_rest = || -> Result<Vec<Made>, EmitError> {
         let mut made = Vec::new();
         if let Some((front, plan)) = report {
             let found = crate::report::Finding::all(s, main_dir);
@@ -227,7 +318,7 @@ fn made(
                 bytes: crate::csv::bom(&lab.cabling).into_bytes(),
             },
         ]));
-        let per_device: Vec<Result<Made, String>> = lab
+        let per_device: Vec<Result<Made, RenderError>> = lab
             .switches
             .par_chunks(CHUNK)
             .map(|run| switches(run, r, &lab.show).map(files))
@@ -285,7 +376,7 @@ fn hashed(out: &[OutFile]) -> Vec<Entry> {
 
 /// Each switch's config and IR (equipment owned by others gets its IR, what democ
 /// assumes it does, and no config).
-fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>, String> {
+fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>, RenderError> {
     let mut out = with_ir(
         run,
         |sw| format!("ir/{}.json", sw.hostname),
@@ -315,7 +406,7 @@ fn switches(run: &[ir::Switch], r: &Renderer, show: &str) -> Result<Vec<OutFile>
 }
 
 /// Each DTN's script and IR.
-fn hosts(run: &[ir::host::Host], r: &Renderer, show: &str) -> Result<Vec<OutFile>, String> {
+fn hosts(run: &[ir::host::Host], r: &Renderer, show: &str) -> Result<Vec<OutFile>, RenderError> {
     with_ir(
         run,
         |h| format!("ir/hosts/{}.json", h.name),
@@ -327,8 +418,8 @@ fn hosts(run: &[ir::host::Host], r: &Renderer, show: &str) -> Result<Vec<OutFile
 fn with_ir<T: serde::Serialize>(
     run: &[T],
     ir_path: impl Fn(&T) -> String,
-    rendered: impl Fn(&T) -> Result<Option<(String, String)>, String>,
-) -> Result<Vec<OutFile>, String> {
+    rendered: impl Fn(&T) -> Result<Option<(String, String)>, RenderError>,
+) -> Result<Vec<OutFile>, RenderError> {
     let mut out = Vec::with_capacity(run.len() * 2);
     for item in run {
         if let Some((path, text)) = rendered(item)? {

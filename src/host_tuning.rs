@@ -6,6 +6,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::yaml::error::EmbeddedError;
+
 pub(crate) const TUNING: &str = "linux/tuning.yaml";
 
 #[derive(Deserialize)]
@@ -103,8 +105,8 @@ pub(crate) struct TransferPlan {
     pub(crate) seconds: u32,
 }
 
-pub(crate) fn tuning() -> Result<&'static Tuning, String> {
-    static CELL: OnceLock<Result<Tuning, String>> = OnceLock::new();
+pub(crate) fn tuning() -> Result<&'static Tuning, EmbeddedError> {
+    static CELL: OnceLock<Result<Tuning, EmbeddedError>> = OnceLock::new();
     CELL.get_or_init(|| crate::yaml::embedded::data(&format!("templates/{TUNING}")))
         .as_ref()
         .map_err(Clone::clone)
@@ -113,7 +115,7 @@ pub(crate) fn tuning() -> Result<&'static Tuning, String> {
 /// The port of the first test server on a host (templates/linux/tuning.yaml); each
 /// routed pair into the host takes the next one, up to 65535 (checked by
 /// check::server_ports).
-pub(crate) fn first_server_port() -> Result<u16, String> {
+pub(crate) fn first_server_port() -> Result<u16, EmbeddedError> {
     tuning().map(|t| t.transfers.first_port)
 }
 

@@ -51,22 +51,59 @@ pub(crate) struct Previous {
 impl Previous {
     /// Reads `bytes` as a democ manifest: the current format, or the one democ wrote
     /// before it had a marker (the same fields, recognised by their exact shape).
-    pub(crate) fn parse(bytes: &[u8]) -> Result<Previous, String> {
-        let p: Previous = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Previous, ManifestError> {
+        let p: Previous = serde_json::from_slice(bytes).map_err(ManifestError::NotJson)?;
         match (&p.format, p.format_version) {
             (Some(f), Some(v)) if f == FORMAT && (1..=FORMAT_VERSION).contains(&v) => {}
-            (Some(f), Some(v)) if f == FORMAT => {
-                return Err(format!(
-                    "its format version {v} is newer than this democ reads ({FORMAT_VERSION})"
-                ));
-            }
+            (Some(f), Some(v)) if f == FORMAT => return Err(ManifestError::Newer { version: v }),
             (None, None) if is_sha256(&p.sources_sha256) && !p.democ.is_empty() => {}
-            _ => return Err(format!("it has no `\"format\": \"{FORMAT}\"`")),
+            _ => return Err(ManifestError::NoFormat),
         }
         if let Some(e) = p.files.iter().find(|e| !is_sha256(&e.sha256)) {
-            return Err(format!("the entry for `{}` has no sha256", e.path));
+            return Err(ManifestError::Unhashed {
+                path: e.path.clone(),
+            });
         }
         Ok(p)
+    }
+}
+
+/// Why bytes are not a manifest this democ reads; the text completes "not a democ
+/// manifest: ...".
+#[derive(Debug)]
+pub(crate) enum ManifestError {
+    NotJson(serde_json::Error),
+    /// Written by a later democ.
+    Newer {
+        version: u32,
+    },
+    NoFormat,
+    /// An entry whose `sha256` is missing or not 64 hex digits.
+    Unhashed {
+        path: String,
+    },
+}
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ManifestError::NotJson(e) => write!(f, "{e}"),
+            ManifestError::Newer { version } => write!(
+                f,
+                "its format version {version} is newer than this democ reads ({FORMAT_VERSION})"
+            ),
+            ManifestError::NoFormat => write!(f, "it has no `\"format\": \"{FORMAT}\"`"),
+            ManifestError::Unhashed { path } => write!(f, "the entry for `{path}` has no sha256"),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ManifestError::NotJson(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
@@ -200,7 +237,10 @@ mod tests {
             1,
         );
         let err = super::Previous::parse(later.as_bytes()).expect_err("later");
-        assert!(err.contains("newer"), "{err}");
+        assert!(
+            matches!(err, super::ManifestError::Newer { version: 99 }),
+            "{err}"
+        );
         let browser = r#"{"manifest_version":3,"name":"x","version":"1.0"}"#;
         assert!(super::Previous::parse(browser.as_bytes()).is_err());
         let unhashed = legacy.replace(&format!(r#""sha256":"{sha}""#), r#""sha256":"x""#);

@@ -7,7 +7,7 @@
 
 use std::fs::File;
 use std::io::Read as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The size limit on one file the user names (and on a show's files together), in bytes.
 pub(crate) const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
@@ -113,18 +113,62 @@ pub(crate) fn confined(path: &Path, folder: &Path) -> Result<(), std::io::Error>
     }
 }
 
-/// [`bounded`] for files that must be text under the limit (templates): the whole text,
-/// or why not, in words.
-pub(crate) fn text(path: &Path, limit: usize) -> Result<String, String> {
-    let bytes = bounded(path, limit)
-        .map_err(|e| format!("cannot read `{}`: {}", path.display(), e.reason()))?;
-    if bytes.len() > limit {
-        return Err(format!(
-            "`{}` is larger than the limit of {limit} bytes",
-            path.display()
-        ));
+/// Why [`text`] gave no text.
+#[derive(Debug)]
+pub(crate) enum TextError {
+    Unreadable { path: PathBuf, error: ReadError },
+    TooLarge { path: PathBuf, limit: usize },
+    NotUtf8 { path: PathBuf },
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            TextError::Unreadable { path, error } => {
+                write!(f, "cannot read `{}`: {}", path.display(), error.reason())
+            }
+            TextError::TooLarge { path, limit } => write!(
+                f,
+                "`{}` is larger than the limit of {limit} bytes",
+                path.display()
+            ),
+            TextError::NotUtf8 { path } => write!(f, "`{}` is not UTF-8 text", path.display()),
+        }
     }
-    String::from_utf8(bytes).map_err(|_| format!("`{}` is not UTF-8 text", path.display()))
+}
+
+impl std::error::Error for TextError {}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.reason())
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl From<TextError> for String {
+    fn from(e: TextError) -> String {
+        e.to_string()
+    }
+}
+
+/// [`bounded`] for files that must be text under the limit (templates): the whole text,
+/// or why not.
+pub(crate) fn text(path: &Path, limit: usize) -> Result<String, TextError> {
+    let bytes = bounded(path, limit).map_err(|error| TextError::Unreadable {
+        path: path.to_owned(),
+        error,
+    })?;
+    if bytes.len() > limit {
+        return Err(TextError::TooLarge {
+            path: path.to_owned(),
+            limit,
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| TextError::NotUtf8 {
+        path: path.to_owned(),
+    })
 }
 
 /// In unit tests, every file the reader opens is recorded (as the kernel names the open
@@ -188,7 +232,7 @@ mod tests {
         let f = dir.path().join("a.yaml");
         std::fs::write(&f, vec![b'x'; 1000]).expect("write");
         assert_eq!(bounded(&f, 100).expect("read").len(), 101);
-        assert!(text(&f, 100).is_err_and(|e| e.contains("larger than the limit")));
+        assert!(text(&f, 100).is_err_and(|e| matches!(e, TextError::TooLarge { limit: 100, .. })));
         assert_eq!(text(&f, 1000).expect("text").len(), 1000);
     }
 }

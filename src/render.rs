@@ -3,12 +3,13 @@
 //! overridden file by file from `--templates DIR`. A template error is a bug (in democ
 //! or in an override) and is reported with the template's name and line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use minijinja::value::{Serde, Value};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, context};
 
 use crate::ir::Switch;
+use crate::read::TextError;
 use crate::vendor::EMBEDDED;
 
 /// The templates democ renders with.
@@ -21,8 +22,73 @@ pub(crate) struct Renderer {
     prints_rules: Vec<String>,
 }
 
+/// Why the templates did not load or a template did not render.
+#[derive(Debug)]
+pub(crate) enum RenderError {
+    /// A `--templates` file that could not be read.
+    Override(TextError),
+    Syntax(minijinja::Error),
+    /// A template that did not load or render; `overridden` when it came from
+    /// `--templates` (else it is a bug in democ).
+    Template {
+        error: minijinja::Error,
+        overridden: bool,
+    },
+    /// `--templates DIR` replaces none of democ's templates.
+    NoneOverridden {
+        dir: PathBuf,
+    },
+}
+
+impl RenderError {
+    fn template(error: minijinja::Error, overridden: &[String]) -> RenderError {
+        let name = error.name().unwrap_or("?");
+        let overridden = overridden.iter().any(|o| o == name);
+        RenderError::Template { error, overridden }
+    }
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::Override(e) => write!(f, "template override: {e}"),
+            RenderError::Syntax(e) => e.fmt(f),
+            RenderError::Template { error, overridden } => {
+                let name = error.name().unwrap_or("?");
+                let line = error.line().map_or(String::new(), |l| format!(" line {l}"));
+                let detail = error.detail().map_or(String::new(), |d| format!(": {d}"));
+                let whose = if *overridden {
+                    "in the overriding template"
+                } else {
+                    "a bug in democ"
+                };
+                write!(
+                    f,
+                    "template `{name}`{line}: {}{detail} ({whose})",
+                    error.kind()
+                )
+            }
+            RenderError::NoneOverridden { dir } => write!(
+                f,
+                "`{}` holds no template democ uses (names like `os10.j2` or `dell/os10.j2`)",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RenderError::Override(e) => Some(e),
+            RenderError::Syntax(error) | RenderError::Template { error, .. } => Some(error),
+            RenderError::NoneOverridden { .. } => None,
+        }
+    }
+}
+
 /// `DIR/<vendor>/<file>` or `DIR/<file>`: the override of an embedded template, if any.
-fn override_of(dir: &Path, name: &str) -> Result<Option<String>, String> {
+fn override_of(dir: &Path, name: &str) -> Result<Option<String>, RenderError> {
     let file = name.rsplit('/').next().unwrap_or(name);
     for path in [dir.join(name), dir.join(file)] {
         // Anything by that name is read through the bounded reader, which refuses
@@ -30,27 +96,15 @@ fn override_of(dir: &Path, name: &str) -> Result<Option<String>, String> {
         if path.exists() {
             return crate::read::text(&path, crate::read::MAX_FILE_BYTES)
                 .map(Some)
-                .map_err(|e| format!("template override: {e}"));
+                .map_err(RenderError::Override);
         }
     }
     Ok(None)
 }
 
-fn describe(e: &minijinja::Error, overridden: &[String]) -> String {
-    let name = e.name().unwrap_or("?");
-    let line = e.line().map_or(String::new(), |l| format!(" line {l}"));
-    let detail = e.detail().map_or(String::new(), |d| format!(": {d}"));
-    let whose = if overridden.iter().any(|o| o == name) {
-        "in the overriding template"
-    } else {
-        "a bug in democ"
-    };
-    format!("template `{name}`{line}: {}{detail} ({whose})", e.kind())
-}
-
 impl Renderer {
     /// Loads every embedded template, replacing those `overrides` has a file for.
-    pub(crate) fn new(overrides: Option<&Path>) -> Result<Renderer, String> {
+    pub(crate) fn new(overrides: Option<&Path>) -> Result<Renderer, RenderError> {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|_| AutoEscape::None);
@@ -59,7 +113,7 @@ impl Renderer {
             .lstrip_blocks(true)
             .keep_trailing_newline(true)
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(RenderError::Syntax)?;
         env.set_syntax(syntax);
         env.add_filter("sh", sh_word);
         env.add_filter("line", one_line);
@@ -79,14 +133,13 @@ impl Renderer {
                 None => (*text).to_owned(),
             };
             env.add_template_owned(*name, source)
-                .map_err(|e| describe(&e, &overridden))?;
+                .map_err(|e| RenderError::template(e, &overridden))?;
         }
         if let Some(dir) = overrides {
             if overridden.is_empty() {
-                return Err(format!(
-                    "`{}` holds no template democ uses (names like `os10.j2` or `dell/os10.j2`)",
-                    dir.display()
-                ));
+                return Err(RenderError::NoneOverridden {
+                    dir: dir.to_owned(),
+                });
             }
         }
         let prints_rules = env
@@ -105,7 +158,11 @@ impl Renderer {
     }
 
     /// One DTN's script.
-    pub(crate) fn host(&self, h: &crate::ir::host::Host, show: &str) -> Result<String, String> {
+    pub(crate) fn host(
+        &self,
+        h: &crate::ir::host::Host,
+        show: &str,
+    ) -> Result<String, RenderError> {
         self.print(
             &h.template,
             context! { host => Value::from(Serde(h)), show => show },
@@ -118,7 +175,7 @@ impl Renderer {
         f: &crate::ir::fabric::Fabric,
         i: Option<&crate::ir::fabric::Initiator>,
         show: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, RenderError> {
         let template = i.map_or(&f.target.template, |i| &i.template);
         self.print(
             template,
@@ -132,7 +189,7 @@ impl Renderer {
     }
 
     /// One switch's config text.
-    pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, String> {
+    pub(crate) fn switch(&self, sw: &Switch, show: &str) -> Result<String, RenderError> {
         // The ruleset as ovs-ofctl prints it, for scripts that load it themselves
         // (PicOS in OVS mode): the very text of `openflow/<switch>.flows`.
         let prints = self.prints_rules.contains(&sw.template);
@@ -156,12 +213,12 @@ impl Renderer {
     }
 
     /// A template's text for `ctx`, tidied; errors name the template and its line.
-    fn print(&self, template: &str, ctx: Value) -> Result<String, String> {
+    fn print(&self, template: &str, ctx: Value) -> Result<String, RenderError> {
         let text = self
             .env
             .get_template(template)
             .and_then(|t| t.render(ctx))
-            .map_err(|e| describe(&e, &self.overridden))?;
+            .map_err(|e| RenderError::template(e, &self.overridden))?;
         Ok(tidy(&text))
     }
 }

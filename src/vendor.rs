@@ -7,6 +7,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use error::VendorError;
+
+pub(crate) mod error;
 pub(crate) mod profile;
 
 /// Every file under templates/, by path (`dell/os10.j2`), embedded by build.rs.
@@ -280,7 +283,7 @@ pub(crate) struct FecRule {
 }
 
 /// How free text (descriptions) is made safe for the CLI. Control characters never
-/// survive (see lower::text); these are the vendor's extra rules.
+/// survive (see lower::safe_text); these are the vendor's extra rules.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TextRules {
@@ -564,7 +567,7 @@ impl Vendors {
 
 const LAB_NODES: &str = "containerlab.yaml";
 
-fn parse() -> Result<Vendors, String> {
+fn parse() -> Result<Vendors, VendorError> {
     let lab: LabNodes = crate::yaml::embedded::data(&format!("templates/{LAB_NODES}"))?;
     let mut out = Vendors {
         by_folder: BTreeMap::new(),
@@ -578,16 +581,19 @@ fn parse() -> Result<Vendors, String> {
         for (os, fl) in &file.flavours {
             let template = format!("{folder}/{}", fl.template);
             if !EMBEDDED.iter().any(|(p, _)| *p == template) {
-                return Err(format!(
-                    "templates/{path}: flavour `{os}` names a missing template `{template}`"
-                ));
+                return Err(VendorError::MissingTemplate {
+                    path: (*path).to_owned(),
+                    os: os.clone(),
+                    template,
+                });
             }
             if let Some(c) = &fl.containerlab {
                 let whole = c.kind.is_some() && c.image.is_some() && !c.interfaces.is_empty();
                 if c.standin.is_some() == whole || (c.standin.is_some() && c.startup_config) {
-                    return Err(format!(
-                        "templates/{path}: flavour `{os}`: `containerlab:` holds either `standin:` (why no kind runs the OS) or `kind:`, `image:` and `interfaces:`"
-                    ));
+                    return Err(VendorError::LabKind {
+                        path: (*path).to_owned(),
+                        os: os.clone(),
+                    });
                 }
             }
         }
@@ -598,8 +604,8 @@ fn parse() -> Result<Vendors, String> {
 
 /// The embedded vendor data, parsed once. An error is a bug in templates/ (a test
 /// parses every file).
-pub(crate) fn vendors() -> Result<&'static Vendors, String> {
-    static CELL: OnceLock<Result<Vendors, String>> = OnceLock::new();
+pub(crate) fn vendors() -> Result<&'static Vendors, VendorError> {
+    static CELL: OnceLock<Result<Vendors, VendorError>> = OnceLock::new();
     CELL.get_or_init(parse).as_ref().map_err(Clone::clone)
 }
 

@@ -12,6 +12,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+pub(crate) mod error;
 mod hook;
 mod inputs;
 mod interrupt;
@@ -19,6 +20,7 @@ mod lock;
 mod owned;
 mod swap;
 
+use error::{WriteError, io};
 use hook::Hook;
 pub(crate) use inputs::outside;
 
@@ -29,31 +31,11 @@ pub(crate) struct OutFile {
     pub(crate) bytes: Vec<u8>,
 }
 
-/// Why writing stopped: a message, and the signal that stopped it, if one did.
-#[derive(Debug)]
-pub(crate) struct Failed {
-    pub(crate) message: String,
-    pub(crate) signal: Option<i32>,
-}
-
-impl From<String> for Failed {
-    fn from(message: String) -> Failed {
-        Failed {
-            message,
-            signal: None,
-        }
-    }
-}
-
-fn io(what: &str, p: &Path, e: std::io::Error) -> String {
-    format!("cannot {what} `{}`: {e}", p.display())
-}
-
 /// `.<name>.democ-<tag>` beside `target`.
-fn beside(target: &Path, tag: &str) -> Result<PathBuf, String> {
-    let name = target
-        .file_name()
-        .ok_or_else(|| format!("`{}` is not a folder or file name", target.display()))?;
+fn beside(target: &Path, tag: &str) -> Result<PathBuf, WriteError> {
+    let name = target.file_name().ok_or_else(|| WriteError::NotAName {
+        target: target.to_owned(),
+    })?;
     let parent = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -62,7 +44,7 @@ fn beside(target: &Path, tag: &str) -> Result<PathBuf, String> {
 }
 
 /// `.<name>.democ-<tag>-<pid>` beside `target`.
-fn sibling(target: &Path, tag: &str) -> Result<PathBuf, String> {
+fn sibling(target: &Path, tag: &str) -> Result<PathBuf, WriteError> {
     beside(target, &format!("{tag}-{}", std::process::id()))
 }
 
@@ -96,7 +78,7 @@ fn stage(
     staging: &Path,
     f: &OutFile,
     fresh: bool,
-) -> Result<bool, String> {
+) -> Result<bool, WriteError> {
     let target = staging.join(&f.path);
     let old = prior.filter(|_| !fresh).and_then(|p| {
         if f.path == "manifest.json" {
@@ -110,7 +92,7 @@ fn stage(
         if fs::hard_link(dir.join(&f.path), &target).is_ok() {
             return Ok(true);
         }
-        create(&target, &f.bytes).map_err(|e| io("write", &target, e))?;
+        create(&target, &f.bytes).map_err(io("write", &target))?;
         if let Ok(mtime) = meta.modified() {
             let _ = fs::File::options()
                 .write(true)
@@ -119,7 +101,7 @@ fn stage(
         }
         return Ok(true);
     }
-    create(&target, &f.bytes).map_err(|e| io("write", &target, e))?;
+    create(&target, &f.bytes).map_err(io("write", &target))?;
     Ok(false)
 }
 
@@ -133,7 +115,7 @@ fn stage_all(
     files: &[OutFile],
     streamed: &[Streamed],
     signals: &interrupt::Guard,
-) -> Result<(), Failed> {
+) -> Result<(), WriteError> {
     let (manifest, rest): (Vec<&OutFile>, Vec<&OutFile>) =
         files.iter().partition(|f| f.path == "manifest.json");
     let mut folders: Vec<&str> = rest
@@ -144,7 +126,7 @@ fn stage_all(
     folders.dedup();
     for d in folders {
         let at = staging.join(d);
-        fs::create_dir_all(&at).map_err(|e| io("create", &at, e))?;
+        fs::create_dir_all(&at).map_err(io("create", &at))?;
     }
     let mut all_reused = true;
     for (i, f) in rest.iter().enumerate() {
@@ -170,16 +152,12 @@ fn stage_all(
     stop_if_signalled(signals, dir)
 }
 
-fn stop_if_signalled(signals: &interrupt::Guard, dir: &Path) -> Result<(), Failed> {
+fn stop_if_signalled(signals: &interrupt::Guard, dir: &Path) -> Result<(), WriteError> {
     match signals.raised() {
         None => Ok(()),
-        Some(sig) => Err(Failed {
-            message: format!(
-                "interrupted by {}: `{}` is as it was",
-                interrupt::name(sig),
-                dir.display()
-            ),
-            signal: Some(sig),
+        Some(signal) => Err(WriteError::Interrupted {
+            signal,
+            dir: dir.to_owned(),
         }),
     }
 }
@@ -199,7 +177,7 @@ fn relink(
     dir: &Path,
     staging: &Path,
     s: &Streamed,
-) -> Result<bool, Failed> {
+) -> Result<bool, WriteError> {
     let Some(meta) = prior.and_then(|p| p.unchanged_hash(dir, &s.path, &s.sha256, s.bytes)) else {
         return Ok(false);
     };
@@ -208,7 +186,7 @@ fn relink(
     // stays in place if the link cannot be made.
     let link = staging.join(".democ-relink");
     if fs::hard_link(dir.join(&s.path), &link).is_ok() {
-        fs::rename(&link, &target).map_err(|e| io("write", &target, e))?;
+        fs::rename(&link, &target).map_err(io("write", &target))?;
     } else if let Ok(mtime) = meta.modified() {
         let _ = fs::File::options()
             .write(true)
@@ -235,15 +213,15 @@ pub(crate) struct Staging {
 impl Staging {
     /// Locks `dir`, clears what interrupted builds left beside it, and makes the
     /// staging folder.
-    pub(crate) fn open(dir: &Path) -> Result<Staging, String> {
+    pub(crate) fn open(dir: &Path) -> Result<Staging, WriteError> {
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-            fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+            fs::create_dir_all(parent).map_err(io("create", parent))?;
         }
         let lock = lock::Lock::take(dir)?;
         swap::sweep(dir)?;
         let path = sibling(dir, "new")?;
         let signals = interrupt::Guard::install();
-        fs::create_dir(&path).map_err(|e| io("create", &path, e))?;
+        fs::create_dir(&path).map_err(io("create", &path))?;
         Ok(Staging {
             dir: dir.to_path_buf(),
             path,
@@ -259,30 +237,30 @@ impl Staging {
         &self,
         path: &str,
         write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
-    ) -> Result<crate::manifest::Entry, String> {
+    ) -> Result<crate::manifest::Entry, WriteError> {
         if escapes(path) {
-            return Err(format!(
-                "refusing to write `{path}` outside the output folder"
-            ));
+            return Err(WriteError::Escapes {
+                path: path.to_owned(),
+            });
         }
         let target = self.path.join(path);
         if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+            fs::create_dir_all(parent).map_err(io("create", parent))?;
         }
         let file = fs::File::options()
             .write(true)
             .create_new(true)
             .open(&target)
-            .map_err(|e| io("write", &target, e))?;
+            .map_err(io("write", &target))?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, crate::manifest::Hashing::new(file));
-        write(&mut w as &mut dyn std::io::Write).map_err(|e| io("write", &target, e))?;
+        write(&mut w as &mut dyn std::io::Write).map_err(io("write", &target))?;
         let (_, sha256, bytes) = w
             .into_inner()
-            .map_err(|e| io("write", &target, e.into_error()))?
+            .map_err(|e| io("write", &target)(e.into_error()))?
             .finish();
         self.streamed
             .lock()
-            .map_err(|_| "a writer thread failed".to_owned())?
+            .map_err(|_| WriteError::WriterThread)?
             .push(Streamed {
                 path: path.to_owned(),
                 sha256: sha256.clone(),
@@ -297,27 +275,25 @@ impl Staging {
 
     /// Adds `files` (the manifest among them) beside the streamed ones and puts the
     /// staging folder in place of the output folder.
-    pub(crate) fn finish(self, files: &[OutFile]) -> Result<(), Failed> {
+    pub(crate) fn finish(self, files: &[OutFile]) -> Result<(), WriteError> {
         self.finish_as(files, true).map(|_| ())
     }
 
-    fn finish_as(self, files: &[OutFile], exchange: bool) -> Result<swap::How, Failed> {
+    fn finish_as(self, files: &[OutFile], exchange: bool) -> Result<swap::How, WriteError> {
         if let Some(f) = files.iter().find(|f| escapes(&f.path)) {
-            return Err(format!("refusing to write `{}` outside the output folder", f.path).into());
+            return Err(WriteError::Escapes {
+                path: f.path.clone(),
+            });
         }
         let new_manifest = files.iter().find(|f| f.path == "manifest.json");
         let prior = owned::prior(&self.dir, new_manifest.map(|f| f.bytes.as_slice()))?;
-        let mut streamed = std::mem::take(
-            &mut *self
-                .streamed
-                .lock()
-                .map_err(|_| "a writer thread failed".to_owned())?,
-        );
+        let mut streamed =
+            std::mem::take(&mut *self.streamed.lock().map_err(|_| WriteError::WriterThread)?);
         // In path order, whichever thread streamed first.
         streamed.sort_by(|a, b| a.path.cmp(&b.path));
         let (dir, path) = (&self.dir, &self.path);
         stage_all(prior.as_ref(), dir, path, files, &streamed, &self.signals)?;
-        Ok(swap::replace(path, dir, exchange)?)
+        swap::replace(path, dir, exchange)
     }
 }
 
@@ -331,23 +307,23 @@ impl Drop for Staging {
 
 /// Replaces `dir` with exactly `files` (all in memory).
 #[cfg(test)]
-pub(crate) fn tree(dir: &Path, files: &[OutFile]) -> Result<(), Failed> {
+pub(crate) fn tree(dir: &Path, files: &[OutFile]) -> Result<(), WriteError> {
     replace_tree(dir, files, true).map(|_| ())
 }
 
 #[cfg(test)]
-fn replace_tree(dir: &Path, files: &[OutFile], exchange: bool) -> Result<swap::How, Failed> {
+fn replace_tree(dir: &Path, files: &[OutFile], exchange: bool) -> Result<swap::How, WriteError> {
     Staging::open(dir)?.finish_as(files, exchange)
 }
 
 /// Writes one file atomically (temporary file beside it, then rename); on any error
 /// the temporary file is removed.
-pub(crate) fn file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     swap::sweep(path)?;
     let tmp = sibling(path, "tmp")?;
     let written = create(&tmp, bytes)
-        .map_err(|e| io("write", &tmp, e))
-        .and_then(|()| fs::rename(&tmp, path).map_err(|e| io("write", path, e)));
+        .map_err(io("write", &tmp))
+        .and_then(|()| fs::rename(&tmp, path).map_err(io("write", path)));
     if written.is_err() {
         let _ = fs::remove_file(&tmp);
     }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use crate::diag::Diags;
 use crate::source::{FileId, Span};
-use crate::yaml::decode::{Cx, Decode};
+use crate::yaml::decode::{Decode, DecodeContext};
 use crate::yaml::embedded::Entry;
 use crate::yaml::node::{Key, Kind, Node};
 use crate::yaml::tree::from_json;
@@ -68,7 +68,7 @@ pub(crate) fn decode_fields<T: Decode>(entries: &[Entry], file: FileId) -> Optio
 fn decode<T: Decode>(node: Node) -> Option<T> {
     T::decode(
         &node,
-        &mut Cx {
+        &mut DecodeContext {
             diags: &mut Diags::default(),
         },
     )

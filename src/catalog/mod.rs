@@ -2,12 +2,14 @@
 //! `--catalog DIR`. Later entries override earlier ones by name.
 
 pub(crate) mod entry;
+pub(crate) mod error;
 mod lazy;
 pub(crate) mod lookup;
 pub(crate) mod types;
 
 use std::path::Path;
 
+use error::CatalogError;
 use types::*;
 
 use crate::diag::Diags;
@@ -25,8 +27,8 @@ pub(crate) const EMBEDDED: &[(&str, &str)] =
     &include!(concat!(env!("OUT_DIR"), "/embedded_catalog.rs"));
 
 /// Models by name, each with the span of its name (for "defined here" labels).
-// Fx-hashed, and the name moved in as the key rather than cloned beside its `Sp` (only
-// the span was ever read back): the checks look models up by name hundreds of times.
+// Fx-hashed, and the name moved in as the key rather than cloned beside its `Located`
+// (only the span was ever read back): the checks look models up by name hundreds of times.
 // Iteration order is never relied on (`sorted` sorts; suggestions sort their own).
 #[derive(Debug)]
 pub struct Table<T> {
@@ -200,7 +202,7 @@ pub(crate) fn load(
     diags: &mut Diags,
     extra_dir: Option<&Path>,
     early: Option<Option<Db>>,
-) -> Result<Db, String> {
+) -> Result<Db, CatalogError> {
     let mut base = Spec::default();
     let registered = early.is_some();
     let decoded = match early {
@@ -229,7 +231,10 @@ pub(crate) fn load(
     let mut loader = Loader::new(sources, diags, Limits::default());
     if let Some(dir) = extra_dir {
         let mut files: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read catalog folder `{}`: {e}", dir.display()))?
+            .map_err(|error| CatalogError::Folder {
+                dir: dir.to_owned(),
+                error,
+            })?
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
@@ -238,11 +243,17 @@ pub(crate) fn load(
         for f in files {
             // Bounded, regular files only: a FIFO or a symlink to /dev/zero here must
             // neither hang democ nor fill its memory.
-            crate::read::confined(&f, dir)
-                .map_err(|e| format!("cannot read catalog file `{}`: {e}", f.display()))?;
-            let bytes = crate::read::bounded(&f, loader.limits.max_file_bytes).map_err(|e| {
-                format!("cannot read catalog file `{}`: {}", f.display(), e.reason())
+            crate::read::confined(&f, dir).map_err(|error| CatalogError::Confined {
+                file: f.clone(),
+                error,
             })?;
+            let bytes =
+                crate::read::bounded(&f, loader.limits.max_file_bytes).map_err(|error| {
+                    CatalogError::Unreadable {
+                        file: f.clone(),
+                        error,
+                    }
+                })?;
             loader.load_catalog(&f.to_string_lossy(), &bytes, &mut base);
         }
     }

@@ -11,7 +11,7 @@ use crate::spec::name::PortPattern;
 use crate::spec::switch::Os;
 use crate::spec::units::Rate;
 use crate::spec::wan::Fiber;
-use crate::yaml::decode::{Named, Sp, keyword_enum};
+use crate::yaml::decode::{Located, Named, keyword_enum};
 
 keyword_enum! {
     /// How far a figure can be trusted: confirmed in a source, derived by arithmetic,
@@ -52,17 +52,17 @@ spec_struct! {
 spec_struct! {
     /// A switch model.
     pub struct SwitchModel ("switch model") {
-        vendor: Sp<String> = req,
+        vendor: Located<String> = req,
         title: String = req,
         /// OS flavours the model runs; the first is the default.
-        os: Vec<Sp<Os>> = req,
+        os: Vec<Located<Os>> = req,
         /// OSes in `os` that no source confirms on this model: its config is a planning
         /// artefact to translate (listed in W0305).
         os_unconfirmed: Option<Vec<Os>> = opt,
         /// Port groups: names, cage, speeds, breakout modes.
-        ports: Vec<Sp<PortGroup>> = req,
+        ports: Vec<Located<PortGroup>> = req,
         /// Largest L2 frame the ports accept, bytes.
-        max_mtu: Sp<u32> = req,
+        max_mtu: Located<u32> = req,
         /// Switching-silicon family where the OS's syntax depends on it (`sand` for
         /// Arista's Jericho-based 7280R, `trident`, `tomahawk`, `spectrum`,
         /// `switchx`); templates/<vendor>/vendor.yaml's `platforms:` says what differs.
@@ -110,7 +110,7 @@ spec_struct! {
     /// A switch model's default LAG hash, with where it is documented.
     pub struct LagHash ("LAG hash") {
         /// `l3-l4` (IP addresses and TCP/UDP ports) or `l3` (IP addresses only).
-        fields: Sp<HashFields> = req,
+        fields: Located<HashFields> = req,
         /// The manual or page that states the default; `[U]` when none was found.
         source: String = req,
     }
@@ -120,13 +120,13 @@ spec_struct! {
     /// Ports of one kind on a switch: names (a range), speeds and breakout modes.
     pub struct PortGroup ("port group") {
         /// `1/[1-32]`: the canonical port names.
-        names: Sp<PortPattern> = req,
+        names: Located<PortPattern> = req,
         /// Cage: qsfp28, qsfp+, sfp28, sfp+, rj45.
         form: String = req,
         /// Speeds without breakout; the first is the default.
-        speeds: Vec<Sp<Rate>> = req,
+        speeds: Vec<Located<Rate>> = req,
         /// Breakout modes `NxSPEED` (subports `port:1`..`port:N`).
-        breakout: Option<Vec<Sp<String>>> = opt,
+        breakout: Option<Vec<Located<String>>> = opt,
         /// Electrical lanes of the cage and the fastest lane rate behind them (a
         /// 400G QSFP-DD on 50G PAM4 SerDes: 8 lanes of 50G); a subport of an N-way
         /// breakout has 1/N of the lanes. Absent: the copper lane check is off.
@@ -193,7 +193,7 @@ spec_struct! {
         /// Network ports on the card.
         ports: u32 = req,
         /// Port speeds; the first is the default.
-        speeds: Vec<Sp<Rate>> = req,
+        speeds: Vec<Located<Rate>> = req,
         pcie: PcieLink = req,
         /// Cage of each port: qsfp28, qsfp56, qsfp112, osfp, sfp28, sfp+.
         form: Option<String> = opt,
@@ -217,15 +217,15 @@ spec_struct! {
         /// Electrical lanes wired to the cage (a module: its host side's lanes).
         lanes: u32 = req,
         /// Fastest rate per lane: 10G, 25G (NRZ), 50G, 100G (PAM4).
-        rate: Sp<Rate> = req,
+        rate: Located<Rate> = req,
     }
 }
 
 spec_struct! {
     /// A PCIe link: generation and width.
     pub struct PcieLink ("PCIe link") {
-        generation as "gen": Sp<u8> = req,
-        width: Sp<u8> = req,
+        generation as "gen": Located<u8> = req,
+        width: Located<u8> = req,
     }
 }
 
@@ -390,7 +390,7 @@ spec_struct! {
     /// A pluggable optic (per-lane power figures).
     pub struct OpticModel ("optic model") {
         title: String = req,
-        rate: Sp<Rate> = req,
+        rate: Located<Rate> = req,
         /// Cage: sfp+, qsfp28, qsfp-dd, osfp, cfp.
         form: String = req,
         fiber: Fiber = req,
@@ -439,7 +439,7 @@ spec_struct! {
 spec_struct! {
     /// The longest cable of a medium at one port speed.
     pub struct CableReach ("cable reach") {
-        rate: Sp<Rate> = req,
+        rate: Located<Rate> = req,
         max_m: f64 = req in MAGNITUDE,
     }
 }
@@ -533,7 +533,7 @@ spec_struct! {
     pub struct OtnSignal ("OTN signal") {
         /// Client carried, e.g. 100GE.
         client: String = req,
-        client_rate: Sp<Rate> = req,
+        client_rate: Located<Rate> = req,
         /// Line rate, Gbit/s.
         line_gbps: f64 = req in MAGNITUDE,
         /// The catalog optic a hand-off of this client gets at the switch port and at the

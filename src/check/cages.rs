@@ -13,7 +13,7 @@ use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{End, Lanes, Link, LinkKind, NodeId};
 use crate::spec::link::Media;
 use crate::spec::units::Rate;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// Standard electrical lane rates, Gbit/s: a SerDes that drives one of them drives the
 /// slower ones too.
@@ -221,7 +221,7 @@ fn cable_lanes(cx: &Ctx, l: &Link) -> Option<Diagnostic> {
     )
 }
 
-fn optic_at(l: &Link, e: End) -> Option<&Sp<String>> {
+fn optic_at(l: &Link, e: End) -> Option<&Located<String>> {
     if e == l.a {
         l.optic_a.as_ref()
     } else {

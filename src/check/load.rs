@@ -2,8 +2,8 @@
 //! link per direction, every PCIe switch uplink NICs sit behind, every host's drives.
 //! One pass over the routed pairs: linear in hops.
 
+use crate::derive::lag_placement::Pins;
 use crate::derive::paths::{PairRoute, Via};
-use crate::derive::pins::Pins;
 use crate::resolve::model::{HostId, LagId, LinkId, Model, NodeId};
 use crate::spec::flow::Store;
 

@@ -15,7 +15,7 @@ use crate::spec::link::Media;
 use crate::spec::switch::Fec;
 use crate::spec::units::Rate;
 use crate::spec::wan::{Fiber, WanKind};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// The fiber plant between two optics.
 #[derive(Clone, Copy, Debug)]
@@ -282,9 +282,9 @@ struct FiberLink<'a> {
     /// The ports the fiber plugs into, where each is written and the optic in it: both
     /// ends of a cable or span; the switch end only of a client run (the transponder is
     /// not a node of the model).
-    ports: Vec<(End, Span, &'a Sp<String>)>,
+    ports: Vec<(End, Span, &'a Located<String>)>,
     /// The optics at the two ends of the fiber; none when a fiber cable names none.
-    optics: Option<(&'a Sp<String>, &'a Sp<String>)>,
+    optics: Option<(&'a Located<String>, &'a Located<String>)>,
     /// The link entry.
     span: Span,
     /// `link `a` -- `b``, `WAN link `x`` or `the `client_a` run of WAN link `x``.
@@ -335,7 +335,14 @@ impl Run<'_, '_> {
         (p.speed, whole)
     }
 
-    fn rate(&mut self, f: &FiberLink, e: End, end_span: Span, name: &Sp<String>, o: &OpticModel) {
+    fn rate(
+        &mut self,
+        f: &FiberLink,
+        e: End,
+        end_span: Span,
+        name: &Located<String>,
+        o: &OpticModel,
+    ) {
         let (speed, whole) = self.port_rates(e);
         if same_rate(o.rate.value, speed) || whole.is_some_and(|w| same_rate(o.rate.value, w)) {
             return;
@@ -359,7 +366,7 @@ impl Run<'_, '_> {
         );
     }
 
-    fn fec(&mut self, f: &FiberLink, name: &Sp<String>, o: &OpticModel) {
+    fn fec(&mut self, f: &FiberLink, name: &Located<String>, o: &OpticModel) {
         if o.needs_fec != Some(true) {
             return;
         }
@@ -390,8 +397,8 @@ impl Run<'_, '_> {
     fn pairing(
         &mut self,
         f: &FiberLink,
-        a: (&Sp<String>, &OpticModel),
-        b: (&Sp<String>, &OpticModel),
+        a: (&Located<String>, &OpticModel),
+        b: (&Located<String>, &OpticModel),
     ) -> bool {
         if a.0.value != b.0.value && !compatible(a.1, b.1) {
             let what = |o: &OpticModel| {
@@ -438,8 +445,8 @@ impl Run<'_, '_> {
     fn reach(
         &mut self,
         f: &FiberLink,
-        a: (&Sp<String>, &OpticModel),
-        b: (&Sp<String>, &OpticModel),
+        a: (&Located<String>, &OpticModel),
+        b: (&Located<String>, &OpticModel),
     ) -> bool {
         let (name, o) = if b.1.reach_km < a.1.reach_km { b } else { a };
         if f.plant.length_km <= o.reach_km {
@@ -469,8 +476,8 @@ impl Run<'_, '_> {
     fn power(
         &mut self,
         f: &FiberLink,
-        a: (&Sp<String>, &OpticModel),
-        b: (&Sp<String>, &OpticModel),
+        a: (&Located<String>, &OpticModel),
+        b: (&Located<String>, &OpticModel),
     ) {
         let physics = self.cx.physics;
         let bud = match budget(a.1, b.1, f.plant, physics) {
@@ -688,7 +695,7 @@ mod tests {
     ) -> OpticModel {
         OpticModel {
             title: "t".into(),
-            rate: Sp::new(Rate::from_gbps(rate), Span::default()),
+            rate: Located::new(Rate::from_gbps(rate), Span::default()),
             form: "qsfp28".into(),
             fiber,
             wavelength_nm: nm,

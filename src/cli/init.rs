@@ -262,7 +262,7 @@ fn gather<'d>(a: &InitArgs, db: &'d Db, said: &mut Said, ask: &Ask) -> Option<Ch
                 None
             }
             Err(why) => {
-                said.refuse("--rate", r, format!("`{r}` is no rate"), why);
+                said.refuse("--rate", r, format!("`{r}` is no rate"), why.to_string());
                 None
             }
         },

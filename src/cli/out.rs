@@ -250,14 +250,11 @@ pub(super) fn build(a: &BuildArgs) -> i32 {
             code
         }
         // Killed by a signal, as the shell reports it: 128 + its number.
-        Err(crate::write::Failed {
-            message,
-            signal: Some(sig),
-        }) => {
-            eprintln!("error: {message}");
-            128 + sig
+        Err(e @ crate::write::error::WriteError::Interrupted { signal, .. }) => {
+            eprintln!("error: {e}");
+            128 + signal
         }
-        Err(e) => usage(&e.message),
+        Err(e) => usage(&e),
     }
 }
 

@@ -8,14 +8,14 @@ use std::net::Ipv4Addr;
 
 use crate::fxhash::FxMap;
 
-use super::keep::{self, Kept};
+use super::locked_addresses::{self, Kept};
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::lock::AddressLock;
 use crate::resolve::model::{End, LinkKind, Model, NodeId};
 use crate::source::Span;
 use crate::spec::addr::Prefix;
 use crate::spec::link::PortMode;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// Hands out addresses from one pool, skipping ones already taken.
 pub(crate) struct Pool {
@@ -96,7 +96,7 @@ struct Ax<'a> {
 
 impl Ax<'_> {
     /// Records a static address: inside its pool, not used twice.
-    fn claim(&mut self, addr: Ipv4Addr, span: Span, pool: Option<&Sp<Prefix>>, what: &str) {
+    fn claim(&mut self, addr: Ipv4Addr, span: Span, pool: Option<&Located<Prefix>>, what: &str) {
         if let Some(p) = pool {
             if !p.contains(addr) {
                 self.diags.push(
@@ -143,7 +143,7 @@ fn overlaps(m: &Model, diags: &mut Diags) {
         .iter()
         .map(|s| format!("`{}` mgmt", s.name.value))
         .collect();
-    let pools: Vec<(&str, &Sp<Prefix>)> = [
+    let pools: Vec<(&str, &Located<Prefix>)> = [
         ("dtn", &p.dtn),
         ("p2p", &p.p2p),
         ("mgmt", &p.mgmt),
@@ -188,7 +188,7 @@ fn overlaps(m: &Model, diags: &mut Diags) {
     }
 }
 
-fn exhausted(diags: &mut Diags, pool: &Sp<Prefix>, what: &str, need: usize, have: u64) {
+fn exhausted(diags: &mut Diags, pool: &Located<Prefix>, what: &str, need: usize, have: u64) {
     diags.push(
         Diagnostic::new(
             codes::POOL_EXHAUSTED,
@@ -231,7 +231,7 @@ pub(crate) struct HostWant {
     pub(crate) host: usize,
     pub(crate) port: usize,
     /// Its gateway's subnet, or the DTN pool.
-    pub(crate) pool: Sp<Prefix>,
+    pub(crate) pool: Located<Prefix>,
     pub(crate) what: &'static str,
 }
 
@@ -244,7 +244,7 @@ pub(crate) struct Wants {
     /// Switches without a static management address whose site has a management
     /// subnet (its own or the show floor's pool): `Model::mgmt_net`.
     pub(crate) switches: Vec<usize>,
-    pub(crate) p2p: Option<Sp<Prefix>>,
+    pub(crate) p2p: Option<Located<Prefix>>,
 }
 
 fn wants(m: &Model) -> Wants {
@@ -257,7 +257,7 @@ fn wants(m: &Model) -> Wants {
             }
             let gateway = gateway_of(m, h, p).and_then(|s| m.switches[s].gateway.as_ref());
             let (pool, what) = match (gateway, &pools.dtn) {
-                (Some(g), _) => (Sp::new(g.value.subnet(), g.span), "gateway"),
+                (Some(g), _) => (Located::new(g.value.subnet(), g.span), "gateway"),
                 (None, Some(d)) => (d.clone(), "dtn"),
                 (None, None) => continue,
             };
@@ -328,7 +328,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
             let net = m.mgmt_net(h.site);
             ax.claim(a.value, a.span, net.subnet, net.what());
         }
-        let mut statics: Vec<(&usize, &Sp<Prefix>)> = h.addresses.iter().collect();
+        let mut statics: Vec<(&usize, &Located<Prefix>)> = h.addresses.iter().collect();
         statics.sort_by_key(|(i, _)| **i);
         for (i, p) in statics {
             match gateway_of(m, hi, *i).and_then(|s| m.switches[s].gateway.as_ref()) {
@@ -373,7 +373,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
         ax.used.entry(addr).or_insert(span);
     }
     let kept = match lock {
-        Some(lock) => keep::keep(m, &wants, lock, &mut ax.used, ax.diags),
+        Some(lock) => locked_addresses::keep(m, &wants, lock, &mut ax.used, ax.diags),
         None => Kept::default(),
     };
     // DTN interfaces behind a gateway: from its subnet, in declaration order.
@@ -491,7 +491,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
     }
     // Management addresses for switches without a static one, each from its site's
     // management subnet (the show floor's pool unless the site has its own).
-    let mut allocs: Vec<(Sp<Prefix>, &'static str, Pool, usize)> = Vec::new();
+    let mut allocs: Vec<(Located<Prefix>, &'static str, Pool, usize)> = Vec::new();
     let mut index: HashMap<(Ipv4Addr, u8), usize> = HashMap::new();
     for &i in &wants.switches {
         if kept.switches.contains(&i) {
@@ -512,7 +512,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
         match alloc.take(&ax.used) {
             Some(a) => {
                 ax.used.insert(a, pool.span);
-                m.switches[i].mgmt = Some(Sp::new(a, pool.span));
+                m.switches[i].mgmt = Some(Located::new(a, pool.span));
             }
             None => *missing += 1,
         }
@@ -522,7 +522,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&AddressLock>, diags: &mut Diag
             exhausted(ax.diags, pool, what, *missing, alloc.capacity());
         }
     }
-    let mut next = keep::next(m, &wants);
+    let mut next = locked_addresses::next(m, &wants);
     next.lab = super::lab_mgmt::assign(m, lock.map(|l| &l.lab), ax.diags);
     next
 }

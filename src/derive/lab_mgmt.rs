@@ -9,12 +9,12 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::Ipv4Addr;
 
-use super::keep::stale;
+use super::locked_addresses::stale;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{LabMgmt, Model};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
-type Entries = BTreeMap<String, Sp<Ipv4Addr>>;
+type Entries = BTreeMap<String, Located<Ipv4Addr>>;
 
 /// Sets `m.lab_mgmt`, keeping what `lock` (the lock's `lab:` section) still fits; returns
 /// the section as it is now.
@@ -32,7 +32,7 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&Entries>, diags: &mut Diags) -
         return next;
     };
     let inside =
-        |a: &Option<Sp<Ipv4Addr>>| a.as_ref().map(|a| a.value).filter(|a| pool.contains(*a));
+        |a: &Option<Located<Ipv4Addr>>| a.as_ref().map(|a| a.value).filter(|a| pool.contains(*a));
     let show_gw = inside(&m.settings.management.gateway);
     let mut used: BTreeSet<u32> = m
         .switches
@@ -112,14 +112,14 @@ pub(crate) fn assign(m: &mut Model, lock: Option<&Entries>, diags: &mut Diags) -
     }
     for (&h, &a) in &hosts {
         let name = &m.hosts[h].name;
-        next.insert(name.value.clone(), Sp::new(a, name.span));
+        next.insert(name.value.clone(), Located::new(a, name.span));
     }
     m.lab_mgmt = LabMgmt { gateway, hosts };
     next
 }
 
 /// Why a `lab:` entry names no host that takes a lab address.
-fn gone(m: &Model, name: &str, e: &Sp<Ipv4Addr>) -> Diagnostic {
+fn gone(m: &Model, name: &str, e: &Located<Ipv4Addr>) -> Diagnostic {
     let why = match m.hosts.iter().find(|h| h.name.value == name) {
         Some(h) => format!(
             "the spec gives host `{name}` its management address ({}) now: addresses in the spec win over the lock",

@@ -74,7 +74,7 @@ pub(crate) struct FlowRoutes {
 pub(crate) struct Routes {
     pub(crate) flows: Vec<FlowRoutes>,
     /// The pairs democ's OpenFlow rules pin to LAG members (derive::pins).
-    pub(crate) pins: super::pins::Pins,
+    pub(crate) pins: super::lag_placement::Pins,
 }
 
 #[derive(Clone, Copy, PartialEq)]

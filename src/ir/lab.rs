@@ -12,6 +12,7 @@ pub(crate) use check::linux_ok as linux_iface_ok;
 
 use std::collections::BTreeMap;
 
+use super::error::TopologyError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -156,20 +157,24 @@ fn flow<S: Serializer>(e: &[String; 2], s: S) -> Result<S::Ok, S::Error> {
 impl Containerlab {
     /// The topology file: a schema modeline, the notes as comments, then the YAML.
     /// `Err` when the topology is inconsistent (a democ bug: lowering builds it).
-    pub(crate) fn to_yaml(&self) -> Result<String, String> {
+    pub(crate) fn to_yaml(&self) -> Result<String, TopologyError> {
         let problems = check::problems(&self.topology);
         if !problems.is_empty() {
-            return Err(format!(
-                "{} is inconsistent: {}",
-                self.file,
-                problems.join("; ")
-            ));
+            return Err(TopologyError::Inconsistent {
+                file: self.file.clone(),
+                problems,
+            });
         }
         // One line per command, never a folded block.
         let mut options = serde_saphyr::SerializerOptions::default();
         options.prefer_block_scalars = false;
-        let body = serde_saphyr::to_string_with_options(&self.topology, options)
-            .map_err(|e| format!("{}: {e}", self.file))?;
+        let body =
+            serde_saphyr::to_string_with_options(&self.topology, options).map_err(|error| {
+                TopologyError::Serialize {
+                    file: self.file.clone(),
+                    error,
+                }
+            })?;
         let mut out = String::from(
             "# yaml-language-server: $schema=https://raw.githubusercontent.com/srl-labs/containerlab/main/schemas/clab.schema.json\n",
         );
@@ -286,7 +291,7 @@ mod tests {
         let mut lab = sample();
         lab.topology.topology.links[0].endpoints[1] = "c:e1-1".into();
         let err = lab.to_yaml().expect_err("missing node");
-        assert!(err.contains("`c`"), "{err}");
+        assert!(err.to_string().contains("`c`"), "{err}");
     }
 
     #[test]

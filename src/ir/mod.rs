@@ -5,6 +5,7 @@
 //! byte-identical from run to run.
 
 pub(crate) mod cabling;
+pub(crate) mod error;
 pub(crate) mod fabric;
 pub(crate) mod flow;
 pub(crate) mod host;

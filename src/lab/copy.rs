@@ -100,7 +100,7 @@ fn copy(dir: &BuildDir, rel: &str, to: &Path) -> Result<(), String> {
     }
     if !dir.has_folder(rel) {
         let bytes = dir.read(rel, SMALL_BYTES)?;
-        return crate::write::file(&dest, &bytes);
+        return Ok(crate::write::file(&dest, &bytes)?);
     }
     std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
     for f in dir.files_in(rel)? {

@@ -171,7 +171,7 @@ pub(crate) fn up(
         ));
     }
     let b = Build::read(build).map_err(|e| (e, 2))?;
-    let dir = BuildDir::open(build).map_err(|e| (e, 2))?;
+    let dir = BuildDir::open(build).map_err(|e| (e.to_string(), 2))?;
     let (rel, mut topo) = copy::read(&dir).map_err(|e| (e, 2))?;
     let split = match place {
         Some(p) => {

@@ -82,7 +82,7 @@ impl Record {
 
     pub(crate) fn save(&self, state: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).unwrap_or_default();
-        crate::write::file(&state.join(FILE), text.as_bytes())
+        Ok(crate::write::file(&state.join(FILE), text.as_bytes())?)
     }
 
     /// The container of node `node`.

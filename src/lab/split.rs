@@ -279,7 +279,7 @@ pub(crate) fn read(dir: &BuildDir) -> Result<Option<Split>, String> {
 pub(crate) fn check_on(build: &std::path::Path, host: &str) -> Result<(), Refused> {
     use crate::diag::{Diagnostic, Diags, codes};
     use crate::source::{Sources, Span};
-    let dir = BuildDir::open(build).map_err(Refused::Other)?;
+    let dir = BuildDir::open(build).map_err(|e| Refused::Other(e.to_string()))?;
     let Some(s) = read(&dir).map_err(Refused::Other)? else {
         return Err(Refused::Other(format!(
             "{} holds no split lab ({SUMMARY} is missing): `democ lab split` it first",
@@ -336,7 +336,7 @@ pub(crate) fn run(
         HostsFrom::Line(t) => (t.to_owned(), "--lab-hosts".to_owned(), false),
         HostsFrom::File(p) => {
             // A list of machines: a few hundred bytes.
-            let text = crate::read::text(p, 64 * 1024).map_err(Refused::Other)?;
+            let text = crate::read::text(p, 64 * 1024).map_err(|e| Refused::Other(e.to_string()))?;
             (text, p.display().to_string(), true)
         }
     };
@@ -345,7 +345,7 @@ pub(crate) fn run(
         Ok(h) => h,
         Err(d) => return Err(Refused::Diags(sources, d)),
     };
-    let dir = BuildDir::open(build).map_err(Refused::Other)?;
+    let dir = BuildDir::open(build).map_err(|e| Refused::Other(e.to_string()))?;
     let (_, topo) = super::copy::read(&dir).map_err(Refused::Other)?;
     let n = topo.topology.nodes.len();
     if n < hosts.len() {
@@ -389,7 +389,7 @@ pub(crate) fn run(
             std::fs::create_dir_all(up)
                 .map_err(|e| Refused::Other(format!("{}: {e}", up.display())))?;
         }
-        crate::write::file(&at, text.as_bytes()).map_err(Refused::Other)?;
+        crate::write::file(&at, text.as_bytes()).map_err(|e| Refused::Other(e.to_string()))?;
     }
     let warning = format!(
         "the {} tunnels' interfaces carry {} bytes (the show's largest MTU): the underlay between the lab hosts must carry {}-byte packets (VXLAN adds {VXLAN_OVERHEAD}), and UDP {} must pass between them",

@@ -4,18 +4,18 @@
 //! assigned. `democ build` writes it; `check`, `plan`, `ir` and `report` read it and
 //! never write it (see docs/addresses.md).
 
+pub(crate) mod format;
 pub(crate) mod outdated;
 #[cfg(test)]
 mod props;
 pub(crate) mod read;
-pub(crate) mod text;
 
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
 use crate::source::FileId;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// Allocated addresses by key. Entries read from a lock file keep the span of their text
 /// there (notes about them point at it); entries made by a build have the default span.
@@ -23,14 +23,14 @@ use crate::yaml::decode::Sp;
 pub(crate) struct AddressLock {
     /// `host:port` -> the DTN interface's address (from the DTN pool or its gateway's
     /// subnet).
-    pub(crate) hosts: BTreeMap<String, Sp<Ipv4Addr>>,
+    pub(crate) hosts: BTreeMap<String, Located<Ipv4Addr>>,
     /// `a:port -- b:port` (the two ends sorted) -> the ends' addresses in that order
     /// (an aligned pair from the p2p pool).
-    pub(crate) links: BTreeMap<String, Sp<[Ipv4Addr; 2]>>,
+    pub(crate) links: BTreeMap<String, Located<[Ipv4Addr; 2]>>,
     /// Switch name -> its management address (from the mgmt pool).
-    pub(crate) switches: BTreeMap<String, Sp<Ipv4Addr>>,
+    pub(crate) switches: BTreeMap<String, Located<Ipv4Addr>>,
     /// Host name -> its containerlab management address (from the top of the mgmt pool).
-    pub(crate) lab: BTreeMap<String, Sp<Ipv4Addr>>,
+    pub(crate) lab: BTreeMap<String, Located<Ipv4Addr>>,
 }
 
 impl AddressLock {
@@ -101,7 +101,7 @@ impl Locking {
         if self.old_text.is_none() && self.next.is_empty() {
             return None;
         }
-        let text = text::render(&self.next);
+        let text = format::render(&self.next);
         (self.old_text.as_deref() != Some(text.as_str())).then_some(text)
     }
 }

@@ -8,7 +8,7 @@ use std::fmt::Display;
 use super::AddressLock;
 use crate::diag::{Diagnostic, codes, plural};
 use crate::source::Span;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// Changes listed one per note; the rest are counted.
 const LISTED: usize = 12;
@@ -25,8 +25,8 @@ struct Changes {
 impl Changes {
     fn section<T: PartialEq + Clone>(
         &mut self,
-        old: &BTreeMap<String, Sp<T>>,
-        next: &BTreeMap<String, Sp<T>>,
+        old: &BTreeMap<String, Located<T>>,
+        next: &BTreeMap<String, Located<T>>,
         show: impl Fn(&T) -> String,
     ) {
         for (k, o) in old {

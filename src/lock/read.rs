@@ -7,12 +7,12 @@ use std::net::Ipv4Addr;
 use std::path::Path;
 
 use super::AddressLock;
-use super::text::VERSION;
+use super::format::VERSION;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
 use crate::spec::load::{Limits, yaml_error, yaml_options};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 use crate::yaml::node::{Key, Kind, Node};
 use crate::yaml::tree::parse_tree;
 
@@ -176,22 +176,22 @@ fn decode(root: &Node, diags: &mut Diags) -> Option<AddressLock> {
             "version" => version = check_version(value, diags),
             "hosts" => each(value, "hosts", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {
-                    lock.hosts.insert(k.name.to_string(), Sp::new(a, k.span));
+                    lock.hosts.insert(k.name.to_string(), Located::new(a, k.span));
                 }
             }),
             "links" => each(value, "links", diags, |k, v, d| {
                 if let Some(pair) = pair(v, d) {
-                    lock.links.insert(k.name.to_string(), Sp::new(pair, k.span));
+                    lock.links.insert(k.name.to_string(), Located::new(pair, k.span));
                 }
             }),
             "switches" => each(value, "switches", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {
-                    lock.switches.insert(k.name.to_string(), Sp::new(a, k.span));
+                    lock.switches.insert(k.name.to_string(), Located::new(a, k.span));
                 }
             }),
             "lab" => each(value, "lab", diags, |k, v, d| {
                 if let Some(a) = address(v, d) {
-                    lock.lab.insert(k.name.to_string(), Sp::new(a, k.span));
+                    lock.lab.insert(k.name.to_string(), Located::new(a, k.span));
                 }
             }),
             other => diags.push(invalid(

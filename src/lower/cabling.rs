@@ -10,7 +10,7 @@ use crate::ir::cabling::{BomLine, Cable, CableEnd, Cabling};
 use crate::resolve::model::{ClientRun, End, Link, LinkKind, Model, NodeId, Wan};
 use crate::spec::link::Media;
 use crate::spec::wan::WanKind;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// (site, category, part, length in millimetres).
 type Key = (String, &'static str, String, Option<u64>);
@@ -272,7 +272,7 @@ struct Cord {
 }
 
 impl Cord {
-    fn of(db: &Db, fiber: Option<&str>, optic: Option<&Sp<String>>, count: u32) -> Cord {
+    fn of(db: &Db, fiber: Option<&str>, optic: Option<&Located<String>>, count: u32) -> Cord {
         let mpo = optic
             .and_then(|o| db.optics.get(o))
             .and_then(|o| o.connector.as_deref())

@@ -16,6 +16,7 @@ use crate::derive::Front;
 use crate::ir::fabric::{Fabric, Initiator, Namespace, Target};
 use crate::resolve::model::{Fabric as Spec, HostId};
 use crate::spec::fabric::Transport;
+use crate::yaml::error::EmbeddedError;
 
 const DATA: &str = "linux/nvmeof.yaml";
 
@@ -61,15 +62,15 @@ struct Queues {
     max_size: ByTransport<u32>,
 }
 
-fn data() -> Result<&'static Data, String> {
-    static CELL: OnceLock<Result<Data, String>> = OnceLock::new();
+fn data() -> Result<&'static Data, EmbeddedError> {
+    static CELL: OnceLock<Result<Data, EmbeddedError>> = OnceLock::new();
     CELL.get_or_init(|| crate::yaml::embedded::data(&format!("templates/{DATA}")))
         .as_ref()
         .map_err(Clone::clone)
 }
 
 /// A fabric's subsystem NQN. `Err` is a bug in templates/.
-pub(crate) fn subsystem_nqn(show: &str, fabric: &str) -> Result<String, String> {
+pub(crate) fn subsystem_nqn(show: &str, fabric: &str) -> Result<String, EmbeddedError> {
     Ok(nqn(data()?, show, fabric))
 }
 
@@ -79,7 +80,7 @@ fn nqn(d: &Data, show: &str, fabric: &str) -> String {
 
 /// Every fabric's setup, in the spec's order, from `plan` when the checks made it
 /// (else predicted here). `Err` is a bug in templates/.
-pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, String> {
+pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, EmbeddedError> {
     let Some(cx) = Ctx::new(front) else {
         return Ok(Vec::new());
     };
@@ -95,7 +96,7 @@ pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, S
             &own
         }
     };
-    let show = crate::lower::text::name_like(&cx.m.settings.name);
+    let show = crate::lower::safe_text::name_like(&cx.m.settings.name);
     Ok(cx
         .m
         .fabrics

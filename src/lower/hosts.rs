@@ -4,6 +4,7 @@
 //! the streams the prediction assumed and the pacing that spreads the pair's rate over
 //! them.
 
+use super::error::LowerError;
 use crate::check::Ctx;
 use crate::derive::Front;
 use crate::derive::paths::host_ports;
@@ -44,7 +45,7 @@ fn numa_nodes(cx: &Ctx) -> Vec<Vec<Option<u8>>> {
 }
 
 /// Every DTN's settings and transfers, sorted by name. `Err` is a bug in templates/.
-pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
+pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, LowerError> {
     let t = tuning()?;
     let Some(cx) = Ctx::new(front) else {
         return Ok(Vec::new());
@@ -66,7 +67,10 @@ pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, String> {
         .fabrics
         .iter()
         .map(|f| {
-            super::fabrics::subsystem_nqn(&super::text::name_like(&m.settings.name), &f.name.value)
+            super::fabrics::subsystem_nqn(
+                &super::safe_text::name_like(&m.settings.name),
+                &f.name.value,
+            )
         })
         .collect::<Result<Vec<_>, _>>()?;
     transfers(&cx, t, &numa, &nqns, &mut hosts);
@@ -759,7 +763,7 @@ fn result_stem(
 
 /// Static neighbours for the pairs whose ARP cannot cross their path, and the MACs they
 /// name (`rules::arpless`). `hosts` is in the model's host order.
-fn neighbors(front: &Front, hosts: &mut [Host]) -> Result<(), String> {
+fn neighbors(front: &Front, hosts: &mut [Host]) -> Result<(), LowerError> {
     let pairs = crate::lower::rules::arpless::pairs(front, crate::vendor::vendors()?);
     let m = &front.model;
     let show = &m.settings.name;

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::qos::Rdma;
-use super::{Lx, l2, naming, text};
+use super::{Lx, l2, naming, safe_text};
 use crate::ir::interface::{
     FlowControl, Interface, InterfaceCli, Lacp, LagMember, Peer, Role, Switching,
 };
@@ -152,7 +152,7 @@ pub(crate) fn description(lx: &Lx, p: &Port, peer: Option<End>) -> Option<String
         .or_else(|| link.and_then(|l| l.description.clone()))
         .or_else(|| wan.and_then(|w| w.description.clone()))
         .or(auto)?;
-    text::sanitize(&raw, &lx.f.text)
+    safe_text::sanitize(&raw, &lx.f.text)
 }
 
 fn interface(lx: &mut Lx, i: usize, openflow: bool, rdma: bool) -> Interface {

@@ -9,6 +9,7 @@ mod cabling_mgmt;
 mod containerlab;
 pub(crate) use containerlab::{bind_host_scripts, is_wan_delay};
 mod dpid;
+pub(crate) mod error;
 pub(crate) mod fabrics;
 pub(crate) mod flows;
 mod host_mgmt;
@@ -26,9 +27,9 @@ mod openflow;
 pub(crate) mod qos;
 mod routing;
 mod rules;
+pub(crate) mod safe_text;
 mod services;
 mod spanning_tree;
-pub(crate) mod text;
 mod unconfirmed;
 
 use std::collections::{BTreeMap, HashSet};
@@ -36,6 +37,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::derive::Front;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::ir::{Lab, Switch};
+use crate::lower::error::LowerError;
 use crate::resolve::model::{End, LinkId, Model, NodeId, SwitchId};
 use crate::source::Span;
 use crate::spec::switch::OfMode;
@@ -142,7 +144,7 @@ impl<'a> Lx<'a> {
 pub(crate) use hosts::lower as hosts;
 
 /// Lowers every switch. `Err` is a bug in the embedded vendor data.
-pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, LowerError> {
     let mut lab = lower_but_flows(front, diags)?;
     lab.flows = flows::lower(front);
     Ok(lab)
@@ -150,11 +152,11 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
 
 /// [`lower`] but the flows' IR, which a build writes straight from the routes
 /// (`flows::write`).
-pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, String> {
+pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, LowerError> {
     let switches = switches(front, diags)?;
     let vendors = vendor::vendors()?;
     let m = &front.model;
-    let show = text::name_like(&m.settings.name);
+    let show = safe_text::name_like(&m.settings.name);
     let containerlab = containerlab::lower(front, vendors, &show, &switches)?;
     let net = &m.settings.management;
     let management = crate::ir::ManagementNetwork {
@@ -187,14 +189,14 @@ pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, S
 /// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
 /// finds what a vendor cannot do. `check` stops here; the lab, the cabling and the
 /// flows' IR report nothing (they were two thirds of `check` on sc16).
-pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, String> {
+pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, LowerError> {
     lower_switches(front, diags, true)
 }
 
 /// What lowering the switches reports, for `check`: each switch's IR is dropped once
 /// its OpenFlow ports are known, so the next switch reuses its memory, and its free
 /// text is not written (nothing in either can change a diagnostic).
-pub(crate) fn checks(front: &Front, diags: &mut Diags) -> Result<(), String> {
+pub(crate) fn checks(front: &Front, diags: &mut Diags) -> Result<(), LowerError> {
     lower_switches(front, diags, false).map(drop)
 }
 
@@ -220,7 +222,7 @@ struct Shared<'a> {
 }
 
 /// Lowers the switches one by one in hostname order, then attaches their rules.
-fn lower_switches(front: &Front, diags: &mut Diags, keep: bool) -> Result<Vec<Switch>, String> {
+fn lower_switches(front: &Front, diags: &mut Diags, keep: bool) -> Result<Vec<Switch>, LowerError> {
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();
@@ -402,7 +404,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         hostname: s.name.value.clone(),
         vendor: folder.to_owned(),
         os: lx.os().to_owned(),
-        model: text::name_like(&s.model.value),
+        model: safe_text::name_like(&s.model.value),
         platform: s.platform.clone(),
         site: lx
             .m
@@ -416,7 +418,7 @@ fn switch(lx: &mut Lx, folder: &str, dpid: Option<u64>, rdma: qos::Rdma) -> Swit
         description: s
             .description
             .as_deref()
-            .and_then(|d| text::sanitize(d, &lx.f.text)),
+            .and_then(|d| safe_text::sanitize(d, &lx.f.text)),
         planning_only,
         management,
         platform_setup: s

@@ -10,7 +10,7 @@ use crate::resolve::model::Services as Want;
 use crate::source::Span;
 
 /// Where a service is written in the spec (its first address, or the sFlow collector).
-fn first_span(list: &[crate::yaml::decode::Sp<std::net::Ipv4Addr>]) -> Option<Span> {
+fn first_span(list: &[crate::yaml::decode::Located<std::net::Ipv4Addr>]) -> Option<Span> {
     list.first().map(|a| a.span)
 }
 
@@ -23,7 +23,7 @@ pub(crate) fn lower(lx: &mut Lx, mgmt: Option<&Management>) -> Option<Services> 
     let mgmt = mgmt?;
     let caps = &lx.f.services;
     let os = lx.os();
-    let text = |list: &[crate::yaml::decode::Sp<std::net::Ipv4Addr>]| {
+    let text = |list: &[crate::yaml::decode::Located<std::net::Ipv4Addr>]| {
         list.iter().map(|a| a.value.to_string()).collect::<Vec<_>>()
     };
     let mut left_out: Vec<(Span, &'static str)> = Vec::new();

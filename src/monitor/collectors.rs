@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::error::MonitorError;
 use super::watch::Collector;
 use crate::ir::switch::Switch;
 
@@ -70,7 +71,7 @@ const SUBSCRIPTIONS: [(&str, &str); 3] = [
     ),
 ];
 
-pub(crate) fn gnmic(switches: &[(&Switch, Collector)]) -> Result<String, String> {
+pub(crate) fn gnmic(switches: &[(&Switch, Collector)]) -> Result<String, MonitorError> {
     let targets = switches
         .iter()
         .filter(|(_, c)| *c == Collector::Gnmi)
@@ -116,7 +117,7 @@ pub(crate) fn gnmic(switches: &[(&Switch, Collector)]) -> Result<String, String>
             },
         )]),
     };
-    serde_saphyr::to_string(&doc).map_err(|e| format!("monitoring/gnmic.yaml: {e}"))
+    serde_saphyr::to_string(&doc).map_err(MonitorError::of("monitoring/gnmic.yaml"))
 }
 
 #[derive(Serialize)]
@@ -163,7 +164,7 @@ struct Prometheus {
 /// The scrape config: gnmic's output, and one snmp_exporter target per SNMP switch
 /// (its management address, with the switch's name as `device`, the label the rules
 /// select SNMP series by).
-pub(crate) fn prometheus(switches: &[(&Switch, Collector)]) -> Result<String, String> {
+pub(crate) fn prometheus(switches: &[(&Switch, Collector)]) -> Result<String, MonitorError> {
     let mut jobs = Vec::new();
     if switches.iter().any(|(_, c)| *c == Collector::Gnmi) {
         jobs.push(Job {
@@ -222,7 +223,7 @@ pub(crate) fn prometheus(switches: &[(&Switch, Collector)]) -> Result<String, St
         rule_files: vec!["alerts.rules.yml"],
         scrape_configs: jobs,
     };
-    serde_saphyr::to_string(&doc).map_err(|e| format!("monitoring/prometheus.yml: {e}"))
+    serde_saphyr::to_string(&doc).map_err(MonitorError::of("monitoring/prometheus.yml"))
 }
 
 #[derive(Serialize)]
@@ -238,7 +239,7 @@ struct SnmpAuths {
 
 /// snmp_exporter's `auths` entry named `democ`, with the show's v2c community (merge it
 /// into snmp_exporter's snmp.yml). None when no switch is polled over SNMP.
-pub(crate) fn snmp_auth(switches: &[(&Switch, Collector)]) -> Result<Option<String>, String> {
+pub(crate) fn snmp_auth(switches: &[(&Switch, Collector)]) -> Result<Option<String>, MonitorError> {
     let Some(community) = switches
         .iter()
         .filter(|(_, c)| *c == Collector::Snmp)
@@ -263,5 +264,5 @@ pub(crate) fn snmp_auth(switches: &[(&Switch, Collector)]) -> Result<Option<Stri
     };
     serde_saphyr::to_string(&doc)
         .map(Some)
-        .map_err(|e| format!("monitoring/snmp-auth.yml: {e}"))
+        .map_err(MonitorError::of("monitoring/snmp-auth.yml"))
 }

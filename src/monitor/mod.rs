@@ -7,6 +7,7 @@
 //! listed at the head of the rules, with why.
 
 mod collectors;
+pub(crate) mod error;
 mod promql;
 mod rules;
 mod watch;
@@ -17,6 +18,7 @@ use crate::check::predict::Plan;
 use crate::derive::Front;
 use crate::ir::Lab;
 use crate::write::OutFile;
+use error::{MonitorError, Unwatched};
 use rules::{Group, RuleFile};
 use watch::{Collector, Point, Watched, host_sends};
 
@@ -30,7 +32,7 @@ fn comment(s: &str) -> String {
 }
 
 /// Every file under `monitoring/`.
-pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile>, String> {
+pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile>, MonitorError> {
     let m = &front.model;
     let watched = Watched::new(lab);
     let mut notes: Vec<String> = Vec::new();
@@ -55,7 +57,7 @@ pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile
 
     let mut links = Vec::new();
     // Per flow: the points at its senders' ports, or why it has none.
-    let mut senders: Vec<Result<Vec<Point>, String>> = vec![Ok(Vec::new()); plan.flows.len()];
+    let mut senders: Vec<Result<Vec<Point>, Unwatched>> = vec![Ok(Vec::new()); plan.flows.len()];
     for (res, u) in &plan.links {
         let point = watched.point(m, *res);
         if let Some(p) = &point
@@ -69,10 +71,11 @@ pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile
         for &f in &u.flows {
             let Ok(list) = &mut senders[f] else { continue };
             senders[f] = match (&point, u.flows.len()) {
-                (None, _) => Err(format!("{} is on no watched switch", u.link)),
-                (Some(_), n) if n > 1 => {
-                    Err(format!("{} is shared with {} other flow(s)", u.link, n - 1))
-                }
+                (None, _) => Err(Unwatched::NoWatchedSwitch { link: &u.link }),
+                (Some(_), n) if n > 1 => Err(Unwatched::Shared {
+                    link: &u.link,
+                    others: n - 1,
+                }),
                 (Some(p), _) => {
                     list.push(p.clone());
                     continue;
@@ -127,7 +130,7 @@ pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile
         rules: rules::alerts(),
     });
     let body = serde_saphyr::to_string(&RuleFile { groups })
-        .map_err(|e| format!("monitoring/alerts.rules.yml: {e}"))?;
+        .map_err(MonitorError::of("monitoring/alerts.rules.yml"))?;
     let mut head = format!(
         "# Prometheus rules for show `{}`, thresholds from its plan (democ build).\n# Alerts fire {}% away from the plan, `democ verify`'s default tolerance.\n",
         comment(show),

@@ -401,38 +401,39 @@ fn optics(cx: &Ctx) -> Optics {
     use crate::check::optics::{Plant, budget};
     use crate::resolve::model::LinkKind;
     use crate::spec::wan::WanKind;
-    use crate::yaml::decode::Sp;
+    use crate::yaml::decode::Located;
     let m = cx.m;
     let required = if m.settings.margin_db.value.is_nan() {
         cx.physics.default_margin_db
     } else {
         m.settings.margin_db.value
     };
-    let row = |id: String, link: usize, client_end, a: &Sp<String>, b: &Sp<String>, plant| {
-        let (oa, ob) = (cx.db.optics.get(a)?, cx.db.optics.get(b)?);
-        let bud = budget(oa, ob, plant, cx.physics).ok()?;
-        let margin = bud.margin_db();
-        let required_db = bud.required(required);
-        Some(Budget {
-            id,
-            link: m.link_name(link),
-            client_end,
-            optic_a: a.value.clone(),
-            optic_b: (a.value != b.value).then(|| b.value.clone()),
-            km: plant.length_km,
-            available_db: bud.available_db,
-            loss_db: bud.loss_db,
-            margin_db: margin,
-            required_db,
-            class: if margin < 0.0 {
-                "u-over"
-            } else if margin < required_db {
-                "u-high"
-            } else {
-                "u-low"
-            },
-        })
-    };
+    let row =
+        |id: String, link: usize, client_end, a: &Located<String>, b: &Located<String>, plant| {
+            let (oa, ob) = (cx.db.optics.get(a)?, cx.db.optics.get(b)?);
+            let bud = budget(oa, ob, plant, cx.physics).ok()?;
+            let margin = bud.margin_db();
+            let required_db = bud.required(required);
+            Some(Budget {
+                id,
+                link: m.link_name(link),
+                client_end,
+                optic_a: a.value.clone(),
+                optic_b: (a.value != b.value).then(|| b.value.clone()),
+                km: plant.length_km,
+                available_db: bud.available_db,
+                loss_db: bud.loss_db,
+                margin_db: margin,
+                required_db,
+                class: if margin < 0.0 {
+                    "u-over"
+                } else if margin < required_db {
+                    "u-high"
+                } else {
+                    "u-low"
+                },
+            })
+        };
     // The optics of an OTN or circuit hand-off face the carrier's equipment, not each
     // other over the WAN's length: their fiber is the client run, listed after the links.
     let links = m.links.iter().enumerate().filter_map(|(i, l)| {
@@ -468,7 +469,7 @@ fn optics(cx: &Ctx) -> Optics {
 fn lab_id(m: &crate::resolve::model::Model, i: usize) -> String {
     format!(
         "{}-{:03}",
-        crate::lower::text::name_like(&m.settings.name),
+        crate::lower::safe_text::name_like(&m.settings.name),
         i + 1
     )
 }

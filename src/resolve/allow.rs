@@ -7,10 +7,10 @@ use super::model::Allow;
 use crate::diag::{Diagnostic, Severity, codes};
 use crate::source::Span;
 use crate::spec::Spec;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// The codes of one `allow:` list; unknown codes and error codes are refused.
-fn codes_of(rx: &mut Rx, list: &[Sp<String>]) -> Vec<(codes::Code, Span)> {
+fn codes_of(rx: &mut Rx, list: &[Located<String>]) -> Vec<(codes::Code, Span)> {
     let mut out = Vec::new();
     for c in list {
         match codes::find(&c.value) {

@@ -6,11 +6,11 @@ use super::Rx;
 use super::model::ClientRun;
 use crate::diag::{Diagnostic, codes};
 use crate::spec::wan::{self, WanKind};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// The client runs of `w` at its `a` and `b` ends, each checked and resolved.
 pub(super) fn resolve(rx: &mut Rx, w: &wan::Wan) -> [Option<ClientRun>; 2] {
-    let one = |rx: &mut Rx, run: Option<&Sp<wan::ClientRun>>, end: &'static str| {
+    let one = |rx: &mut Rx, run: Option<&Located<wan::ClientRun>>, end: &'static str| {
         let run = run?;
         if w.kind.value != WanKind::Otn {
             not_otn(rx, w, run, end);
@@ -59,7 +59,7 @@ pub(super) fn resolve(rx: &mut Rx, w: &wan::Wan) -> [Option<ClientRun>; 2] {
 }
 
 /// E0221: a client run on a dark fiber or a circuit.
-fn not_otn(rx: &mut Rx, w: &wan::Wan, run: &Sp<wan::ClientRun>, end: &str) {
+fn not_otn(rx: &mut Rx, w: &wan::Wan, run: &Located<wan::ClientRun>, end: &str) {
     let kind = w.kind.value.as_str();
     rx.diags.push(
         Diagnostic::new(

@@ -8,9 +8,9 @@ use crate::spec::Spec;
 use crate::spec::flow::Store;
 use crate::spec::name::{MAX_PAIRS, Pattern};
 use crate::spec::show::Routing;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
-fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
+fn hosts_of(rx: &mut Rx, p: &Located<Pattern>) -> Option<Vec<HostId>> {
     // A single name (nearly every flow's ends) is looked up as written, without the
     // list of one copied name that expanding it makes.
     if p.range.is_none() {
@@ -23,7 +23,7 @@ fn hosts_of(rx: &mut Rx, p: &Sp<Pattern>) -> Option<Vec<HostId>> {
 }
 
 /// The host `name` (of the pattern `p`), or None with the error reported.
-fn host_named(rx: &mut Rx, p: &Sp<Pattern>, name: &str) -> Option<HostId> {
+fn host_named(rx: &mut Rx, p: &Located<Pattern>, name: &str) -> Option<HostId> {
     match rx.nodes.get(name) {
         Some(&(NodeId::Host(h), _)) => Some(h),
         Some(&(NodeId::Switch(_), _)) => {
@@ -64,7 +64,7 @@ fn pair_up(from: Vec<HostId>, to: Vec<HostId>) -> Result<Vec<(HostId, HostId)>, 
 
 fn pairs(
     rx: &mut Rx,
-    f: &Sp<crate::spec::flow::Flow>,
+    f: &Located<crate::spec::flow::Flow>,
     from: Vec<HostId>,
     to: Vec<HostId>,
 ) -> Option<Vec<(HostId, HostId)>> {
@@ -98,7 +98,7 @@ fn pairs(
 }
 
 /// E0009 at the flow whose pairs take the show past [`MAX_PAIRS`].
-fn too_many_pairs(rx: &mut Rx, f: &Sp<crate::spec::flow::Flow>, total: usize) {
+fn too_many_pairs(rx: &mut Rx, f: &Located<crate::spec::flow::Flow>, total: usize) {
     rx.diags.push(
         Diagnostic::new(
             codes::LIMIT,
@@ -111,9 +111,9 @@ fn too_many_pairs(rx: &mut Rx, f: &Sp<crate::spec::flow::Flow>, total: usize) {
     );
 }
 
-fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>>>> {
+fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Located<usize>>>> {
     let Some(p) = &f.path else { return Some(None) };
-    let mut out: Vec<Sp<usize>> = Vec::new();
+    let mut out: Vec<Located<usize>> = Vec::new();
     let mut visited: crate::fxhash::FxMap<usize, Span> = crate::fxhash::FxMap::default();
     for hop in p {
         match rx.nodes.get(hop.as_str()) {
@@ -134,7 +134,7 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
                     return None;
                 }
                 visited.insert(s, hop.span);
-                out.push(Sp::new(s, hop.span));
+                out.push(Located::new(s, hop.span));
             }
             None if rx.unresolved.contains(hop.as_str()) => return None,
             _ => {
@@ -154,9 +154,9 @@ fn path(rx: &mut Rx, f: &crate::spec::flow::Flow) -> Option<Option<Vec<Sp<usize>
 
 /// The model's flow from the spec's, its ends and path resolved.
 fn flow(
-    f: &Sp<crate::spec::flow::Flow>,
+    f: &Located<crate::spec::flow::Flow>,
     pairs: Vec<(HostId, HostId)>,
-    path: Option<Vec<Sp<usize>>>,
+    path: Option<Vec<Located<usize>>>,
     (routing, cc): (Routing, crate::spec::flow::CongestionControl),
 ) -> Flow {
     Flow {
@@ -197,7 +197,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
     let mut total_pairs = 0usize;
     for f in &spec.flows {
         let valid = {
-            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            let mut cx = crate::yaml::decode::DecodeContext { diags: rx.diags };
             crate::spec::name::check_name(&mut cx, &f.name)
         };
         if let Some(&first) = seen.get(f.name.as_str()) {
@@ -250,7 +250,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         // A fabric's name becomes file names (`fabrics/<name>/`) and part of its NQN:
         // the same safe characters as every other name.
         {
-            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            let mut cx = crate::yaml::decode::DecodeContext { diags: rx.diags };
             crate::spec::name::check_name(&mut cx, &fab.name);
         }
         if let Some(&first) = seen.get(fab.name.as_str()) {
@@ -259,7 +259,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
         seen.insert(fab.name.value.clone(), fab.name.span);
         let target = hosts_of(
             rx,
-            &Sp::new(
+            &Located::new(
                 Pattern {
                     prefix: fab.target.value.clone(),
                     range: None,

@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, codes, suggest};
 use crate::source::Span;
 use crate::spec::Spec;
 use crate::spec::name::{MAX_HOSTS, parse_pattern};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 pub(super) fn slot_names(ch: &ChassisModel) -> Vec<&str> {
     ch.slots.iter().map(|(k, _)| k.as_str()).collect()
@@ -86,7 +86,7 @@ fn nics(rx: &mut Rx, h: &crate::spec::host::Host, ch: Option<&ChassisModel>, hos
         let mut idx = Vec::with_capacity(nic.ports.len().min(nports));
         for p in nic.ports.iter().take(nports) {
             let valid = {
-                let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+                let mut cx = crate::yaml::decode::DecodeContext { diags: rx.diags };
                 crate::spec::name::check_name(&mut cx, p)
             };
             if !valid {
@@ -295,7 +295,7 @@ fn serials(rx: &mut Rx, g: &crate::spec::host::HostNvme, count: u32) -> Vec<Stri
 
 /// A static address or a drive serial on a host range would be given to every host of
 /// the range.
-fn static_in_range(rx: &mut Rx, h: &crate::spec::host::Host, key: &Sp<String>) {
+fn static_in_range(rx: &mut Rx, h: &crate::spec::host::Host, key: &Located<String>) {
     for s in h
         .nvme
         .iter()
@@ -408,7 +408,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
         let nic_count = h.nics.as_ref().map_or(0, Vec::len);
         let port_count: usize = h.nics.iter().flatten().map(|n| n.ports.len()).sum();
         for (i, name) in names.into_iter().enumerate() {
-            let sp = Sp::new(name, key.span);
+            let sp = Located::new(name, key.span);
             if !claim(rx, &sp, NodeId::Host(m.hosts.len()), "host") {
                 continue;
             }
@@ -421,7 +421,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) -> bool {
                 memory_gb: h.memory_gb.clone(),
                 kernel: h.kernel.as_ref().map(|k| k.value),
                 mtu: mtu.clone(),
-                mgmt: h.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
+                mgmt: h.mgmt.as_ref().map(|a| Located::new(a.0, a.span)),
                 // Sized ahead: the counts are known, and a large show has many hosts.
                 nics: Vec::with_capacity(nic_count),
                 nvme: Vec::with_capacity(h.nvme.as_ref().map_or(0, Vec::len)),

@@ -10,10 +10,10 @@ use crate::spec::Spec;
 use crate::spec::name::Endpoint;
 use crate::spec::units::Rate;
 use crate::spec::wan::{Fiber, WanKind};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// Resolves every (node, port) an endpoint names.
-fn ends(rx: &mut Rx, m: &Model, ep: &Sp<Endpoint>) -> Option<Vec<End>> {
+fn ends(rx: &mut Rx, m: &Model, ep: &Located<Endpoint>) -> Option<Vec<End>> {
     let pairs = ep.expand().ok()?;
     let mut out = Vec::with_capacity(pairs.len());
     let mut ok = true;
@@ -94,7 +94,7 @@ fn agree(
     m: &Model,
     a: End,
     b: End,
-    want: Option<&Sp<Rate>>,
+    want: Option<&Located<Rate>>,
     span: Span,
 ) -> Option<Rate> {
     let (pa, pb) = (m.port(a), m.port(b));
@@ -229,7 +229,7 @@ struct Bundle {
     pairs: Vec<(End, End)>,
 }
 
-fn bundle(rx: &mut Rx, m: &Model, a: &Sp<Endpoint>, b: &Sp<Endpoint>) -> Option<Bundle> {
+fn bundle(rx: &mut Rx, m: &Model, a: &Located<Endpoint>, b: &Located<Endpoint>) -> Option<Bundle> {
     let ea = ends(rx, m, a);
     let eb = ends(rx, m, b);
     let (ea, eb) = (ea?, eb?);
@@ -251,7 +251,7 @@ fn bundle(rx: &mut Rx, m: &Model, a: &Sp<Endpoint>, b: &Sp<Endpoint>) -> Option<
     })
 }
 
-pub(super) fn positive(rx: &mut Rx, v: Option<&Sp<f64>>, what: &str) -> f64 {
+pub(super) fn positive(rx: &mut Rx, v: Option<&Located<f64>>, what: &str) -> f64 {
     match v {
         // NaN is refused too: `l.value > 0.0` is false for it.
         Some(l) if l.value.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) => {
@@ -380,7 +380,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
     let mut seen: crate::fxhash::FxMap<String, Span> = crate::fxhash::FxMap::default();
     for w in &spec.wan {
         let valid = {
-            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            let mut cx = crate::yaml::decode::DecodeContext { diags: rx.diags };
             crate::spec::name::check_name(&mut cx, &w.name)
         };
         if let Some(&first) = seen.get(w.name.as_str()) {
@@ -447,7 +447,7 @@ fn wan(rx: &mut Rx, m: &mut Model, spec: &Spec) {
                 continue;
             }
             let want =
-                client_rate.map(|r| Sp::new(r, w.client.as_ref().map_or(w.span, |c| c.span)));
+                client_rate.map(|r| Located::new(r, w.client.as_ref().map_or(w.span, |c| c.span)));
             let Some(speed) = agree(rx, m, a, bb, want.as_ref(), w.a.span) else {
                 release(m, a, bb);
                 continue;

@@ -5,22 +5,22 @@ use std::net::Ipv4Addr;
 
 use super::model::{Model, SiteId};
 use crate::spec::addr::Prefix;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// A site's `mgmt:`: the subnet its devices take management addresses from and its
 /// router.
 #[derive(Debug, Clone)]
 pub(crate) struct SiteMgmt {
-    pub(crate) subnet: Sp<Prefix>,
-    pub(crate) gateway: Sp<Ipv4Addr>,
+    pub(crate) subnet: Located<Prefix>,
+    pub(crate) gateway: Located<Ipv4Addr>,
 }
 
 /// The management network a site's devices are on.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MgmtNet<'a> {
     /// The subnet management addresses come from (None: the show has no mgmt pool).
-    pub(crate) subnet: Option<&'a Sp<Prefix>>,
-    pub(crate) gateway: Option<&'a Sp<Ipv4Addr>>,
+    pub(crate) subnet: Option<&'a Located<Prefix>>,
+    pub(crate) gateway: Option<&'a Located<Ipv4Addr>>,
     /// The site has a network of its own (not the show floor's).
     pub(crate) own: bool,
 }

@@ -6,7 +6,7 @@
 use super::model::{Middlebox, Model};
 use crate::spec::middlebox::{Middlebox as Spec, MiddleboxKind};
 use crate::spec::units::Rate;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// The IP MTU an encapsulation's cost is counted against when neither the box nor the
 /// link says: 9000, the data-transfer norm (catalog/physics.yaml has no better figure
@@ -19,12 +19,15 @@ pub(crate) struct Inline {
     /// The smallest per-direction throughput of the boxes, counted on the wire.
     pub(crate) capacity: Option<Rate>,
     /// The smallest IP MTU of the boxes, with where it is written.
-    pub(crate) mtu: Option<Sp<u32>>,
+    pub(crate) mtu: Option<Located<u32>>,
     pub(crate) latency_us: f64,
 }
 
 /// The boxes on one link entry; `link_mtu` is the entry's own `mtu:`.
-pub(crate) fn inline(boxes: Option<&Vec<Sp<Spec>>>, link_mtu: Option<&Sp<u32>>) -> Inline {
+pub(crate) fn inline(
+    boxes: Option<&Vec<Located<Spec>>>,
+    link_mtu: Option<&Located<u32>>,
+) -> Inline {
     let mut out = Inline {
         boxes: Vec::new(),
         capacity: None,
@@ -64,7 +67,7 @@ pub(crate) fn inline(boxes: Option<&Vec<Sp<Spec>>>, link_mtu: Option<&Sp<u32>>) 
 }
 
 /// The link's MTU with its boxes': the smaller, and where it is written.
-pub(crate) fn mtu(link: Option<Sp<u32>>, inline: &Inline) -> Option<Sp<u32>> {
+pub(crate) fn mtu(link: Option<Located<u32>>, inline: &Inline) -> Option<Located<u32>> {
     match (link, &inline.mtu) {
         (Some(l), Some(b)) if b.value < l.value => Some(b.clone()),
         (Some(l), _) => Some(l),

@@ -102,7 +102,7 @@ impl Rx<'_> {
         );
     }
 
-    pub(crate) fn site(&mut self, name: &crate::yaml::decode::Sp<String>) -> Option<SiteId> {
+    pub(crate) fn site(&mut self, name: &crate::yaml::decode::Located<String>) -> Option<SiteId> {
         if let Some(&id) = self.sites.get(name.as_str()) {
             return Some(id);
         }

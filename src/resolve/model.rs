@@ -15,7 +15,7 @@ use crate::spec::site::SiteKind;
 use crate::spec::switch::{Fec, OfMode, Os};
 use crate::spec::units::Rate;
 use crate::spec::wan::{Fiber, Provisioning, WanKind};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 pub(crate) type SiteId = usize;
 pub(crate) type SwitchId = usize;
@@ -44,15 +44,15 @@ pub(crate) struct Settings {
     pub(crate) name: String,
     pub(crate) title: String,
     pub(crate) venue: String,
-    pub(crate) host_mtu: Sp<u32>,
-    pub(crate) switch_mtu: Option<Sp<u32>>,
-    pub(crate) controller: Option<Sp<Controller>>,
-    pub(crate) of_version: Sp<String>,
+    pub(crate) host_mtu: Located<u32>,
+    pub(crate) switch_mtu: Option<Located<u32>>,
+    pub(crate) controller: Option<Located<Controller>>,
+    pub(crate) of_version: Located<String>,
     /// `defaults.openflow.placeholder_port_map: true`, where written.
     pub(crate) placeholder_port_map: Option<Span>,
     /// `defaults.openflow.restconf` (default `rfc8040`).
     pub(crate) restconf: crate::spec::show::Restconf,
-    pub(crate) margin_db: Sp<f64>,
+    pub(crate) margin_db: Located<f64>,
     pub(crate) warn_utilization: f64,
     pub(crate) routing: Routing,
     /// `defaults.congestion_control` (default `cubic`).
@@ -72,8 +72,8 @@ pub(crate) struct Settings {
 /// `show.services`, defaults applied: what every switch is pointed at.
 #[derive(Debug, Default)]
 pub(crate) struct Services {
-    pub(crate) ntp: Vec<Sp<Ipv4Addr>>,
-    pub(crate) syslog: Vec<Sp<Ipv4Addr>>,
+    pub(crate) ntp: Vec<Located<Ipv4Addr>>,
+    pub(crate) syslog: Vec<Located<Ipv4Addr>>,
     pub(crate) snmp: Option<Snmp>,
     pub(crate) sflow: Option<Sflow>,
     pub(crate) lldp: bool,
@@ -86,20 +86,20 @@ pub(crate) struct Snmp {
     pub(crate) community: String,
     /// Where the community is written.
     pub(crate) community_span: Span,
-    pub(crate) traps: Vec<Sp<Ipv4Addr>>,
+    pub(crate) traps: Vec<Located<Ipv4Addr>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct Sflow {
-    pub(crate) collector: Sp<Ipv4Addr>,
+    pub(crate) collector: Located<Ipv4Addr>,
     pub(crate) port: u16,
-    pub(crate) sample_rate: Sp<u32>,
+    pub(crate) sample_rate: Located<u32>,
     pub(crate) polling_s: u32,
 }
 
 impl Services {
     /// Every address a switch sends to from its management port, with where it is written.
-    pub(crate) fn addresses(&self) -> impl Iterator<Item = &Sp<Ipv4Addr>> {
+    pub(crate) fn addresses(&self) -> impl Iterator<Item = &Located<Ipv4Addr>> {
         self.ntp
             .iter()
             .chain(&self.syslog)
@@ -112,8 +112,8 @@ impl Services {
 /// the OpenFlow controller.
 #[derive(Debug)]
 pub(crate) struct ManagementNet {
-    pub(crate) gateway: Option<Sp<Ipv4Addr>>,
-    pub(crate) vrf: Option<Sp<String>>,
+    pub(crate) gateway: Option<Located<Ipv4Addr>>,
+    pub(crate) vrf: Option<Located<String>>,
     pub(crate) controller_via: ControllerVia,
     /// Where `controller_via` is written (the show's name when it is the default).
     pub(crate) via_span: Span,
@@ -121,15 +121,15 @@ pub(crate) struct ManagementNet {
 
 #[derive(Debug, Default)]
 pub(crate) struct Pools {
-    pub(crate) dtn: Option<Sp<Prefix>>,
-    pub(crate) p2p: Option<Sp<Prefix>>,
-    pub(crate) mgmt: Option<Sp<Prefix>>,
-    pub(crate) loopback: Option<Sp<Prefix>>,
+    pub(crate) dtn: Option<Located<Prefix>>,
+    pub(crate) p2p: Option<Located<Prefix>>,
+    pub(crate) mgmt: Option<Located<Prefix>>,
+    pub(crate) loopback: Option<Located<Prefix>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct Site {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     pub(crate) kind: SiteKind,
     pub(crate) booth: Option<String>,
     pub(crate) location: Option<String>,
@@ -224,20 +224,20 @@ pub(crate) struct OpenflowCfg {
 
 #[derive(Debug)]
 pub(crate) struct Switch {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     pub(crate) site: SiteId,
     /// Catalog key.
-    pub(crate) model: Sp<String>,
+    pub(crate) model: Located<String>,
     pub(crate) vendor: String,
     pub(crate) os: Os,
     /// What it forwards per port and direction (`throughput:`), folded into the
     /// capacity of the links at its ports.
     pub(crate) throughput: Option<crate::spec::units::Rate>,
-    pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
+    pub(crate) mgmt: Option<Located<Ipv4Addr>>,
     pub(crate) asn: Option<u32>,
     pub(crate) router_id: Option<Ipv4Addr>,
     /// The hosts' gateway address and subnet on this switch (`gateway:`).
-    pub(crate) gateway: Option<Sp<Prefix>>,
+    pub(crate) gateway: Option<Located<Prefix>>,
     pub(crate) openflow: Option<OpenflowCfg>,
     pub(crate) ports: Vec<Port>,
     pub(crate) port_index: HashMap<String, usize>,
@@ -255,8 +255,8 @@ pub(crate) struct Switch {
 
 #[derive(Debug)]
 pub(crate) struct Nic {
-    pub(crate) model: Sp<String>,
-    pub(crate) slot: Sp<String>,
+    pub(crate) model: Located<String>,
+    pub(crate) slot: Located<String>,
     /// Indices into the host's ports.
     pub(crate) ports: Vec<usize>,
     /// Generation and width the link trains at most at in this host (spec `pcie:`).
@@ -265,10 +265,10 @@ pub(crate) struct Nic {
 
 #[derive(Debug)]
 pub(crate) struct NvmeGroup {
-    pub(crate) model: Sp<String>,
+    pub(crate) model: Located<String>,
     pub(crate) count: u32,
-    pub(crate) slot: Option<Sp<String>>,
-    pub(crate) behind: Option<Sp<String>>,
+    pub(crate) slot: Option<Located<String>>,
+    pub(crate) behind: Option<Located<String>>,
     /// Serial numbers of the group's first drives, in order (checked: at most `count`,
     /// characters a device name can hold).
     pub(crate) serials: Vec<String>,
@@ -278,26 +278,26 @@ pub(crate) struct NvmeGroup {
 /// A RAID array of a host, its names checked against the catalog.
 #[derive(Debug, Clone)]
 pub(crate) struct RaidArray {
-    pub(crate) controller: Sp<String>,
-    pub(crate) slot: Sp<String>,
+    pub(crate) controller: Located<String>,
+    pub(crate) slot: Located<String>,
     pub(crate) level: crate::spec::host::RaidLevel,
-    pub(crate) disks: Sp<String>,
+    pub(crate) disks: Located<String>,
     pub(crate) count: u32,
     pub(crate) span: Span,
 }
 
 #[derive(Debug)]
 pub(crate) struct Host {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     pub(crate) site: SiteId,
-    pub(crate) chassis: Sp<String>,
-    pub(crate) cpu: Sp<String>,
+    pub(crate) chassis: Located<String>,
+    pub(crate) cpu: Located<String>,
     pub(crate) sockets: u8,
-    pub(crate) memory_gb: Option<Sp<u32>>,
+    pub(crate) memory_gb: Option<Located<u32>>,
     /// The declared kernel release (`kernel:`); None: nothing is assumed of it.
     pub(crate) kernel: Option<crate::spec::kernel::Kernel>,
-    pub(crate) mtu: Sp<u32>,
-    pub(crate) mgmt: Option<Sp<Ipv4Addr>>,
+    pub(crate) mtu: Located<u32>,
+    pub(crate) mgmt: Option<Located<Ipv4Addr>>,
     pub(crate) nics: Vec<Nic>,
     pub(crate) nvme: Vec<NvmeGroup>,
     /// RAID arrays behind controller cards.
@@ -305,7 +305,7 @@ pub(crate) struct Host {
     pub(crate) ports: Vec<Port>,
     pub(crate) port_index: HashMap<String, usize>,
     /// Static interface addresses by port index.
-    pub(crate) addresses: HashMap<usize, Sp<Prefix>>,
+    pub(crate) addresses: HashMap<usize, Located<Prefix>>,
     /// The range this host was declared in (`dtn-[1-4]` as written, and its size), when
     /// the declaration was a range: findings on what the range shares name it.
     pub(crate) range: Option<(String, usize)>,
@@ -341,8 +341,8 @@ pub(crate) struct Link {
     /// boxes and devices (`throughput:`) hold the capacity below it; a WAN's capacity.
     pub(crate) cable_rate: Rate,
     pub(crate) media: Option<Media>,
-    pub(crate) optic_a: Option<Sp<String>>,
-    pub(crate) optic_b: Option<Sp<String>>,
+    pub(crate) optic_a: Option<Located<String>>,
+    pub(crate) optic_b: Option<Located<String>>,
     pub(crate) length_km: f64,
     /// Where a LAN cable's `length_m:` is written.
     pub(crate) length_span: Option<Span>,
@@ -356,8 +356,8 @@ pub(crate) struct Link {
     pub(crate) mode: Option<PortMode>,
     pub(crate) vlan: Option<u16>,
     pub(crate) vlans: Vec<u16>,
-    pub(crate) subnet: Option<Sp<Prefix>>,
-    pub(crate) mtu: Option<Sp<u32>>,
+    pub(crate) subnet: Option<Located<Prefix>>,
+    pub(crate) mtu: Option<Located<u32>>,
     /// A WAN's declared `rtt_ms`, halved, in microseconds: when present it is the link's
     /// one-way latency (a measured RTT includes every detour and device the fiber length
     /// leaves out), and `length_km` only checks it (W0232).
@@ -379,7 +379,7 @@ pub(crate) struct Link {
 /// An inline box on a link.
 #[derive(Debug, Clone)]
 pub(crate) struct Middlebox {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     pub(crate) kind: crate::spec::middlebox::MiddleboxKind,
     /// It keeps per-connection state.
     pub(crate) stateful: bool,
@@ -405,21 +405,21 @@ pub(crate) struct Lag {
 #[allow(dead_code)]
 #[derive(Debug)]
 pub(crate) struct Wan {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     pub(crate) kind: WanKind,
     pub(crate) links: Vec<LinkId>,
-    pub(crate) client: Option<Sp<String>>,
-    pub(crate) optic: Option<Sp<String>>,
-    pub(crate) length_km: Option<Sp<f64>>,
+    pub(crate) client: Option<Located<String>>,
+    pub(crate) optic: Option<Located<String>>,
+    pub(crate) length_km: Option<Located<f64>>,
     pub(crate) fiber: Fiber,
     pub(crate) splices: u32,
     pub(crate) connectors: u32,
-    pub(crate) capacity: Option<Sp<Rate>>,
+    pub(crate) capacity: Option<Located<Rate>>,
     pub(crate) vlan: Option<u16>,
-    pub(crate) rtt_ms: Option<Sp<f64>>,
+    pub(crate) rtt_ms: Option<Located<f64>>,
     /// Packet loss rate, a fraction.
-    pub(crate) loss: Option<Sp<f64>>,
-    pub(crate) mtu: Option<Sp<u32>>,
+    pub(crate) loss: Option<Located<f64>>,
+    pub(crate) mtu: Option<Located<u32>>,
     pub(crate) provisioning: Option<Provisioning>,
     pub(crate) peer_asn: Option<u32>,
     pub(crate) description: Option<String>,
@@ -433,15 +433,15 @@ pub(crate) struct Wan {
 #[derive(Debug, Clone)]
 pub(crate) struct ClientRun {
     /// The optic in the switch port (the run's own `optic:`, else the WAN link's).
-    pub(crate) optic: Sp<String>,
+    pub(crate) optic: Located<String>,
     /// The optic in the transponder's client port (default: `optic`).
-    pub(crate) transponder_optic: Sp<String>,
+    pub(crate) transponder_optic: Located<String>,
     pub(crate) length_m: f64,
     pub(crate) length_km: f64,
     /// Where `length_m:` is written.
     pub(crate) length_span: Span,
     /// Declared fiber type and where.
-    pub(crate) fiber: Option<Sp<Fiber>>,
+    pub(crate) fiber: Option<Located<Fiber>>,
     pub(crate) connectors: u32,
     /// Patch cords of the run, as a LAN link's `cords`.
     pub(crate) cords: u32,
@@ -454,19 +454,19 @@ pub(crate) struct ClientRun {
 
 #[derive(Debug)]
 pub(crate) struct Fabric {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     pub(crate) transport: Transport,
     pub(crate) target: HostId,
     /// Where `target:` is written.
     pub(crate) target_span: Span,
-    pub(crate) drives: Option<Sp<u32>>,
+    pub(crate) drives: Option<Located<u32>>,
     pub(crate) initiators: Vec<HostId>,
     pub(crate) port: u16,
 }
 
 #[derive(Debug)]
 pub(crate) struct Flow {
-    pub(crate) name: Sp<String>,
+    pub(crate) name: Located<String>,
     /// (source, sink) host pairs; a striped flow lists each pair once per stripe.
     pub(crate) pairs: Vec<(HostId, HostId)>,
     /// Per pair, the sender's port the stripe leaves by (`stripe:`); empty when the flow
@@ -478,19 +478,19 @@ pub(crate) struct Flow {
     /// instead of their NIC's.
     pub(crate) pin: (Option<u8>, Option<u8>),
     /// Aggregate demand over all pairs.
-    pub(crate) rate: Sp<Rate>,
-    pub(crate) protocol: Sp<Protocol>,
-    pub(crate) streams: Option<Sp<u32>>,
+    pub(crate) rate: Located<Rate>,
+    pub(crate) protocol: Located<Protocol>,
+    pub(crate) streams: Option<Located<u32>>,
     /// The senders' TCP congestion control (`congestion_control`, else the show's
     /// default); read only for TCP.
     pub(crate) cc: crate::spec::flow::CongestionControl,
     pub(crate) source: Store,
     pub(crate) sink: Store,
-    pub(crate) path: Option<Vec<Sp<SwitchId>>>,
+    pub(crate) path: Option<Vec<Located<SwitchId>>>,
     pub(crate) routing: Routing,
     pub(crate) bidirectional: bool,
     /// Aggregate rate cap, policed by OpenFlow meters.
-    pub(crate) cap: Option<Sp<Rate>>,
+    pub(crate) cap: Option<Located<Rate>>,
     /// `expect: infeasible`: the flow demonstrates a limit.
     pub(crate) expect_infeasible: bool,
     pub(crate) span: Span,

@@ -7,7 +7,7 @@ use super::model::{Services, Sflow, Snmp};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::spec::addr::Addr;
 use crate::spec::services::Services as Spec;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// sFlow's IANA-assigned collector port.
 const SFLOW_PORT: u16 = 6343;
@@ -26,11 +26,11 @@ fn community_ok(c: &str) -> bool {
 }
 
 /// The addresses of a list, each once, in the order written.
-fn addresses(list: Option<&Vec<Sp<Addr>>>) -> Vec<Sp<Ipv4Addr>> {
-    let mut out: Vec<Sp<Ipv4Addr>> = Vec::new();
+fn addresses(list: Option<&Vec<Located<Addr>>>) -> Vec<Located<Ipv4Addr>> {
+    let mut out: Vec<Located<Ipv4Addr>> = Vec::new();
     for a in list.into_iter().flatten() {
         if !out.iter().any(|o| o.value == a.value.0) {
-            out.push(Sp::new(a.value.0, a.span));
+            out.push(Located::new(a.value.0, a.span));
         }
     }
     out
@@ -63,12 +63,12 @@ pub(super) fn services(spec: Option<&Spec>, diags: &mut Diags) -> Services {
         })
     });
     let sflow = s.sflow.as_ref().map(|f| Sflow {
-        collector: Sp::new(f.collector.value.0, f.collector.span),
+        collector: Located::new(f.collector.value.0, f.collector.span),
         port: f.port.as_ref().map_or(SFLOW_PORT, |p| p.value),
         sample_rate: f
             .sample_rate
             .clone()
-            .unwrap_or(Sp::new(SFLOW_SAMPLE_RATE, f.collector.span)),
+            .unwrap_or(Located::new(SFLOW_SAMPLE_RATE, f.collector.span)),
         polling_s: f.polling_s.as_ref().map_or(SFLOW_POLLING_S, |p| p.value),
     });
     Services {

@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, Diags, codes};
 use crate::source::Span;
 use crate::spec::Spec;
 use crate::spec::show::{ControllerVia, Management, Routing};
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
     let Some(show) = &spec.show else {
@@ -22,7 +22,7 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
         return None;
     };
     {
-        let mut cx = crate::yaml::decode::Cx { diags: &mut *diags };
+        let mut cx = crate::yaml::decode::DecodeContext { diags: &mut *diags };
         // The show's name is a file name (`lab/<name>.clab.yml`) and part of every
         // generated identifier: the same safe characters as every other name.
         crate::spec::name::check_name(&mut cx, &show.name);
@@ -47,12 +47,12 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
             .unwrap_or_default(),
         host_mtu: d
             .and_then(|d| d.host_mtu.clone())
-            .unwrap_or(Sp::new(9000, at)),
+            .unwrap_or(Located::new(9000, at)),
         switch_mtu: d.and_then(|d| d.switch_mtu.clone()),
         controller: of.map(|o| o.controller.clone()),
         of_version: of
             .and_then(|o| o.version.clone())
-            .unwrap_or(Sp::new("1.3".into(), at)),
+            .unwrap_or(Located::new("1.3".into(), at)),
         placeholder_port_map: of
             .and_then(|o| o.placeholder_port_map.as_ref())
             .filter(|p| p.value)
@@ -62,7 +62,7 @@ pub(super) fn settings(spec: &Spec, diags: &mut Diags) -> Option<Settings> {
             .map_or(crate::spec::show::Restconf::Rfc8040, |r| r.value),
         margin_db: d
             .and_then(|d| d.optics_margin_db.clone())
-            .unwrap_or(Sp::new(f64::NAN, at)),
+            .unwrap_or(Located::new(f64::NAN, at)),
         warn_utilization: d
             .and_then(|d| d.warn_utilization.as_ref())
             .map_or(90.0, |v| v.value),
@@ -107,7 +107,7 @@ fn vrf_name_ok(name: &str) -> bool {
 /// descriptions and every message that names the show.
 const TEXT_MAX: usize = 200;
 
-fn text_limit(text: &Sp<String>, diags: &mut Diags) {
+fn text_limit(text: &Located<String>, diags: &mut Diags) {
     let n = text.value.chars().count();
     if n > TEXT_MAX {
         diags.push(
@@ -141,7 +141,7 @@ fn management(m: Option<&Management>, at: Span, diags: &mut Diags) -> Management
     ManagementNet {
         gateway: m
             .and_then(|m| m.gateway.as_ref())
-            .map(|g| Sp::new(g.0, g.span)),
+            .map(|g| Located::new(g.0, g.span)),
         vrf: vrf.filter(|v| vrf_name_ok(v)),
         controller_via: via.as_ref().map_or(ControllerVia::Mgmt, |v| v.value),
         via_span: via.map_or(at, |v| v.span),
@@ -153,7 +153,7 @@ pub(super) fn sites(spec: &Spec, rx: &mut Rx) -> Vec<Site> {
     let mut first: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for (name, s) in &spec.sites {
         let ok = {
-            let mut cx = crate::yaml::decode::Cx { diags: rx.diags };
+            let mut cx = crate::yaml::decode::DecodeContext { diags: rx.diags };
             crate::spec::name::check_name(&mut cx, name)
         };
         if !ok {
@@ -172,7 +172,7 @@ pub(super) fn sites(spec: &Spec, rx: &mut Rx) -> Vec<Site> {
             location: s.location.clone(),
             mgmt: s.mgmt.as_ref().map(|m| super::mgmt_net::SiteMgmt {
                 subnet: m.subnet.clone(),
-                gateway: Sp::new(m.gateway.value.0, m.gateway.span),
+                gateway: Located::new(m.gateway.value.0, m.gateway.span),
             }),
         });
     }

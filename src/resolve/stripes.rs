@@ -7,11 +7,11 @@ use super::Rx;
 use super::model::{Flow, Model};
 use crate::diag::{Diagnostic, codes};
 use crate::spec::flow::Protocol;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// Expands `f`'s pairs over `ports`; on any refused port the flow stays unstriped (the
 /// error stops the build).
-pub(super) fn stripe(rx: &mut Rx, m: &Model, f: &mut Flow, ports: &[Sp<String>]) {
+pub(super) fn stripe(rx: &mut Rx, m: &Model, f: &mut Flow, ports: &[Located<String>]) {
     let refuse = |rx: &mut Rx, at: crate::source::Span, msg: String, label: &str, help: String| {
         rx.diags.push(
             Diagnostic::new(codes::STRIPE_PORT, at, msg)

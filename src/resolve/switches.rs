@@ -11,12 +11,12 @@ use crate::diag::{Diagnostic, codes, list, suggest};
 use crate::spec::Spec;
 use crate::spec::switch::{OfMode, Os, PortOverride};
 use crate::spec::units::{Rate, parse_rate};
-use crate::yaml::decode::{Cx, Sp};
+use crate::yaml::decode::{DecodeContext, Located};
 
 /// Claims a name in the node namespace (switches and hosts), reporting duplicates.
-pub(super) fn claim(rx: &mut Rx, name: &Sp<String>, id: NodeId, what: &str) -> bool {
+pub(super) fn claim(rx: &mut Rx, name: &Located<String>, id: NodeId, what: &str) -> bool {
     let valid = {
-        let mut cx = Cx { diags: rx.diags };
+        let mut cx = DecodeContext { diags: rx.diags };
         crate::spec::name::check_name(&mut cx, name)
     };
     if !valid {
@@ -118,7 +118,7 @@ fn apply(
     sw: &str,
     mut port: Port,
     group: &PortGroup,
-    o: &Sp<PortOverride>,
+    o: &Located<PortOverride>,
     max_mtu: u32,
 ) -> Vec<Port> {
     port.span = Some(o.span);
@@ -221,7 +221,7 @@ fn apply(
 
 fn ports(
     rx: &mut Rx,
-    sw: &Sp<String>,
+    sw: &Located<String>,
     model: &SwitchModel,
     os: Os,
     spec: &crate::spec::switch::Switch,
@@ -453,7 +453,13 @@ fn of_ports(
 }
 
 /// Every name in `openflow.ports` is a port of the model (or a breakout parent).
-fn check_of_ports(rx: &mut Rx, sw: &Sp<String>, model: &str, of: &OpenflowCfg, ports: &[Port]) {
+fn check_of_ports(
+    rx: &mut Rx,
+    sw: &Located<String>,
+    model: &str,
+    of: &OpenflowCfg,
+    ports: &[Port],
+) {
     let Some(list) = &of.ports else { return };
     for (name, span) in list {
         let known = ports
@@ -508,7 +514,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             model: s.model.clone(),
             vendor: model.vendor.value.clone(),
             os,
-            mgmt: s.mgmt.as_ref().map(|a| Sp::new(a.0, a.span)),
+            mgmt: s.mgmt.as_ref().map(|a| Located::new(a.0, a.span)),
             asn: s.asn.as_ref().and_then(|a| u32::try_from(a.value).ok()),
             router_id: s.router_id.as_ref().map(|a| a.0),
             gateway: s.gateway.clone(),

@@ -2,7 +2,8 @@
 
 use std::net::Ipv4Addr;
 
-use crate::yaml::decode::{Cx, Decode};
+use super::error::PrefixError;
+use crate::yaml::decode::{Decode, DecodeContext};
 use crate::yaml::node::Node;
 
 /// An IPv4 prefix `a.b.c.d/len` (host bits may be set for interface addresses).
@@ -52,28 +53,34 @@ impl std::fmt::Display for Prefix {
     }
 }
 
-pub(crate) fn parse_prefix(text: &str) -> Result<Prefix, String> {
-    let (a, l) = text
-        .split_once('/')
-        .ok_or_else(|| format!("`{text}` has no prefix length: write it as `10.16.0.0/16`"))?;
+pub(crate) fn parse_prefix(text: &str) -> Result<Prefix, PrefixError> {
+    let (a, l) = text.split_once('/').ok_or_else(|| PrefixError::NoLength {
+        text: text.to_owned(),
+    })?;
     let addr: Ipv4Addr = a
         .trim()
         .parse()
-        .map_err(|_| format!("`{a}` is not an IPv4 address"))?;
+        .map_err(|_| PrefixError::NotIpv4 { addr: a.to_owned() })?;
     let len: u8 = l
         .trim()
         .parse()
         .ok()
         .filter(|&l| l <= 32)
-        .ok_or_else(|| format!("`/{l}` is not a prefix length from 0 to 32"))?;
+        .ok_or_else(|| PrefixError::BadLength { len: l.to_owned() })?;
     Ok(Prefix { addr, len })
 }
 
 impl Decode for Prefix {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Prefix> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Prefix> {
         let text = String::decode(node, cx)?;
         parse_prefix(&text)
-            .map_err(|e| cx.invalid(node.span, format!("`{text}` is not an IPv4 prefix"), e))
+            .map_err(|e| {
+                cx.invalid(
+                    node.span,
+                    format!("`{text}` is not an IPv4 prefix"),
+                    e.to_string(),
+                )
+            })
             .ok()
     }
 }
@@ -92,7 +99,7 @@ impl schemars::JsonSchema for Prefix {
 pub struct Addr(pub(crate) Ipv4Addr);
 
 impl Decode for Addr {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Addr> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Addr> {
         let text = String::decode(node, cx)?;
         match text.parse::<Ipv4Addr>() {
             Ok(a) => Some(Addr(a)),
@@ -125,7 +132,7 @@ pub struct Controller {
 }
 
 impl Decode for Controller {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Controller> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Controller> {
         let text = String::decode(node, cx)?;
         let parsed = match text.split_once(':') {
             Some((a, p)) => a.parse().ok().zip(p.parse().ok()),
@@ -133,7 +140,7 @@ impl Decode for Controller {
         };
         match parsed {
             Some((addr, port)) => {
-                let port = crate::yaml::decode::Sp::new(port, node.span);
+                let port = crate::yaml::decode::Located::new(port, node.span);
                 use crate::spec::bounds::Bounded;
                 let ok = port.within(cx, "controller", node.span, &crate::spec::bounds::TCP_PORT);
                 ok.then_some(Controller {

@@ -7,7 +7,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::source::Span;
-use crate::yaml::decode::{Cx, Named, Sp};
+use crate::yaml::decode::{DecodeContext, Located, Named};
 
 /// A closed range, what the number is, and why the range is what it is.
 pub(crate) struct Bound {
@@ -76,17 +76,17 @@ num!(u8, u16, u32, u64, f64);
 pub(crate) trait Bounded {
     /// Reports each number outside `b`, at its own span or else at `at` (the field's
     /// value); true when all are inside.
-    fn within(&self, cx: &mut Cx, key: &str, at: Span, b: &Bound) -> bool;
+    fn within(&self, cx: &mut DecodeContext, key: &str, at: Span, b: &Bound) -> bool;
 }
 
-impl<T: Num> Bounded for Sp<T> {
-    fn within(&self, cx: &mut Cx, key: &str, _: Span, b: &Bound) -> bool {
+impl<T: Num> Bounded for Located<T> {
+    fn within(&self, cx: &mut DecodeContext, key: &str, _: Span, b: &Bound) -> bool {
         self.value.within(cx, key, self.span, b)
     }
 }
 
 impl<T: Num> Bounded for T {
-    fn within(&self, cx: &mut Cx, key: &str, at: Span, b: &Bound) -> bool {
+    fn within(&self, cx: &mut DecodeContext, key: &str, at: Span, b: &Bound) -> bool {
         let v = self.to_f64();
         if b.admits(v) {
             return true;
@@ -107,7 +107,7 @@ impl<T: Num> Bounded for T {
 }
 
 impl<T: Bounded> Bounded for Vec<T> {
-    fn within(&self, cx: &mut Cx, key: &str, at: Span, b: &Bound) -> bool {
+    fn within(&self, cx: &mut DecodeContext, key: &str, at: Span, b: &Bound) -> bool {
         // Every bad item is reported, so no short-circuit.
         self.iter()
             .filter(|item| !item.within(cx, key, at, b))
@@ -117,7 +117,7 @@ impl<T: Bounded> Bounded for Vec<T> {
 }
 
 impl<T: Num> Bounded for Named<T> {
-    fn within(&self, cx: &mut Cx, key: &str, _: Span, b: &Bound) -> bool {
+    fn within(&self, cx: &mut DecodeContext, key: &str, _: Span, b: &Bound) -> bool {
         self.iter()
             .filter(|(k, v)| !v.within(cx, key, k.span, b))
             .count()
@@ -130,7 +130,7 @@ impl<T: Num> Bounded for Named<T> {
 /// one fails its mapping; either way the run has an error).
 pub(crate) fn keep<T: Bounded>(
     v: Option<T>,
-    cx: &mut Cx,
+    cx: &mut DecodeContext,
     key: &str,
     at: Span,
     b: &Bound,

@@ -2,7 +2,7 @@
 
 use super::macros::spec_struct;
 use super::name::Pattern;
-use crate::yaml::decode::{Sp, keyword_enum};
+use crate::yaml::decode::{Located, keyword_enum};
 
 keyword_enum! {
     /// NVMe-oF transport.
@@ -12,13 +12,13 @@ keyword_enum! {
 spec_struct! {
     /// An NVMe-oF target host exporting drives to initiators.
     pub struct Fabric ("NVMe fabric") {
-        name: Sp<String> = req,
-        transport: Sp<Transport> = req,
-        target: Sp<String> = req,
+        name: Located<String> = req,
+        transport: Located<Transport> = req,
+        target: Located<String> = req,
         /// Drives exported (default all of the target's).
-        drives: Option<Sp<u32>> = opt,
-        initiators: Vec<Sp<Pattern>> = req,
+        drives: Option<Located<u32>> = opt,
+        initiators: Vec<Located<Pattern>> = req,
         /// Transport service id (default 4420).
-        port: Option<Sp<u16>> = opt in TCP_PORT,
+        port: Option<Located<u16>> = opt in TCP_PORT,
     }
 }

@@ -4,7 +4,7 @@ use super::macros::spec_struct;
 use super::name::Pattern;
 use super::show::Routing;
 use super::units::Rate;
-use crate::yaml::decode::{Sp, keyword_enum};
+use crate::yaml::decode::{Located, keyword_enum};
 
 keyword_enum! {
     /// Transport of a flow.
@@ -50,9 +50,9 @@ spec_struct! {
     /// The CPU sockets a flow's processes run on (0-based), per end.
     pub struct Pin ("socket pin") {
         /// The sending host's socket.
-        sender: Option<Sp<u8>> = opt,
+        sender: Option<Located<u8>> = opt,
         /// The receiving host's socket.
-        receiver: Option<Sp<u8>> = opt,
+        receiver: Option<Located<u8>> = opt,
     }
 }
 
@@ -61,47 +61,47 @@ spec_struct! {
     /// one to one; a single host pairs with every host of the other side. `rate` is the
     /// aggregate, shared evenly over the pairs.
     pub struct Flow ("flow") {
-        name: Sp<String> = req,
-        from: Sp<Pattern> = req,
-        to: Sp<Pattern> = req,
-        rate: Sp<Rate> = req,
-        protocol: Sp<Protocol> = req,
+        name: Located<String> = req,
+        from: Located<Pattern> = req,
+        to: Located<Pattern> = req,
+        rate: Located<Rate> = req,
+        protocol: Located<Protocol> = req,
         /// Parallel streams per pair (TCP); default: as many as the rate needs.
-        streams: Option<Sp<u32>> = opt in STREAMS,
+        streams: Option<Located<u32>> = opt in STREAMS,
         /// TCP congestion control of the senders: `reno`, `cubic`, `htcp` or `bbr`;
         /// default `show.defaults.congestion_control`, else `cubic` (the Linux default).
-        congestion_control: Option<Sp<CongestionControl>> = opt,
+        congestion_control: Option<Located<CongestionControl>> = opt,
         /// Where the sender reads: `memory` (default), `nvme` or `raid` (its RAID arrays).
-        source: Option<Sp<Store>> = opt,
+        source: Option<Located<Store>> = opt,
         /// Where the receiver writes: `memory` (default), `nvme` or `raid`.
-        sink: Option<Sp<Store>> = opt,
+        sink: Option<Located<Store>> = opt,
         /// Switches to traverse in order; default computed.
-        path: Option<Vec<Sp<String>>> = opt,
+        path: Option<Vec<Located<String>>> = opt,
         /// How the route is chosen when there is no `path:` (`shortest` or `widest`); default `show.defaults.routing`.
-        routing: Option<Sp<Routing>> = opt,
+        routing: Option<Located<Routing>> = opt,
         /// Stripe each pair over these ports of the sender, one per NIC (`[p0, p1, p2,
         /// p3]`: the "4 x 10GE" DTN, FDT over several interfaces): one stream set per
         /// port, bound to its address and leaving by its cable; the pair's share of the
         /// rate is split evenly among them and the prediction sums their paths.
-        stripe: Option<Vec<Sp<String>>> = opt,
+        stripe: Option<Vec<Located<String>>> = opt,
         /// Run the transfer on these CPU sockets (`numactl -N`) rather than on each NIC's
         /// own: `{ sender: 1 }` demonstrates the cross-socket cost, which the prediction
         /// counts (catalog physics `numa_remote_factor`).
-        pin: Option<Sp<Pin>> = opt,
+        pin: Option<Located<Pin>> = opt,
         /// Also carry the same demand from `to` back to `from`.
-        bidirectional: Option<Sp<bool>> = opt,
+        bidirectional: Option<Located<bool>> = opt,
         /// Police the flow at this aggregate rate: an OpenFlow 1.3 meter (drop band) on
         /// the first OpenFlow switch each pair enters, its share of the cap per pair.
-        cap: Option<Sp<Rate>> = opt,
+        cap: Option<Located<Rate>> = opt,
         /// `infeasible`: the flow deliberately demonstrates a limit; its shortfall (and
         /// an oversubscription only it causes) is a note, and `check` stays clean.
-        expect: Option<Sp<Expect>> = opt,
+        expect: Option<Located<Expect>> = opt,
         /// Warning codes acknowledged on this flow (`[W0247]`): they become notes,
         /// listed in the plan as acknowledged.
-        allow: Option<Vec<Sp<String>>> = opt,
+        allow: Option<Vec<Located<String>>> = opt,
         /// democ picks each pair's client ports (`iperf3 --cport`) so its streams spread
         /// over the sending DTN's bond as evenly as the bond's documented hash allows
         /// (Linux `layer3+4`); the plan then shows the members' loads as computed.
-        pick_ports: Option<Sp<bool>> = opt,
+        pick_ports: Option<Located<bool>> = opt,
     }
 }

@@ -1,7 +1,7 @@
 //! A host's Linux kernel version (`kernel: "6.8"`): what host tuning and the prediction
 //! may use depends on it (BIG TCP, the per-stream gains of newer kernels).
 
-use crate::yaml::decode::{Cx, Decode, text};
+use crate::yaml::decode::{Decode, DecodeContext, text};
 use crate::yaml::node::Node;
 
 /// A kernel release, major and minor; the rest of a release string (`6.8.0-45-generic`)
@@ -40,7 +40,7 @@ impl std::fmt::Display for Kernel {
 }
 
 impl Decode for Kernel {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Kernel> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Kernel> {
         let t = text(node, cx)?;
         let k = Kernel::parse(&t);
         if k.is_none() {

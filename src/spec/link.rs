@@ -4,7 +4,7 @@ use super::addr::Prefix;
 use super::macros::spec_struct;
 use super::name::Endpoint;
 use super::units::Rate;
-use crate::yaml::decode::{Sp, keyword_enum};
+use crate::yaml::decode::{Located, keyword_enum};
 
 keyword_enum! {
     /// The cable.
@@ -29,40 +29,40 @@ keyword_enum! {
 spec_struct! {
     /// A cable, or a bundle of cables when the endpoints are ranges (`sw1:1/[1-4]`).
     pub struct Link ("link") {
-        a: Sp<Endpoint> = req,
-        b: Sp<Endpoint> = req,
+        a: Located<Endpoint> = req,
+        b: Located<Endpoint> = req,
         /// Cable medium: `dac` (passive copper), `aoc` (active optical) or `fiber` (with `optic:`).
-        media: Option<Sp<Media>> = opt,
+        media: Option<Located<Media>> = opt,
         /// Catalog optic at both ends (fiber links).
-        optic: Option<Sp<String>> = opt,
+        optic: Option<Located<String>> = opt,
         /// Optic at the `b` end when it differs from `optic`.
-        optic_b: Option<Sp<String>> = opt,
+        optic_b: Option<Located<String>> = opt,
         /// Cable length in metres (checked against the medium's reach and the optics' budget).
-        length_m: Option<Sp<f64>> = opt in LENGTH_M,
+        length_m: Option<Located<f64>> = opt in LENGTH_M,
         /// Mated connector pairs along the fiber (default 2).
-        connectors: Option<Sp<u32>> = opt in SPLICES,
-        splices: Option<Sp<u32>> = opt in SPLICES,
+        connectors: Option<Located<u32>> = opt in SPLICES,
+        splices: Option<Located<u32>> = opt in SPLICES,
         /// Port speed; default the ports' default speed.
-        speed: Option<Sp<Rate>> = opt,
+        speed: Option<Located<Rate>> = opt,
         /// Bundle the members into one port-channel.
-        lag: Option<Sp<Lag>> = opt,
+        lag: Option<Located<Lag>> = opt,
         /// Switch port mode: `access`, `trunk` or `routed` (default: derived from the flows).
-        mode: Option<Sp<PortMode>> = opt,
+        mode: Option<Located<PortMode>> = opt,
         /// Access VLAN (mode access) or native VLAN.
-        vlan: Option<Sp<u16>> = opt in VLAN_ID,
+        vlan: Option<Located<u16>> = opt in VLAN_ID,
         /// Trunk VLANs.
-        vlans: Option<Vec<Sp<u16>>> = opt in VLAN_ID,
+        vlans: Option<Vec<Located<u16>>> = opt in VLAN_ID,
         /// Routed link subnet; default a /31 from `addressing.p2p`.
-        subnet: Option<Sp<Prefix>> = opt,
+        subnet: Option<Located<Prefix>> = opt,
         /// IP MTU of the link (the largest IP packet); default: what its ports carry.
-        mtu: Option<Sp<u32>> = opt in MTU,
+        mtu: Option<Located<u32>> = opt in MTU,
         /// Boxes inline on each cable that democ does not configure (firewalls,
         /// encryptors, inline IDS): their throughput, MTU, overhead and latency count.
-        middleboxes: Option<Vec<Sp<super::middlebox::Middlebox>>> = opt,
-        description: Option<Sp<String>> = opt,
+        middleboxes: Option<Vec<Located<super::middlebox::Middlebox>>> = opt,
+        description: Option<Located<String>> = opt,
         /// Warning codes acknowledged on this link (`[W0246]`): they become notes,
         /// listed in the plan as acknowledged.
-        allow: Option<Vec<Sp<String>>> = opt,
+        allow: Option<Vec<Located<String>>> = opt,
     }
 }
 
@@ -70,13 +70,13 @@ spec_struct! {
     /// A port-channel over the members of a bundled link.
     pub struct Lag ("lag") {
         /// Port-channel number.
-        id: Sp<u16> = req in LAG_ID,
+        id: Located<u16> = req in LAG_ID,
         /// Default `active`.
-        lacp: Option<Sp<Lacp>> = opt,
+        lacp: Option<Located<Lacp>> = opt,
         /// `hash` (default): a port-channel, whose switches hash streams onto members.
         /// `openflow`: no port-channel; every member is an OpenFlow port of its own at
         /// both ends and democ's rules pin each host pair to one member (both ends must be
         /// switches with every member under the controller; no LACP runs).
-        placement: Option<Sp<Placement>> = opt,
+        placement: Option<Located<Placement>> = opt,
     }
 }

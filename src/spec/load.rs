@@ -6,11 +6,12 @@ use serde::de::IgnoredAny;
 use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{MessageFormatter, UserMessageFormatter};
 
+use super::error::LoadError;
 use super::{Spec, SpecFile};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::read::ReadError;
 use crate::source::{FileId, Sources, Span};
-use crate::yaml::decode::{Cx, Decode, Sp};
+use crate::yaml::decode::{Decode, DecodeContext, Located};
 use crate::yaml::node::Node;
 use crate::yaml::tree::parse_tree;
 
@@ -466,7 +467,7 @@ impl<'a> Loader<'a> {
     }
 
     fn decode_catalog(&mut self, node: &Node, spec: &mut Spec) {
-        let mut cx = Cx { diags: self.diags };
+        let mut cx = DecodeContext { diags: self.diags };
         if let Some(c) = crate::catalog::types::Catalog::decode(node, &mut cx) {
             spec.catalogs.push(c);
         }
@@ -474,7 +475,7 @@ impl<'a> Loader<'a> {
 
     fn decode_file(&mut self, node: &Node, name: &str, dir: &Path, spec: &mut Spec) {
         let file = {
-            let mut cx = Cx { diags: self.diags };
+            let mut cx = DecodeContext { diags: self.diags };
             SpecFile::decode(node, &mut cx)
         };
         let Some(mut file) = file else { return };
@@ -503,7 +504,7 @@ impl<'a> Loader<'a> {
         }
     }
 
-    fn include(&mut self, inc: &Sp<String>, dir: &Path, spec: &mut Spec) {
+    fn include(&mut self, inc: &Located<String>, dir: &Path, spec: &mut Spec) {
         self.loaded += 1;
         if self.loaded > self.limits.max_includes
             || self.stack.len() > self.limits.max_include_depth
@@ -571,7 +572,7 @@ impl<'a> Loader<'a> {
     }
 
     /// An include that could not be read (missing, not a regular file): E0001 at it.
-    fn unreadable(&mut self, inc: &Sp<String>, e: &ReadError) {
+    fn unreadable(&mut self, inc: &Located<String>, e: &ReadError) {
         self.diags.push(
             Diagnostic::new(
                 codes::IO,
@@ -601,14 +602,11 @@ impl<'a> Loader<'a> {
 
     /// Includes may read below these folders (canonical), besides the main file's own:
     /// `--allow-include-outside DIR`. A folder that does not exist is a usage error.
-    pub(crate) fn allow_outside(&mut self, dirs: &[PathBuf]) -> Result<(), String> {
+    pub(crate) fn allow_outside(&mut self, dirs: &[PathBuf]) -> Result<(), LoadError> {
         for d in dirs {
-            let c = d.canonicalize().map_err(|e| {
-                format!(
-                    "cannot use `--allow-include-outside {}`: {}",
-                    d.display(),
-                    ReadError::Io(e).reason()
-                )
+            let c = d.canonicalize().map_err(|e| LoadError::IncludeRoot {
+                dir: d.clone(),
+                error: ReadError::Io(e),
             })?;
             self.extra_roots.push((c, display(d)));
         }
@@ -636,13 +634,15 @@ impl<'a> Loader<'a> {
     }
 
     /// Loads the main file. An unreadable main file is a usage error (exit 2).
-    pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), String> {
+    pub(crate) fn load_main(&mut self, path: &Path, spec: &mut Spec) -> Result<(), LoadError> {
         let bytes = self.read(path).map_err(|e| match e {
-            ReadError::NotRegular("a directory") => format!(
-                "`{}` is a directory; give the show's main YAML file",
-                path.display()
-            ),
-            e => format!("cannot read `{}`: {}", path.display(), e.reason()),
+            ReadError::NotRegular("a directory") => LoadError::MainIsFolder {
+                path: path.to_owned(),
+            },
+            error => LoadError::MainUnreadable {
+                path: path.to_owned(),
+                error,
+            },
         })?;
         let canonical = if self.embedded.is_some() {
             path.to_path_buf()
@@ -660,7 +660,7 @@ impl<'a> Loader<'a> {
 
 /// E0012 at an include that resolves outside every allowed folder. Nothing of the file
 /// is read, and its resolved path is not shown (it may say where a symlink points).
-fn outside(inc: &Sp<String>, roots: &[String]) -> Diagnostic {
+fn outside(inc: &Located<String>, roots: &[String]) -> Diagnostic {
     let folders: Vec<&str> = roots.iter().map(String::as_str).collect();
     Diagnostic::new(
         codes::INCLUDE_OUTSIDE,

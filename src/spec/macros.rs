@@ -22,7 +22,7 @@ macro_rules! spec_struct {
         }
 
         impl $crate::yaml::decode::Decode for $name {
-            fn decode(node: &$crate::yaml::node::Node, cx: &mut $crate::yaml::decode::Cx) -> Option<Self> {
+            fn decode(node: &$crate::yaml::node::Node, cx: &mut $crate::yaml::decode::DecodeContext) -> Option<Self> {
                 let mut f = cx.fields(node, $what)?;
                 $(
                     let _key = spec_struct!(@key $field $($key)?);

@@ -3,7 +3,7 @@
 
 use super::macros::spec_struct;
 use super::units::Rate;
-use crate::yaml::decode::{Sp, keyword_enum};
+use crate::yaml::decode::{Located, keyword_enum};
 
 keyword_enum! {
     /// What an inline box is.
@@ -17,18 +17,18 @@ spec_struct! {
     pub struct Middlebox ("middlebox") {
         /// The box's name, for findings and the plan (`campus-fw`).
         #[schemars(extend("examples" = ["campus-fw"]))]
-        name: Sp<String> = req,
-        kind: Sp<MiddleboxKind> = req,
+        name: Located<String> = req,
+        kind: Located<MiddleboxKind> = req,
         /// What it forwards per direction (its datasheet's figure for large packets).
-        throughput: Option<Sp<Rate>> = opt,
+        throughput: Option<Located<Rate>> = opt,
         /// The largest IP packet it passes, before its own encapsulation.
-        mtu: Option<Sp<u32>> = opt in MTU,
+        mtu: Option<Located<u32>> = opt in MTU,
         /// Bytes its encapsulation adds to each packet on the wire (MACsec 32; an IPsec
         /// ESP tunnel some 50 to 80): the link's IP MTU shrinks by as much.
-        overhead_bytes: Option<Sp<u32>> = opt in OVERHEAD_BYTES,
+        overhead_bytes: Option<Located<u32>> = opt in OVERHEAD_BYTES,
         /// One-way latency it adds, microseconds.
-        latency_us: Option<Sp<f64>> = opt in HOP_LATENCY_US,
+        latency_us: Option<Located<f64>> = opt in HOP_LATENCY_US,
         /// It keeps per-connection state (default: yes for a firewall or an IDS).
-        stateful: Option<Sp<bool>> = opt,
+        stateful: Option<Located<bool>> = opt,
     }
 }

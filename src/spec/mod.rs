@@ -3,6 +3,7 @@
 pub(crate) mod addr;
 pub(crate) mod bounds;
 pub(crate) mod editor;
+pub(crate) mod error;
 pub(crate) mod examples;
 pub(crate) mod fabric;
 pub(crate) mod flow;
@@ -24,23 +25,23 @@ pub(crate) mod wan;
 use macros::spec_struct;
 
 use crate::catalog::types::Catalog;
-use crate::yaml::decode::{Named, Sp};
+use crate::yaml::decode::{Located, Named};
 
 spec_struct! {
     /// A show spec file. The main file has `show:`; included files hold the other sections.
     pub struct SpecFile ("spec file") {
         show: Option<show::Show> = opt,
         /// Other spec files to merge in, relative to this file.
-        include: Option<Vec<Sp<String>>> = opt,
+        include: Option<Vec<Located<String>>> = opt,
         /// Extra or overriding hardware models.
         catalog: Option<Catalog> = opt,
         sites: Option<Named<site::Site>> = opt,
         switches: Option<Named<switch::Switch>> = opt,
         hosts: Option<Named<host::Host>> = opt,
-        links: Option<Vec<Sp<link::Link>>> = opt,
-        wan: Option<Vec<Sp<wan::Wan>>> = opt,
-        nvme_fabrics: Option<Vec<Sp<fabric::Fabric>>> = opt,
-        flows: Option<Vec<Sp<flow::Flow>>> = opt,
+        links: Option<Vec<Located<link::Link>>> = opt,
+        wan: Option<Vec<Located<wan::Wan>>> = opt,
+        nvme_fabrics: Option<Vec<Located<fabric::Fabric>>> = opt,
+        flows: Option<Vec<Located<flow::Flow>>> = opt,
     }
 }
 
@@ -49,13 +50,13 @@ spec_struct! {
 pub struct Spec {
     pub(crate) show: Option<show::Show>,
     pub(crate) catalogs: Vec<Catalog>,
-    pub(crate) sites: Vec<(Sp<String>, site::Site)>,
-    pub(crate) switches: Vec<(Sp<String>, switch::Switch)>,
-    pub(crate) hosts: Vec<(Sp<String>, host::Host)>,
-    pub(crate) links: Vec<Sp<link::Link>>,
-    pub(crate) wan: Vec<Sp<wan::Wan>>,
-    pub(crate) fabrics: Vec<Sp<fabric::Fabric>>,
-    pub(crate) flows: Vec<Sp<flow::Flow>>,
+    pub(crate) sites: Vec<(Located<String>, site::Site)>,
+    pub(crate) switches: Vec<(Located<String>, switch::Switch)>,
+    pub(crate) hosts: Vec<(Located<String>, host::Host)>,
+    pub(crate) links: Vec<Located<link::Link>>,
+    pub(crate) wan: Vec<Located<wan::Wan>>,
+    pub(crate) fabrics: Vec<Located<fabric::Fabric>>,
+    pub(crate) flows: Vec<Located<flow::Flow>>,
 }
 
 impl Spec {

@@ -2,9 +2,10 @@
 //! Names reach device configs and shell scripts, so their alphabet is fixed here, at
 //! parse time: letters, digits, `-`, `_`, `.`; ports may also hold `/` and `:`.
 
+use super::error::RangeMismatch;
 use crate::diag::{Diagnostic, codes};
 use crate::source::Span;
-use crate::yaml::decode::{Cx, Decode, Sp};
+use crate::yaml::decode::{Decode, DecodeContext, Located};
 use crate::yaml::node::Node;
 
 /// Largest number of names one range may expand to.
@@ -68,7 +69,7 @@ pub(crate) fn port_shell_var(port: &str) -> String {
     var
 }
 
-fn bad_name(cx: &mut Cx, span: Span, problem: String, port: bool) {
+fn bad_name(cx: &mut DecodeContext, span: Span, problem: String, port: bool) {
     let alphabet = if port {
         "letters, digits, `-`, `_`, `.`, `/` and `:`"
     } else {
@@ -84,7 +85,7 @@ fn bad_name(cx: &mut Cx, span: Span, problem: String, port: bool) {
 }
 
 /// Checks a declared name (a key of `switches:` and the like).
-pub(crate) fn check_name(cx: &mut Cx, name: &Sp<String>) -> bool {
+pub(crate) fn check_name(cx: &mut DecodeContext, name: &Located<String>) -> bool {
     match name_problem(name, false) {
         Some(p) => {
             bad_name(cx, name.span, p, false);
@@ -213,7 +214,7 @@ pub(crate) fn parse_pattern(text: &str, port: bool) -> Result<Pattern, (String, 
     })
 }
 
-fn decode_pattern(node: &Node, cx: &mut Cx, port: bool) -> Option<Pattern> {
+fn decode_pattern(node: &Node, cx: &mut DecodeContext, port: bool) -> Option<Pattern> {
     let text = crate::yaml::decode::text(node, cx)?;
     match parse_pattern(&text, port) {
         Ok(p) => Some(p),
@@ -239,7 +240,7 @@ fn decode_pattern(node: &Node, cx: &mut Cx, port: bool) -> Option<Pattern> {
 }
 
 impl Decode for Pattern {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Pattern> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Pattern> {
         decode_pattern(node, cx, false)
     }
 }
@@ -283,16 +284,14 @@ fn part_spans(span: Span, text: &str, colon: usize) -> (Span, Span) {
 
 impl Endpoint {
     /// The (node, port) pairs this endpoint names, zipped when both sides are ranges.
-    pub(crate) fn expand(&self) -> Result<Vec<(String, String)>, String> {
+    pub(crate) fn expand(&self) -> Result<Vec<(String, String)>, RangeMismatch> {
         let nodes = self.node.expand();
         let ports = self.port.expand();
         match (nodes.len(), ports.len()) {
             (1, _) => Ok(ports.into_iter().map(|p| (nodes[0].clone(), p)).collect()),
             (_, 1) => Ok(nodes.into_iter().map(|n| (n, ports[0].clone())).collect()),
             (a, b) if a == b => Ok(nodes.into_iter().zip(ports).collect()),
-            (a, b) => Err(format!(
-                "{a} nodes against {b} ports: the two ranges must have the same length"
-            )),
+            (nodes, ports) => Err(RangeMismatch { nodes, ports }),
         }
     }
 }
@@ -304,7 +303,7 @@ impl std::fmt::Display for Endpoint {
 }
 
 impl Decode for Endpoint {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Endpoint> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Endpoint> {
         let text = crate::yaml::decode::text(node, cx)?;
         let Some((n, p)) = text.split_once(':') else {
             cx.invalid(
@@ -314,7 +313,7 @@ impl Decode for Endpoint {
             );
             return None;
         };
-        let sub = |s: &str, port: bool, cx: &mut Cx| -> Option<Pattern> {
+        let sub = |s: &str, port: bool, cx: &mut DecodeContext| -> Option<Pattern> {
             match parse_pattern(s, port) {
                 Ok(p) => Some(p),
                 Err((msg, help)) => {
@@ -348,7 +347,7 @@ impl Decode for Endpoint {
         if let Err(msg) = ep.expand() {
             cx.invalid(
                 node.span,
-                msg,
+                msg.to_string(),
                 "give both ranges the same number of items, or use a single node or port",
             );
             return None;
@@ -496,7 +495,7 @@ impl std::ops::Deref for PortPattern {
 }
 
 impl Decode for PortPattern {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<PortPattern> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<PortPattern> {
         decode_pattern(node, cx, true).map(PortPattern)
     }
 }

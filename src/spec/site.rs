@@ -2,7 +2,7 @@
 
 use super::addr::{Addr, Prefix};
 use super::macros::spec_struct;
-use crate::yaml::decode::{Sp, keyword_enum};
+use crate::yaml::decode::{Located, keyword_enum};
 
 keyword_enum! {
     /// What kind of place a site is.
@@ -12,7 +12,7 @@ keyword_enum! {
 spec_struct! {
     /// A place equipment sits: a booth, the NOC, or a remote site reached over the WAN.
     pub struct Site ("site") {
-        kind: Sp<SiteKind> = req,
+        kind: Located<SiteKind> = req,
         /// Booth number on the show floor.
         booth: Option<String> = opt,
         /// City or institution, for documentation.
@@ -31,8 +31,8 @@ spec_struct! {
     /// A site's management network: a subnet and its router.
     pub struct SiteMgmt ("site management network") {
         /// The subnet the site's switches and hosts take management addresses from.
-        subnet: Sp<Prefix> = req,
+        subnet: Located<Prefix> = req,
         /// The subnet's router, inside `subnet`.
-        gateway: Sp<Addr> = req,
+        gateway: Located<Addr> = req,
     }
 }

@@ -3,8 +3,9 @@
 //! Refused with a hint: bytes (`GB`), bare `b` (`100Gb` reads as bits or bytes
 //! depending on who wrote it), and plain numbers without a unit.
 
+use super::error::RateError;
 use crate::diag::{Diagnostic, codes};
-use crate::yaml::decode::{Cx, Decode};
+use crate::yaml::decode::{Decode, DecodeContext};
 use crate::yaml::node::{Kind, Node};
 
 /// A data rate in bits per second.
@@ -65,7 +66,7 @@ fn whole(v: f64) -> impl std::fmt::Display {
 pub(crate) const ACCEPTED: &str = "a number, then k, M, G or T, optionally followed by `bps`, `b/s` or `bit/s` (`100G`, `25Gbps`, `400 Gbit/s`)";
 
 /// Parses a rate; the error is the help line, which always says what is accepted.
-pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
+pub(crate) fn parse_rate(text: &str) -> Result<Rate, RateError> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -75,9 +76,9 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
     let value: f64 = match num.parse() {
         Ok(v) => v,
         Err(_) if t.starts_with('-') => {
-            return Err(format!("a rate cannot be negative; write {ACCEPTED}"));
+            return Err(RateError::Negative);
         }
-        Err(_) => return Err(format!("write a rate as {ACCEPTED}")),
+        Err(_) => return Err(RateError::NotANumber),
     };
     let (prefix, rest) = unit.split_at(unit.chars().next().map_or(0, char::len_utf8));
     let mult = match prefix {
@@ -86,53 +87,61 @@ pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
         "G" => 1e9,
         "T" => 1e12,
         "" => {
-            return Err(format!(
-                "add a unit: `{value}G` for gigabits per second; accepted: {ACCEPTED}"
-            ));
+            return Err(RateError::NoUnit { value });
         }
         "m" | "g" | "t" => {
-            let upper = prefix.to_uppercase();
-            let milli = if prefix == "m" { " (`m` is milli)" } else { "" };
-            return Err(format!(
-                "unit prefixes are upper-case{milli}: write `{value}{upper}{rest}`; accepted: {ACCEPTED}"
-            ));
+            return Err(RateError::LowerCasePrefix {
+                value,
+                prefix: prefix.to_owned(),
+                rest: rest.to_owned(),
+            });
         }
-        _ => return Err(format!("unknown unit `{unit}`; accepted: {ACCEPTED}")),
+        _ => {
+            return Err(RateError::UnknownPrefix {
+                unit: unit.to_owned(),
+            });
+        }
     };
+    let (unit, prefix) = (unit.to_owned(), prefix.to_owned());
     match rest {
         "" | "bps" | "b/s" | "bit/s" | "bits/s" | "E" => {}
         "B" | "Bps" | "B/s" | "byte/s" | "bytes/s" => {
-            return Err(format!(
-                "`{unit}` is bytes per second; rates are in bits: write `{}{prefix}`",
-                value * 8.0
-            ));
+            return Err(RateError::Bytes {
+                unit,
+                value,
+                prefix,
+            });
         }
         "b" => {
-            return Err(format!(
-                "`{unit}` is ambiguous (bits or bytes?); write `{value}{prefix}` or `{value}{prefix}bps`"
-            ));
+            return Err(RateError::Ambiguous {
+                unit,
+                value,
+                prefix,
+            });
         }
         "bit" | "bits" => {
-            return Err(format!(
-                "`{unit}` is an amount, not a rate; write `{value}{prefix}` or `{value}{prefix}bit/s`"
-            ));
+            return Err(RateError::Amount {
+                unit,
+                value,
+                prefix,
+            });
         }
         _ => {
-            return Err(format!(
-                "unknown unit `{unit}`; write `{value}{prefix}` or `{value}{prefix}bps`; accepted: {ACCEPTED}"
-            ));
+            return Err(RateError::UnknownSuffix {
+                unit,
+                value,
+                prefix,
+            });
         }
     }
     if !value.is_finite() || value <= 0.0 {
-        return Err(format!(
-            "a rate must be greater than zero; accepted: {ACCEPTED}"
-        ));
+        return Err(RateError::NotPositive);
     }
     Ok(Rate(value * mult))
 }
 
 impl Decode for Rate {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Rate> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Rate> {
         let text = match &node.kind {
             Kind::Str(s) => s,
             Kind::Int(_) | Kind::Float(_) => {
@@ -161,7 +170,7 @@ impl Decode for Rate {
                         format!("`{text}` is not a valid rate"),
                     )
                     .label("not a rate")
-                    .help(help),
+                    .help(help.to_string()),
                 );
                 None
             }

@@ -81,7 +81,7 @@ fn run_step(st: &Step) -> Result<(), String> {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             }
-            crate::write::file(path, text.as_bytes())
+            Ok(crate::write::file(path, text.as_bytes())?)
         }
     }
 }

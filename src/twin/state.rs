@@ -63,7 +63,7 @@ impl Created {
 
     pub(crate) fn save(&self, state: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).unwrap_or_default();
-        crate::write::file(&file(state), text.as_bytes())
+        Ok(crate::write::file(&file(state), text.as_bytes())?)
     }
 
     /// Whether namespace `ns` is one this record's `up` made: listed, and named with

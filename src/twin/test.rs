@@ -366,7 +366,7 @@ pub(crate) fn running(
 pub(crate) fn write_report(report: &Report, dir: &Path) -> Result<(), (String, i32)> {
     std::fs::create_dir_all(dir).map_err(|e| (format!("{}: {e}", dir.display()), 2))?;
     let text = serde_json::to_string_pretty(report).unwrap_or_default() + "\n";
-    crate::write::file(&dir.join("report.json"), text.as_bytes()).map_err(|e| (e, 2))
+    crate::write::file(&dir.join("report.json"), text.as_bytes()).map_err(|e| (e.into(), 2))
 }
 
 /// `twin test: 40 of 43 rows passed, 3 not tested (machine overloaded) in 12.0 s

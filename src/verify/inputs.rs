@@ -152,7 +152,7 @@ pub(crate) fn gather(
         match std::fs::symlink_metadata(p) {
             Ok(m) if m.is_dir() || (m.is_symlink() && p.is_dir()) => match BuildDir::open(p) {
                 Ok(dir) => walk(&dir, "", &shown, 0, sources, diags, &mut out, &mut skipped),
-                Err(e) => unreadable(sources, diags, &shown, &e),
+                Err(e) => unreadable(sources, diags, &shown, &e.to_string()),
             },
             Ok(_) => {
                 let name = p
@@ -172,6 +172,7 @@ pub(crate) fn gather(
                     .filter(|d| !d.as_os_str().is_empty())
                     .unwrap_or(Path::new("."));
                 match BuildDir::open(parent)
+                    .map_err(String::from)
                     .and_then(|d| d.text(&name, MAX_RESULT).map_err(String::from))
                 {
                     Ok(text) => {
@@ -183,7 +184,7 @@ pub(crate) fn gather(
                             when,
                         });
                     }
-                    Err(e) => unreadable(sources, diags, &shown, &e),
+                    Err(e) => unreadable(sources, diags, &shown, &e.to_string()),
                 }
             }
             Err(e) => unreadable(sources, diags, &shown, &e.to_string()),

@@ -5,22 +5,24 @@
 
 use std::path::{Path, PathBuf};
 
+use super::error::WriteError;
+
 /// Err naming the first of `inputs` (what, path) that lies in `dir` or is `dir`.
 pub(crate) fn outside<'a>(
     dir: &Path,
     inputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     // A folder that does not exist yet holds nothing.
     let Ok(root) = dir.canonicalize() else {
         return Ok(());
     };
     for (what, path) in inputs {
         if real(path).is_some_and(|p| p.starts_with(&root)) {
-            return Err(format!(
-                "the {what} `{}` is inside the output folder `{}`, which democ replaces: keep the show's files outside it or choose another output folder",
-                path.display(),
-                dir.display()
-            ));
+            return Err(WriteError::InputInside {
+                what: what.to_owned(),
+                path: path.to_owned(),
+                dir: dir.to_owned(),
+            });
         }
     }
     Ok(())

@@ -7,7 +7,7 @@
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
-use super::io;
+use super::error::{WriteError, io};
 
 pub(crate) struct Lock {
     path: PathBuf,
@@ -16,7 +16,7 @@ pub(crate) struct Lock {
 }
 
 impl Lock {
-    pub(crate) fn take(dir: &Path) -> Result<Lock, String> {
+    pub(crate) fn take(dir: &Path) -> Result<Lock, WriteError> {
         let path = super::beside(dir, "lock")?;
         for _ in 0..64 {
             let file = File::options()
@@ -25,26 +25,22 @@ impl Lock {
                 .create(true)
                 .truncate(false)
                 .open(&path)
-                .map_err(|e| io("create", &path, e))?;
+                .map_err(io("create", &path))?;
             match try_lock(&file) {
                 Ok(true) => {}
                 Ok(false) => {
-                    return Err(format!(
-                        "another democ build is writing `{}` (it holds `{}`); wait for it to finish and build again",
-                        dir.display(),
-                        path.display()
-                    ));
+                    return Err(WriteError::Locked {
+                        dir: dir.to_owned(),
+                        lock: path,
+                    });
                 }
-                Err(e) => return Err(io("lock", &path, e)),
+                Err(e) => return Err(io("lock", &path)(e)),
             }
             if still_named(&file, &path) {
                 return Ok(Lock { path, _file: file });
             }
         }
-        Err(format!(
-            "cannot lock `{}`: it keeps being replaced",
-            path.display()
-        ))
+        Err(WriteError::LockReplaced { lock: path })
     }
 }
 

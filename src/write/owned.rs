@@ -15,7 +15,7 @@ use std::fs;
 use std::path::Path;
 use std::time::SystemTime;
 
-use super::io;
+use super::error::{NotOurs, WriteError, io};
 use crate::manifest;
 
 /// The largest manifest read back (a 20,000-file build writes about 4 MB).
@@ -82,48 +82,47 @@ impl Prior {
 
 /// The previous build in `dir`; None when `dir` is missing or empty. Err when democ
 /// must not replace it. `new_manifest` is the manifest of the build about to be written.
-pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Prior>, String> {
-    let shown = dir.display();
+pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Prior>, WriteError> {
     match fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io("read", dir, e)),
-        Ok(m) if !m.is_dir() => return Err(format!("`{shown}` exists and is not a folder")),
+        Err(e) => return Err(io("read", dir)(e)),
+        Ok(m) if !m.is_dir() => {
+            return Err(WriteError::NotAFolder {
+                dir: dir.to_owned(),
+            });
+        }
         Ok(_) => {}
     }
     let path = dir.join("manifest.json");
     let meta = match fs::symlink_metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let empty = fs::read_dir(dir)
-                .map_err(|e| io("read", dir, e))?
-                .next()
-                .is_none();
+            let empty = fs::read_dir(dir).map_err(io("read", dir))?.next().is_none();
             return if empty {
                 Ok(None)
             } else {
-                Err(format!(
-                    "`{shown}` is not empty and has no democ manifest.json: democ only replaces folders it wrote; choose another folder"
-                ))
+                Err(WriteError::NoManifest {
+                    dir: dir.to_owned(),
+                })
             };
         }
-        Err(e) => return Err(io("read", &path, e)),
+        Err(e) => return Err(io("read", &path)(e)),
         Ok(m) => m,
     };
-    let not_ours = |why: &str| {
-        format!(
-            "`{}` is not a democ build manifest ({why}): democ only replaces folders it wrote; choose another folder",
-            path.display()
-        )
+    let not_ours = |why: NotOurs| WriteError::NotOurs {
+        manifest: path.clone(),
+        why,
     };
     if !meta.is_file() {
-        return Err(not_ours("not a regular file"));
+        return Err(not_ours(NotOurs::NotRegular));
     }
     let bytes = crate::build_dir::BuildDir::open(dir)
+        .map_err(NotOurs::Unopenable)
         .and_then(|d| {
             d.read("manifest.json", MANIFEST_LIMIT)
-                .map_err(|e| e.message)
+                .map_err(NotOurs::Unreadable)
         })
-        .map_err(|e| not_ours(&e))?;
-    let m = manifest::Previous::parse(&bytes).map_err(|e| not_ours(&e))?;
+        .map_err(not_ours)?;
+    let m = manifest::Previous::parse(&bytes).map_err(|e| not_ours(NotOurs::Manifest(e)))?;
     let files: HashMap<String, (String, usize)> = m
         .files
         .into_iter()
@@ -144,7 +143,7 @@ pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Pr
 
 /// The first entry of `dir` (in name order, depth first) that the manifest does not
 /// account for, as an error naming it.
-fn foreign(dir: &Path, files: &HashMap<String, (String, usize)>) -> Result<(), String> {
+fn foreign(dir: &Path, files: &HashMap<String, (String, usize)>) -> Result<(), WriteError> {
     let mut folders: HashSet<&str> = HashSet::new();
     for path in files.keys() {
         let mut p = path.as_str();
@@ -164,11 +163,10 @@ fn foreign(dir: &Path, files: &HashMap<String, (String, usize)>) -> Result<(), S
     };
     match first_unlisted(dir, "", &listed)? {
         None => Ok(()),
-        Some(rel) => Err(format!(
-            "`{}` is not a file democ wrote (its manifest.json does not list it): democ replaces only its own files; move it out of `{}` or choose another output folder",
-            dir.join(rel).display(),
-            dir.display()
-        )),
+        Some(rel) => Err(WriteError::Foreign {
+            dir: dir.to_owned(),
+            rel,
+        }),
     }
 }
 
@@ -176,15 +174,15 @@ fn first_unlisted(
     dir: &Path,
     rel: &str,
     listed: &dyn Fn(&str, bool) -> bool,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, WriteError> {
     let here = if rel.is_empty() {
         dir.to_path_buf()
     } else {
         dir.join(rel)
     };
     let mut entries: Vec<(String, bool)> = Vec::new();
-    for e in fs::read_dir(&here).map_err(|e| io("read", &here, e))? {
-        let e = e.map_err(|e| io("read", &here, e))?;
+    for e in fs::read_dir(&here).map_err(io("read", &here))? {
+        let e = e.map_err(io("read", &here))?;
         let name = e.file_name();
         let name = name.to_string_lossy();
         let child = if rel.is_empty() {
@@ -193,7 +191,7 @@ fn first_unlisted(
             format!("{rel}/{name}")
         };
         // The entry's own type: a symlink to a folder is not a folder here.
-        let is_dir = e.file_type().map_err(|e| io("read", &here, e))?.is_dir();
+        let is_dir = e.file_type().map_err(io("read", &here))?.is_dir();
         entries.push((child, is_dir));
     }
     entries.sort();

@@ -11,7 +11,7 @@
 use std::fs;
 use std::path::Path;
 
-use super::io;
+use super::error::{WriteError, io};
 
 /// How the folder was replaced (the tests check the exchange is used where it exists).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,31 +22,35 @@ pub(crate) enum How {
 }
 
 /// Replaces `dir` (if any) by `staging`; on error `dir` is as it was and `staging` is gone.
-pub(crate) fn replace(staging: &Path, dir: &Path, exchange_allowed: bool) -> Result<How, String> {
+pub(crate) fn replace(
+    staging: &Path,
+    dir: &Path,
+    exchange_allowed: bool,
+) -> Result<How, WriteError> {
     let done = swap(staging, dir, exchange_allowed);
     // After an exchange the staging name holds the old tree; after a failure, the new one.
     let _ = fs::remove_dir_all(staging);
     done
 }
 
-fn swap(staging: &Path, dir: &Path, exchange_allowed: bool) -> Result<How, String> {
+fn swap(staging: &Path, dir: &Path, exchange_allowed: bool) -> Result<How, WriteError> {
     if fs::symlink_metadata(dir).is_err() {
-        fs::rename(staging, dir).map_err(|e| io("create", dir, e))?;
+        fs::rename(staging, dir).map_err(io("create", dir))?;
         return Ok(How::Created);
     }
     if exchange_allowed {
         match exchange(staging, dir) {
             Ok(()) => return Ok(How::Exchanged),
-            Err(e) if !unsupported(&e) => return Err(io("replace", dir, e)),
+            Err(e) if !unsupported(&e) => return Err(io("replace", dir)(e)),
             Err(_) => {}
         }
     }
     let old = super::sibling(dir, "old")?;
     let _ = fs::remove_dir_all(&old);
-    fs::rename(dir, &old).map_err(|e| io("replace", dir, e))?;
+    fs::rename(dir, &old).map_err(io("replace", dir))?;
     if let Err(e) = fs::rename(staging, dir) {
         let _ = fs::rename(&old, dir);
-        return Err(io("replace", dir, e));
+        return Err(io("replace", dir)(e));
     }
     let _ = fs::remove_dir_all(&old);
     Ok(How::Renamed)
@@ -77,7 +81,7 @@ fn unsupported(e: &std::io::Error) -> bool {
 /// staging folders, old trees and temporary files whose process is gone. When `target`
 /// itself is missing and an old tree of a dead build is there, that tree was the
 /// output: it is renamed back first.
-pub(crate) fn sweep(target: &Path) -> Result<(), String> {
+pub(crate) fn sweep(target: &Path) -> Result<(), WriteError> {
     let prefix = super::beside(target, "")?;
     let (Some(parent), Some(prefix)) = (prefix.parent(), prefix.file_name()) else {
         return Ok(());
@@ -100,7 +104,7 @@ pub(crate) fn sweep(target: &Path) -> Result<(), String> {
     stale.sort();
     if fs::symlink_metadata(target).is_err() {
         if let Some((_, old)) = stale.iter().find(|(tag, _)| tag == "old") {
-            fs::rename(old, target).map_err(|e| io("restore the previous output to", target, e))?;
+            fs::rename(old, target).map_err(io("restore the previous output to", target))?;
         }
     }
     for (_, p) in stale {
@@ -109,7 +113,7 @@ pub(crate) fn sweep(target: &Path) -> Result<(), String> {
             Ok(_) => fs::remove_file(&p),
             Err(_) => Ok(()),
         }
-        .map_err(|e| io("remove the leftover", &p, e))?;
+        .map_err(io("remove the leftover", &p))?;
     }
     Ok(())
 }

@@ -11,25 +11,25 @@ use crate::source::Span;
 
 /// A value with the span of the text it came from.
 #[derive(Clone, Debug)]
-pub struct Sp<T> {
+pub struct Located<T> {
     pub(crate) value: T,
     pub(crate) span: Span,
 }
 
-impl<T> Sp<T> {
-    pub(crate) fn new(value: T, span: Span) -> Sp<T> {
-        Sp { value, span }
+impl<T> Located<T> {
+    pub(crate) fn new(value: T, span: Span) -> Located<T> {
+        Located { value, span }
     }
 }
 
-impl<T> std::ops::Deref for Sp<T> {
+impl<T> std::ops::Deref for Located<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.value
     }
 }
 
-impl<T: schemars::JsonSchema> schemars::JsonSchema for Sp<T> {
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Located<T> {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         T::schema_name()
     }
@@ -45,11 +45,11 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Sp<T> {
 }
 
 /// Decoding context: where diagnostics go.
-pub(crate) struct Cx<'a> {
+pub(crate) struct DecodeContext<'a> {
     pub(crate) diags: &'a mut Diags,
 }
 
-impl Cx<'_> {
+impl DecodeContext<'_> {
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
@@ -102,7 +102,7 @@ impl Cx<'_> {
 
 /// Something that can be read from a located node.
 pub(crate) trait Decode: Sized {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Self>;
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Self>;
 }
 
 /// The fields of one mapping being decoded. Keys never asked for are unknown fields.
@@ -146,7 +146,11 @@ impl<'n> Fields<'n> {
     }
 
     /// A required field: `finish` reports it missing.
-    pub(crate) fn req<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
+    pub(crate) fn req<T: Decode>(
+        &mut self,
+        cx: &mut DecodeContext,
+        name: &'static str,
+    ) -> Option<T> {
         match self.take(name) {
             Some(node) => T::decode(node, cx),
             None => {
@@ -157,7 +161,11 @@ impl<'n> Fields<'n> {
     }
 
     /// An optional field; `null` counts as absent.
-    pub(crate) fn opt<T: Decode>(&mut self, cx: &mut Cx, name: &'static str) -> Option<T> {
+    pub(crate) fn opt<T: Decode>(
+        &mut self,
+        cx: &mut DecodeContext,
+        name: &'static str,
+    ) -> Option<T> {
         match self.take(name) {
             Some(node) if matches!(node.kind, Kind::Null) => None,
             Some(node) => T::decode(node, cx),
@@ -167,7 +175,7 @@ impl<'n> Fields<'n> {
 
     /// Reports every key that no decoder asked for, and the required fields absent. A
     /// misspelt required field (`modle:` for `model:`) is one diagnostic, not two.
-    pub(crate) fn finish(self, cx: &mut Cx) {
+    pub(crate) fn finish(self, cx: &mut DecodeContext) {
         let mut missing = self.missing;
         for (i, (key, _)) in self.entries.iter().enumerate() {
             if self.used[i] {
@@ -231,7 +239,7 @@ fn key_lengths(entries: &[(Key, Node)]) -> u64 {
 // ---- scalars ---------------------------------------------------------------------
 
 impl Decode for String {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<String> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<String> {
         text(node, cx).map(Cow::into_owned)
     }
 }
@@ -239,7 +247,7 @@ impl Decode for String {
 /// A string value as [`String`] decodes it, borrowed from the tree where it can be: for
 /// decoders that only read the text (names, patterns, keywords, rates), so that the
 /// text is not copied only to be parsed and dropped.
-pub(crate) fn text<'n>(node: &'n Node, cx: &mut Cx) -> Option<Cow<'n, str>> {
+pub(crate) fn text<'n>(node: &'n Node, cx: &mut DecodeContext) -> Option<Cow<'n, str>> {
     match &node.kind {
         Kind::Str(s) => Some(Cow::Borrowed(s)),
         // Port names like `1` and versions like 1.3 are text to us even when YAML
@@ -264,7 +272,7 @@ pub(crate) fn text<'n>(node: &'n Node, cx: &mut Cx) -> Option<Cow<'n, str>> {
 }
 
 impl Decode for bool {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<bool> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<bool> {
         match node.kind {
             Kind::Bool(b) => Some(b),
             _ => {
@@ -276,7 +284,7 @@ impl Decode for bool {
 }
 
 impl Decode for f64 {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<f64> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<f64> {
         match node.kind {
             Kind::Int(i) => Some(i as f64),
             Kind::Float(f) if f.is_finite() => Some(f),
@@ -299,7 +307,7 @@ impl Decode for f64 {
 macro_rules! int_decode {
     ($($t:ty),*) => {$(
         impl Decode for $t {
-            fn decode(node: &Node, cx: &mut Cx) -> Option<$t> {
+            fn decode(node: &Node, cx: &mut DecodeContext) -> Option<$t> {
                 match node.kind {
                     Kind::Int(i) => match <$t>::try_from(i) {
                         Ok(v) => Some(v),
@@ -335,14 +343,14 @@ macro_rules! int_decode {
 }
 int_decode!(u8, u16, u32, u64, i64);
 
-impl<T: Decode> Decode for Sp<T> {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Sp<T>> {
-        T::decode(node, cx).map(|v| Sp::new(v, node.span))
+impl<T: Decode> Decode for Located<T> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Located<T>> {
+        T::decode(node, cx).map(|v| Located::new(v, node.span))
     }
 }
 
 impl<T: Decode> Decode for Vec<T> {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Vec<T>> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Vec<T>> {
         match &node.kind {
             Kind::Seq(items) => decode_items(items, cx, items.len()),
             _ => {
@@ -357,7 +365,7 @@ impl<T: Decode> Decode for Vec<T> {
 /// Kept straight in the list: a list of Options collected into one of values moved each
 /// item twice more (a tenth of decoding the flows of a large show). `room`: the list's
 /// capacity to start with.
-fn decode_items<T: Decode>(items: &[Node], cx: &mut Cx, room: usize) -> Option<Vec<T>> {
+fn decode_items<T: Decode>(items: &[Node], cx: &mut DecodeContext, room: usize) -> Option<Vec<T>> {
     let mut out = Vec::with_capacity(room);
     let mut ok = true;
     for n in items {
@@ -371,7 +379,7 @@ fn decode_items<T: Decode>(items: &[Node], cx: &mut Cx, room: usize) -> Option<V
 }
 
 impl<T: Decode> Decode for Box<T> {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Box<T>> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Box<T>> {
         T::decode(node, cx).map(Box::new)
     }
 }
@@ -380,7 +388,7 @@ impl<T: Decode> Decode for Box<T> {
 /// Keys keep their spans so duplicate-name and unknown-reference errors can point at them.
 #[derive(Clone, Debug)]
 pub struct Named<T> {
-    pub(crate) entries: Vec<(Sp<String>, T)>,
+    pub(crate) entries: Vec<(Located<String>, T)>,
 }
 
 impl<T> Default for Named<T> {
@@ -392,20 +400,20 @@ impl<T> Default for Named<T> {
 }
 
 impl<T> Named<T> {
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Sp<String>, &T)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Located<String>, &T)> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 }
 
 impl<T: Decode> Decode for Named<T> {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Named<T>> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Named<T>> {
         match &node.kind {
             Kind::Map(entries) => {
                 let mut out = Vec::with_capacity(entries.len());
                 let mut ok = true;
                 for (k, v) in entries {
                     match T::decode(v, cx) {
-                        Some(t) => out.push((Sp::new(k.name.to_string(), k.span), t)),
+                        Some(t) => out.push((Located::new(k.name.to_string(), k.span), t)),
                         None => ok = false,
                     }
                 }
@@ -437,14 +445,14 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Named<T> {
 }
 
 /// Map with string keys, for small keyed sections like switch port overrides.
-impl<T: Decode> Decode for IndexMap<String, Sp<T>> {
-    fn decode(node: &Node, cx: &mut Cx) -> Option<Self> {
+impl<T: Decode> Decode for IndexMap<String, Located<T>> {
+    fn decode(node: &Node, cx: &mut DecodeContext) -> Option<Self> {
         let named = Named::<T>::decode(node, cx)?;
         Some(
             named
                 .entries
                 .into_iter()
-                .map(|(k, v)| (k.value, Sp::new(v, k.span)))
+                .map(|(k, v)| (k.value, Located::new(v, k.span)))
                 .collect(),
         )
     }
@@ -453,7 +461,7 @@ impl<T: Decode> Decode for IndexMap<String, Sp<T>> {
 /// Keyword enums: `kind: booth`.
 pub(crate) fn keyword<T: Copy>(
     node: &Node,
-    cx: &mut Cx,
+    cx: &mut DecodeContext,
     what: &str,
     table: &[(&'static str, T)],
 ) -> Option<T> {
@@ -496,7 +504,7 @@ macro_rules! keyword_enum {
             }
         }
         impl $crate::yaml::decode::Decode for $name {
-            fn decode(node: &$crate::yaml::node::Node, cx: &mut $crate::yaml::decode::Cx) -> Option<$name> {
+            fn decode(node: &$crate::yaml::node::Node, cx: &mut $crate::yaml::decode::DecodeContext) -> Option<$name> {
                 $crate::yaml::decode::keyword(node, cx, $what, $name::TABLE)
             }
         }

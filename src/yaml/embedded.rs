@@ -6,6 +6,8 @@
 
 use serde::de::DeserializeOwned;
 
+use super::error::EmbeddedError;
+
 /// One section of an embedded catalog file (`switches:`, `physics:`).
 pub(crate) struct Section {
     /// The file's index in catalog::EMBEDDED.
@@ -32,12 +34,17 @@ pub(crate) const CATALOG: &[Section] = &include!(concat!(env!("OUT_DIR"), "/cata
 const DATA: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/data_json.rs"));
 
 /// The embedded data file at `path` (`templates/dell/vendor.yaml`) as a `T`.
-pub(crate) fn data<T: DeserializeOwned>(path: &str) -> Result<T, String> {
-    let (_, json) = DATA
-        .iter()
-        .find(|(p, _)| *p == path)
-        .ok_or_else(|| format!("{path} is missing"))?;
-    serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))
+pub(crate) fn data<T: DeserializeOwned>(path: &str) -> Result<T, EmbeddedError> {
+    let (_, json) =
+        DATA.iter()
+            .find(|(p, _)| *p == path)
+            .ok_or_else(|| EmbeddedError::Missing {
+                path: path.to_owned(),
+            })?;
+    serde_json::from_str(json).map_err(|e| EmbeddedError::Shape {
+        path: path.to_owned(),
+        error: std::sync::Arc::new(e),
+    })
 }
 
 #[cfg(test)]

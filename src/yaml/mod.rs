@@ -2,5 +2,6 @@
 //! democ's own YAML data, converted to JSON at build time.
 pub(crate) mod decode;
 pub(crate) mod embedded;
+pub(crate) mod error;
 pub(crate) mod node;
 pub(crate) mod tree;

@@ -78,7 +78,7 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
     type Value = Node;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
         match self.at {
-            Where::Yaml { .. } => d.deserialize_newtype_struct(SPANNED, Located(self)),
+            Where::Yaml { .. } => d.deserialize_newtype_struct(SPANNED, LocatedVisitor(self)),
             Where::Fixed(span) => Ok(Node {
                 kind: d.deserialize_any(KindVisitor(self.at))?,
                 span,
@@ -89,9 +89,9 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
 }
 
 /// A value with its location, as serde-saphyr gives it to `Spanned<T>`.
-struct Located<'t>(NodeSeed<'t>);
+struct LocatedVisitor<'t>(NodeSeed<'t>);
 
-impl<'de> Visitor<'de> for Located<'_> {
+impl<'de> Visitor<'de> for LocatedVisitor<'_> {
     type Value = Node;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any YAML value")

@@ -22,7 +22,7 @@ pub(crate) fn assign(m: &Model, lab: &str) -> Assigned {
             by_node,
         };
     };
-    let inside = |a: &Option<crate::yaml::decode::Sp<Ipv4Addr>>| {
+    let inside = |a: &Option<crate::yaml::decode::Located<Ipv4Addr>>| {
         a.as_ref().map(|a| a.value).filter(|a| pool.contains(*a))
     };
     for (i, s) in m.switches.iter().enumerate() {

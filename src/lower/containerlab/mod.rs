@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 pub(crate) use delays::is_delay as is_wan_delay;
 pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
+use super::error::LowerError;
 use crate::derive::Front;
 use crate::ir::lab::{Body, Containerlab, Link, Topology};
 use crate::resolve::model::{LinkId, Model, NodeId};
@@ -35,7 +36,7 @@ pub(crate) fn lower(
     vendors: &Vendors,
     show: &str,
     switches: &[crate::ir::Switch],
-) -> Result<Containerlab, String> {
+) -> Result<Containerlab, LowerError> {
     let m = &front.model;
     let name = lab_name(show);
     let cabled = cabled(m);

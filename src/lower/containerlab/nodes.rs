@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
+use super::super::error::LowerError;
 use super::mgmt::Assigned;
 use super::{Cabled, Ifaces, Plan};
 use crate::ir::lab::{LabConfig, Node};
@@ -33,7 +34,7 @@ pub(crate) fn switch(
     plan: &Plan,
     scripts: &mut BTreeMap<String, String>,
     configs: &mut BTreeMap<String, LabConfig>,
-) -> Result<Node, String> {
+) -> Result<Node, LowerError> {
     let s = &m.switches[sw];
     let mut labels = BTreeMap::from([
         ("democ.os".to_owned(), s.os.as_str().to_owned()),
@@ -136,7 +137,7 @@ fn emulation(
     sw: SwitchId,
     ir: &crate::ir::Switch,
     scripts: &mut BTreeMap<String, String>,
-) -> Result<(Vec<String>, Vec<String>), String> {
+) -> Result<(Vec<String>, Vec<String>), LowerError> {
     let node = NodeId::Switch(sw);
     let wired: BTreeMap<String, String> = cx
         .cabled
@@ -149,7 +150,7 @@ fn emulation(
         })
         .collect();
     let ruleset = ir.openflow.as_ref().map(|_| Path::new(RULESET));
-    let text = crate::twin::lab_script(ir, &wired, ruleset)?;
+    let text = crate::twin::lab_script(ir, &wired, ruleset).map_err(LowerError::LabScript)?;
     let file = format!("nodes/{}.sh", ir.hostname);
     let mut binds = vec![format!("{file}:{SCRIPT}:ro")];
     if ruleset.is_some() {

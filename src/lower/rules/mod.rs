@@ -121,7 +121,7 @@ pub(crate) fn attach(
             } else {
                 (Direction::Reverse, j - n)
             };
-            let Some((src, dst)) = crate::derive::pins::ends(m, pr) else {
+            let Some((src, dst)) = crate::derive::lag_placement::ends(m, pr) else {
                 continue;
             };
             g.leg(&Leg {
@@ -242,7 +242,7 @@ pub(crate) fn table(
 
 struct Gen<'a> {
     m: &'a Model,
-    pins: &'a crate::derive::pins::Pins,
+    pins: &'a crate::derive::lag_placement::Pins,
     segments: &'a crate::derive::segments::Segments,
     tables: &'a mut [Option<Table>],
     ids: &'a [u32],

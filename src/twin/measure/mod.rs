@@ -74,7 +74,7 @@ pub(crate) fn measure(
     let t0 = Instant::now();
     let (b, names, _) = super::test::running(build, state)?;
     let limit = load::limit().map_err(|e| (e, 2))?;
-    let dir = BuildDir::open(build).map_err(|e| (e, 2))?;
+    let dir = BuildDir::open(build).map_err(|e| (e.to_string(), 2))?;
     let plan: BTreeMap<String, Predicted> = predicted::read(&dir)
         .map_err(|e| (e, 2))?
         .into_iter()
@@ -327,7 +327,7 @@ pub(crate) fn measure(
     let out = build.join("twin");
     std::fs::create_dir_all(&out).map_err(|e| (format!("{}: {e}", out.display()), 2))?;
     let text = serde_json::to_string_pretty(&m).unwrap_or_default() + "\n";
-    crate::write::file(&out.join("measure.json"), text.as_bytes()).map_err(|e| (e, 2))?;
+    crate::write::file(&out.join("measure.json"), text.as_bytes()).map_err(|e| (e.into(), 2))?;
     let scored = m.flows.iter().filter(|f| f.scored).count();
     let passed = m.flows.iter().filter(|f| f.passed).count();
     let verdict = if failed {

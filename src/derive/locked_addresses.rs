@@ -14,7 +14,7 @@ use crate::lock::{AddressLock, link_key, port_key};
 use crate::resolve::model::{End, Model};
 use crate::source::Span;
 use crate::spec::addr::Prefix;
-use crate::yaml::decode::Sp;
+use crate::yaml::decode::Located;
 
 /// What the lock gave back: host ports, links and switches by index.
 #[derive(Default)]
@@ -24,12 +24,12 @@ pub(crate) struct Kept {
     pub(crate) switches: HashSet<usize>,
 }
 
-struct Kx<'a> {
+struct Claims<'a> {
     used: &'a mut crate::fxhash::FxMap<Ipv4Addr, Span>,
     diags: &'a mut Diags,
 }
 
-impl Kx<'_> {
+impl Claims<'_> {
     fn dropped(&mut self, entry: Span, message: String, help: &str) -> Diagnostic {
         Diagnostic::new(codes::LOCK_ENTRY_DROPPED, entry, message)
             .label("dropped from the lock")
@@ -42,7 +42,7 @@ impl Kx<'_> {
         key: &str,
         entry: Span,
         addrs: &[Ipv4Addr],
-        pool: &Sp<Prefix>,
+        pool: &Located<Prefix>,
         what: &str,
     ) -> bool {
         const HELP: &str = "nothing to do: it gets a new address from its pool, and `democ build` records it in the lock";
@@ -95,7 +95,7 @@ pub(crate) fn keep(
     used: &mut crate::fxhash::FxMap<Ipv4Addr, Span>,
     diags: &mut Diags,
 ) -> Kept {
-    let mut kx = Kx { used, diags };
+    let mut kx = Claims { used, diags };
     let mut kept = Kept::default();
     let hosts: HashMap<String, usize> = wants
         .hosts
@@ -176,7 +176,7 @@ pub(crate) fn keep(
             continue;
         }
         kx.take(&[entry.value], entry.span);
-        given.push((s, Sp::new(entry.value, pool.span)));
+        given.push((s, Located::new(entry.value, pool.span)));
     }
     for (s, a) in given {
         m.switches[s].mgmt = Some(a);
@@ -256,7 +256,7 @@ pub(crate) fn next(m: &Model, wants: &Wants) -> AddressLock {
         let h = &m.hosts[w.host];
         if let Some(a) = h.ports[w.port].address {
             let key = port_key(&h.name.value, &h.ports[w.port].name);
-            lock.hosts.insert(key, Sp::new(a.addr, h.name.span));
+            lock.hosts.insert(key, Located::new(a.addr, h.name.span));
         }
     }
     for &l in &wants.links {
@@ -270,13 +270,13 @@ pub(crate) fn next(m: &Model, wants: &Wants) -> AddressLock {
         } else {
             [a.addr, b.addr]
         };
-        lock.links.insert(key, Sp::new(pair, link.span));
+        lock.links.insert(key, Located::new(pair, link.span));
     }
     for &s in &wants.switches {
         let sw = &m.switches[s];
         if let Some(a) = &sw.mgmt {
             lock.switches
-                .insert(sw.name.value.clone(), Sp::new(a.value, sw.name.span));
+                .insert(sw.name.value.clone(), Located::new(a.value, sw.name.span));
         }
     }
     lock
