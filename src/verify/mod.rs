@@ -19,9 +19,10 @@ mod planned;
 pub(crate) mod print;
 mod restconf;
 mod sonic;
-mod stamp;
+pub(crate) mod stamp;
 mod state;
 mod switch;
+mod twin_run;
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,7 @@ use crate::source::Sources;
 
 pub(crate) use judge::Report;
 pub(crate) use planned::Parts;
+pub(crate) use twin_run::{FILE as TWIN_STAMP, Throttled, TwinRun, not_comparable};
 
 /// What a run of verify found: the report, and the diagnostics on its inputs.
 pub(crate) struct Outcome {
