@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::located::{Bad, Text};
+
 /// The stamp's file name in a twin's results folder.
 pub(crate) const FILE: &str = "twin-scale.json";
 
@@ -34,6 +36,51 @@ pub(crate) struct Throttled {
     pub(crate) device: String,
     pub(crate) port: String,
     pub(crate) gbps: f64,
+}
+
+const HELP: &str = "`democ twin test --measure` writes twin-scale.json beside its results (`{\"show\", \"scale\", \"started\", \"seconds\", \"throttles\"}`); measure again rather than edit it";
+
+/// The stamp as written; Err: not the twin's stamp, or a scale that is not a positive
+/// number.
+pub(crate) fn read(t: &Text) -> Result<TwinRun, Bad> {
+    let v = t.json("the twin's stamp")?;
+    let run: TwinRun = serde_json::from_value(v)
+        .map_err(|e| t.bad(t.at("{"), format!("not the twin's stamp: {e}"), HELP))?;
+    if !(run.scale.is_finite() && run.scale >= 1.0) {
+        return Err(t.bad(
+            t.at_key("scale"),
+            format!("scale {} is not a number of at least 1", run.scale),
+            HELP,
+        ));
+    }
+    if let Some(th) = run
+        .throttles
+        .iter()
+        .find(|th| !(th.gbps.is_finite() && th.gbps > 0.0))
+    {
+        return Err(t.bad(
+            t.at_key("throttles"),
+            format!(
+                "the throttle at `{}:{}` carries {} Gbit/s: not a positive rate",
+                th.device, th.port, th.gbps
+            ),
+            HELP,
+        ));
+    }
+    Ok(run)
+}
+
+impl TwinRun {
+    /// The throttle on the cable at either end, Gbit/s before the scale.
+    pub(crate) fn throttle(&self, a: (&str, &str), b: Option<(&str, &str)>) -> Option<f64> {
+        self.throttles
+            .iter()
+            .find(|t| {
+                let at = (t.device.as_str(), t.port.as_str());
+                at == a || Some(at) == b
+            })
+            .map(|t| t.gbps)
+    }
 }
 
 /// Why a flow limited by `kind` cannot be compared at a scale (None: it can). The twin
