@@ -373,6 +373,10 @@ pub(crate) struct ServiceCaps {
 pub(crate) struct GnmiCaps {
     /// The TCP port the server listens on when the config names none.
     pub(crate) port: u16,
+    /// The server speaks TLS with a certificate of its own making (self-signed), so a
+    /// collector connects with TLS and does not verify it; false: plain gRPC.
+    #[serde(default)]
+    pub(crate) tls: bool,
 }
 
 #[derive(Debug, Deserialize)]

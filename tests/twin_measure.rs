@@ -3,8 +3,10 @@
 //! of the plan's rate / N; the flow limited by a LAG's hash (OVS's bonds hash with their
 //! own function) is listed, not scored; a cable throttled below its declared speed is
 //! named as the bottleneck of the flow it slows, which fails; the shapers are gone
-//! afterwards, and `down` leaves nothing. Needs root and the twin's tools (.ci/run
-//! installs them); skips with a printed reason otherwise.
+//! afterwards, and `down` leaves nothing. Each run leaves `twin/results/` for `democ
+//! verify`, which passes the clean run and names the throttled link as the likely cause
+//! of the flow over it after the sabotage (the same twin serves both runs). Needs root
+//! and the twin's tools (.ci/run installs them); skips with a printed reason otherwise.
 
 mod common;
 #[path = "fixtures/twin_state.rs"]
@@ -43,6 +45,20 @@ fn measure(out: &Path, extra: &[&str]) -> (i32, String, serde_json::Value) {
     println!("{table}{err}");
     let text = std::fs::read_to_string(out.join("twin/measure.json")).expect("measure.json");
     (code, table, serde_json::from_str(&text).expect("json"))
+}
+
+/// `democ verify` on the results the last measurement left: its exit code, text and JSON.
+fn verify(out: &Path) -> (i32, String, serde_json::Value) {
+    let (b, r) = (out.display().to_string(), out.join("twin/results"));
+    let r = r.display().to_string();
+    let (code, text, err) = democ(&["verify", &b, &r]);
+    println!("{text}{err}");
+    let (_, json, _) = democ(&["verify", &b, &r, "--format", "json"]);
+    (
+        code,
+        text,
+        serde_json::from_str(&json).expect("verify's JSON"),
+    )
 }
 
 fn flow<'a>(m: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
@@ -127,6 +143,9 @@ fn sc15_measures_as_predicted_at_scale_and_a_throttled_link_is_named() {
         "shapers left on:\n{}",
         qdiscs(&id)
     );
+    let (code, text, v) = verify(&out);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(flow(&v, "net-400g")["status"], "not comparable", "{text}");
 
     // Sabotage: the cable from cit-z9100-1 to sc100G-2 shaped as if it were 50G.
     let (code, table, m) = measure(&out, &["--throttle", "cit-z9100-1:1/2=50G"]);
@@ -146,6 +165,20 @@ fn sc15_measures_as_predicted_at_scale_and_a_throttled_link_is_named() {
     );
     for other in ["disk-100g", "nsi-umich", "nsi-fiu", "nsi-rnp", "oscars-lab"] {
         assert_eq!(flow(&m, other)["passed"], true, "{other}: {m:#}");
+    }
+    let (code, text, v) = verify(&out);
+    assert_eq!(code, 1, "{text}");
+    let hit = flow(&v, "net-100g");
+    assert_eq!(hit["status"], "short", "{text}");
+    assert!(
+        hit["causes"][0]
+            .as_str()
+            .is_some_and(|c| c.starts_with("link sc100G-2:p0 <- cit-z9100-1:1/2:")
+                && c.ends_with("the likely cause")),
+        "{text}"
+    );
+    for other in ["disk-100g", "nsi-umich", "nsi-fiu", "nsi-rnp", "oscars-lab"] {
+        assert_eq!(flow(&v, other)["status"], "ok", "{other}: {text}");
     }
     assert!(
         !qdiscs(&id).contains("tbf"),

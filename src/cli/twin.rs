@@ -25,8 +25,8 @@ pub(super) enum TwinCmd {
     /// usage or I/O.
     ///
     /// With `--measure`: every link shaped to its capacity / `--scale`, every flow run
-    /// at once, predicted against measured per flow and per link (twin/measure.json; see
-    /// docs/twin.md). Exit status: 0 every scored flow and link within 15 % of the
+    /// at once, predicted against measured per flow and per link (twin/measure.json, and
+    /// twin/results/ for `democ verify BUILD BUILD/twin/results`; see docs/twin.md). Exit status: 0 every scored flow and link within 15 % of the
     /// prediction; 1 one is not; 3 one is not and the machine was saturated; 2 usage.
     Test {
         #[command(flatten)]

@@ -139,6 +139,9 @@ pub(crate) struct Services {
 pub(crate) struct Gnmi {
     /// The TCP port it listens on (the OS's default).
     pub(crate) port: u16,
+    /// It serves TLS with a self-signed certificate (else plain gRPC).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) tls: bool,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

@@ -336,7 +336,8 @@ pub(crate) fn run(
         HostsFrom::Line(t) => (t.to_owned(), "--lab-hosts".to_owned(), false),
         HostsFrom::File(p) => {
             // A list of machines: a few hundred bytes.
-            let text = crate::read::text(p, 64 * 1024).map_err(|e| Refused::Other(e.to_string()))?;
+            let text =
+                crate::read::text(p, 64 * 1024).map_err(|e| Refused::Other(e.to_string()))?;
             (text, p.display().to_string(), true)
         }
     };

@@ -89,10 +89,10 @@ pub(crate) fn lower(lx: &mut Lx, mgmt: Option<&Management>) -> Option<Services> 
     });
     // `gnmi: true` asks for gNMI where democ can enable it; a switch whose OS it cannot
     // is watched over SNMP or listed as not monitored by the build's monitoring/.
-    let gnmi = sv
-        .gnmi
-        .and(caps.gnmi.as_ref())
-        .map(|g| Gnmi { port: g.port });
+    let gnmi = sv.gnmi.and(caps.gnmi.as_ref()).map(|g| Gnmi {
+        port: g.port,
+        tls: g.tls,
+    });
     for (span, what) in left_out {
         let d = format!(
             "democ has no confirmed `{os}` syntax for {what}: `{}` (and any other `{os}` switch) leaves it out",

@@ -19,9 +19,14 @@ const SNMP_EXPORTER: &str = "127.0.0.1:9116";
 #[derive(Serialize)]
 struct Target {
     address: String,
-    /// EOS serves gNMI without TLS unless an `ssl profile` is configured, and democ's
-    /// config names none.
+    /// Plain gRPC: EOS serves gNMI without TLS unless an `ssl profile` is configured,
+    /// and democ's config names none.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     insecure: bool,
+    /// TLS without checking the certificate: Cumulus Linux's server presents a
+    /// self-signed one unless the planner imports another.
+    #[serde(rename = "skip-verify", skip_serializing_if = "std::ops::Not::not")]
+    skip_verify: bool,
     subscriptions: Vec<&'static str>,
 }
 
@@ -76,13 +81,14 @@ pub(crate) fn gnmic(switches: &[(&Switch, Collector)]) -> Result<String, Monitor
         .iter()
         .filter(|(_, c)| *c == Collector::Gnmi)
         .filter_map(|(s, _)| {
-            let port = s.services.as_ref()?.gnmi.as_ref()?.port;
+            let g = s.services.as_ref()?.gnmi.as_ref()?;
             let addr = &s.management.as_ref()?.address.address;
             Some((
                 s.hostname.clone(),
                 Target {
-                    address: format!("{addr}:{port}"),
-                    insecure: true,
+                    address: format!("{addr}:{}", g.port),
+                    insecure: !g.tls,
+                    skip_verify: g.tls,
                     subscriptions: SUBSCRIPTIONS.iter().map(|(n, _)| *n).collect(),
                 },
             ))

@@ -13,7 +13,7 @@ mod tree;
 use serde::Serialize;
 
 use crate::ir::Switch;
-use tree::{Config, Qos, Roce, Service, ServiceLldp, System};
+use tree::{Config, Empty, GnmiServer, Qos, Roce, Service, ServiceLldp, System};
 
 /// The startup file: `- set: {...}`.
 #[derive(Serialize)]
@@ -33,6 +33,7 @@ fn build(sw: &Switch) -> Config {
     let mut c = Config {
         system: System {
             hostname: sw.hostname.clone(),
+            gnmi_server: gnmi(sw),
             ..System::default()
         },
         service: Service {
@@ -61,6 +62,17 @@ fn build(sw: &Switch) -> Config {
         });
     }
     c
+}
+
+/// The gNMI server, listening on the management address, where the build enables it.
+fn gnmi(sw: &Switch) -> Option<GnmiServer> {
+    let g = sw.services.as_ref()?.gnmi.as_ref()?;
+    let addr = &sw.management.as_ref()?.address.address;
+    Some(GnmiServer {
+        listening_address: [(addr.clone(), Empty {})].into_iter().collect(),
+        port: g.port,
+        state: "enabled",
+    })
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub(super) struct Config {
 #[serde(rename_all = "kebab-case")]
 pub(super) struct System {
     pub(super) hostname: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) gnmi_server: Option<GnmiServer>,
     /// `system syslog server A vrf mgmt`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) syslog: Option<Syslog>,
@@ -94,6 +96,15 @@ pub(super) struct TrapVrf {
 #[derive(Debug, Default, Serialize)]
 pub(super) struct Version {
     pub(super) version: &'static str,
+}
+
+/// `system gnmi-server`: the switch's own gNMI server (Cumulus Linux 5.13 on), dial-in.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct GnmiServer {
+    pub(super) listening_address: Set,
+    pub(super) port: u16,
+    pub(super) state: &'static str,
 }
 
 /// `interface <name>`.

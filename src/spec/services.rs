@@ -23,9 +23,9 @@ spec_struct! {
         /// forbids LLDP there never get it.
         lldp: Option<Located<bool>> = opt,
         /// gNMI on the management port of every switch whose OS democ can enable it on
-        /// (EOS: `management api gnmi`), for the build's `monitoring/gnmic.yaml`
-        /// subscription (default false). Switches without it are polled over SNMP when
-        /// `snmp:` is set, or listed as not monitored.
+        /// (EOS: `management api gnmi`; Cumulus: `system gnmi-server`), for the build's
+        /// `monitoring/gnmic.yaml` subscription (default false). Switches without it are
+        /// polled over SNMP when `snmp:` is set, or listed as not monitored.
         gnmi: Option<Located<bool>> = opt,
     }
 }

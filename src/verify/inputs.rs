@@ -132,6 +132,16 @@ pub(crate) fn parse_name(name: &str) -> Option<(Kind, Subject, String)> {
     None
 }
 
+/// What [`gather`] found.
+#[derive(Debug, Default)]
+pub(crate) struct Gathered {
+    pub(crate) files: Vec<Input>,
+    /// Twin stamps (`twin-scale.json`: a twin's results, and the scale they are at).
+    pub(crate) stamps: Vec<FileId>,
+    /// Files in folders that are not results.
+    pub(crate) skipped: usize,
+}
+
 /// A diagnostic on a file that has no text to point into: at its start.
 fn at_file(sources: &mut Sources, shown: &str) -> Span {
     let id = sources.add(shown.to_owned(), String::new());
@@ -139,19 +149,14 @@ fn at_file(sources: &mut Sources, shown: &str) -> Span {
 }
 
 /// Reads every result under `paths` into `sources`; what cannot be read is a
-/// diagnostic. Returns the results and how many files in folders were not results.
-pub(crate) fn gather(
-    paths: &[PathBuf],
-    sources: &mut Sources,
-    diags: &mut Diags,
-) -> (Vec<Input>, usize) {
-    let mut out = Vec::new();
-    let mut skipped = 0;
+/// diagnostic.
+pub(crate) fn gather(paths: &[PathBuf], sources: &mut Sources, diags: &mut Diags) -> Gathered {
+    let mut out = Gathered::default();
     for p in paths {
         let shown = p.display().to_string();
         match std::fs::symlink_metadata(p) {
             Ok(m) if m.is_dir() || (m.is_symlink() && p.is_dir()) => match BuildDir::open(p) {
-                Ok(dir) => walk(&dir, "", &shown, 0, sources, diags, &mut out, &mut skipped),
+                Ok(dir) => walk(&dir, "", &shown, 0, sources, diags, &mut out),
                 Err(e) => unreadable(sources, diags, &shown, &e.to_string()),
             },
             Ok(_) => {
@@ -159,14 +164,15 @@ pub(crate) fn gather(
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let Some((kind, subject, when)) = parse_name(&name) else {
+                let parsed = parse_name(&name);
+                if parsed.is_none() && name != super::twin_run::FILE {
                     let span = at_file(sources, &shown);
                     diags.push(
                         Diagnostic::new(codes::RESULT_NAME, span, format!("`{name}` is not named as a result file"))
                             .help("name host results `<flow>+<source>+<sink>+<host>+<time>.iperf3.json` (or `.ib_write_bw.txt`, `.fio-read.json`, ...) as the host scripts do, and switch state `<switch>+<state>+<time>.json` (states: counters, rates, transceiver, lldp; `dump-ports`, `dump-flows` as .txt): see docs/verify.md"),
                     );
                     continue;
-                };
+                }
                 let parent = p
                     .parent()
                     .filter(|d| !d.as_os_str().is_empty())
@@ -177,12 +183,7 @@ pub(crate) fn gather(
                 {
                     Ok(text) => {
                         let file = sources.add(shown, text);
-                        out.push(Input {
-                            file,
-                            kind,
-                            subject,
-                            when,
-                        });
+                        out.add(file, parsed);
                     }
                     Err(e) => unreadable(sources, diags, &shown, &e.to_string()),
                 }
@@ -190,7 +191,22 @@ pub(crate) fn gather(
             Err(e) => unreadable(sources, diags, &shown, &e.to_string()),
         }
     }
-    (out, skipped)
+    out
+}
+
+impl Gathered {
+    /// A file read: a result as its name says, else the twin's stamp.
+    fn add(&mut self, file: FileId, parsed: Option<(Kind, Subject, String)>) {
+        match parsed {
+            Some((kind, subject, when)) => self.files.push(Input {
+                file,
+                kind,
+                subject,
+                when,
+            }),
+            None => self.stamps.push(file),
+        }
+    }
 }
 
 fn unreadable(sources: &mut Sources, diags: &mut Diags, shown: &str, why: &str) {
@@ -201,7 +217,6 @@ fn unreadable(sources: &mut Sources, diags: &mut Diags, shown: &str, why: &str) 
     );
 }
 
-#[allow(clippy::too_many_arguments)]
 fn walk(
     dir: &BuildDir,
     rel: &str,
@@ -209,8 +224,7 @@ fn walk(
     depth: usize,
     sources: &mut Sources,
     diags: &mut Diags,
-    out: &mut Vec<Input>,
-    skipped: &mut usize,
+    out: &mut Gathered,
 ) {
     let join = |name: &str| {
         if rel.is_empty() {
@@ -222,21 +236,17 @@ fn walk(
     match dir.files_in(rel) {
         Ok(files) => {
             for name in files {
-                let Some((kind, subject, when)) = parse_name(&name) else {
-                    *skipped += 1;
+                let parsed = parse_name(&name);
+                if parsed.is_none() && name != super::twin_run::FILE {
+                    out.skipped += 1;
                     continue;
-                };
+                }
                 let path = join(&name);
                 let show = format!("{}/{path}", shown.trim_end_matches('/'));
                 match dir.text(&path, MAX_RESULT) {
                     Ok(text) => {
                         let file = sources.add(show, text);
-                        out.push(Input {
-                            file,
-                            kind,
-                            subject,
-                            when,
-                        });
+                        out.add(file, parsed);
                     }
                     Err(e) => unreadable(sources, diags, &show, &e.message),
                 }
@@ -247,16 +257,7 @@ fn walk(
     if depth < DEPTH {
         if let Ok(folders) = dir.folders_in(rel) {
             for f in folders {
-                walk(
-                    dir,
-                    &join(&f),
-                    shown,
-                    depth + 1,
-                    sources,
-                    diags,
-                    out,
-                    skipped,
-                );
+                walk(dir, &join(&f), shown, depth + 1, sources, diags, out);
             }
         }
     }

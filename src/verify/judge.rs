@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::planned::{PlanFlow, Planned};
 use super::state::{PairSeen, Seen, SwitchSeen};
+use super::twin_run::{TwinRun, not_comparable};
 use crate::verify::inputs::Rw;
 
 /// A core counts as saturated at this share of it, percent.
@@ -23,6 +24,10 @@ const FULL: f64 = 0.95;
 /// Below this, a receiver sees no light (EOS prints -30 or -40 dBm for none).
 const NO_LIGHT_DBM: f64 = -30.0;
 
+/// A link carrying this share of what it could carry is full (the twin's shapers count
+/// line overhead the counters do not).
+const BUSY: f64 = 0.85;
+
 #[derive(Debug, Serialize)]
 pub(crate) struct FlowVerdict {
     pub(crate) flow: String,
@@ -31,9 +36,13 @@ pub(crate) struct FlowVerdict {
     pub(crate) measured_gbps: Option<f64>,
     pub(crate) pairs: usize,
     pub(crate) pairs_measured: usize,
-    /// `ok`, `short`, `unmeasured` or `incomplete` (some pairs have no result).
+    /// `ok`, `short`, `unmeasured`, `incomplete` (some pairs have no result), or, in a
+    /// twin's results, `not comparable` (its limit does not scale with the links).
     pub(crate) status: &'static str,
     pub(crate) causes: Vec<String>,
+    /// Why a twin's measurement of it says nothing about the plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) not_comparable: Option<String>,
     /// The plan's bottleneck, in its words.
     pub(crate) planned_bottleneck: String,
 }
@@ -46,8 +55,13 @@ pub(crate) struct LinkVerdict {
     pub(crate) measured_gbps: Option<f64>,
     /// Frames dropped on the link's ends during the results' snapshots.
     pub(crate) discards: Option<f64>,
-    /// `ok`, `above` (more than predicted), `discards`, or `unmeasured`.
+    /// `ok`, `above` (more than predicted), `discards`, or `unmeasured`; in a twin's
+    /// results also `below` (every flow runs at once there, so a link carries its
+    /// planned load) and `not comparable` (a flow over it is).
     pub(crate) status: &'static str,
+    /// What the twin run throttled the link to, Gbit/s before the scale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) throttled_gbps: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -100,12 +114,17 @@ pub(crate) struct Report {
     pub(crate) optics: Vec<OpticVerdict>,
     pub(crate) lldp: Vec<LldpVerdict>,
     pub(crate) mtu: Vec<MtuVerdict>,
+    /// The twin run the results are from: measured rates are multiplied by its scale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) twin: Option<TwinRun>,
 }
 
 impl Report {
     /// Whether every flow reached its prediction within the tolerance.
     pub(crate) fn passed(&self) -> bool {
-        self.flows.iter().all(|f| f.status == "ok")
+        self.flows
+            .iter()
+            .all(|f| f.status == "ok" || f.status == "not comparable")
     }
 
     /// What the show report prints beside its predictions.
@@ -141,7 +160,8 @@ struct PortUse {
 
 /// Per switch and port: the rates file's reading, else the rate between the first and
 /// last counter snapshot that carry times; drops between the first and last snapshot.
-fn port_use(seen: &SwitchSeen) -> BTreeMap<String, PortUse> {
+/// Rates are multiplied by `k` (a twin's scale).
+fn port_use(seen: &SwitchSeen, k: f64) -> BTreeMap<String, PortUse> {
     let mut out: BTreeMap<String, PortUse> = BTreeMap::new();
     if let (Some(first), Some(last)) = (seen.counters.first(), seen.counters.last()) {
         if seen.counters.len() > 1 {
@@ -152,8 +172,8 @@ fn port_use(seen: &SwitchSeen) -> BTreeMap<String, PortUse> {
                 u.in_drops = delta(a.in_discards, b.in_discards);
                 u.out_drops = delta(a.out_discards, b.out_discards);
                 if let Some(dt) = delta(a.at, b.at).filter(|d| *d > 0.0) {
-                    u.in_gbps = delta(a.in_octets, b.in_octets).map(|o| o * 8.0 / dt / 1e9);
-                    u.out_gbps = delta(a.out_octets, b.out_octets).map(|o| o * 8.0 / dt / 1e9);
+                    u.in_gbps = delta(a.in_octets, b.in_octets).map(|o| o * 8.0 / dt / 1e9 * k);
+                    u.out_gbps = delta(a.out_octets, b.out_octets).map(|o| o * 8.0 / dt / 1e9 * k);
                 }
             }
         }
@@ -161,8 +181,8 @@ fn port_use(seen: &SwitchSeen) -> BTreeMap<String, PortUse> {
     if let Some((_, rates)) = &seen.rates {
         for (port, r) in rates {
             let u = out.entry(port.clone()).or_default();
-            u.in_gbps = Some(r.in_bps / 1e9);
-            u.out_gbps = Some(r.out_bps / 1e9);
+            u.in_gbps = Some(r.in_bps / 1e9 * k);
+            u.out_gbps = Some(r.out_bps / 1e9 * k);
         }
     }
     out
@@ -196,14 +216,23 @@ struct Ctx<'a> {
     loads: BTreeMap<(String, String), (f64, f64, &'a str)>,
     optics: Vec<OpticVerdict>,
     tol: f64,
+    twin: Option<&'a TwinRun>,
+    /// Measured rates are multiplied by this (a twin's scale; 1 at the show).
+    k: f64,
 }
 
-pub(crate) fn judge(plan: &Planned, seen: &Seen, tolerance_pct: f64) -> Report {
+pub(crate) fn judge(
+    plan: &Planned,
+    seen: &Seen,
+    tolerance_pct: f64,
+    twin: Option<&TwinRun>,
+) -> Report {
     let tol = tolerance_pct / 100.0;
+    let k = twin.map_or(1.0, |t| t.scale);
     let uses = seen
         .switches
         .iter()
-        .map(|(n, s)| (n.as_str(), port_use(s)))
+        .map(|(n, s)| (n.as_str(), port_use(s, k)))
         .collect();
     let loads = plan
         .links
@@ -225,6 +254,8 @@ pub(crate) fn judge(plan: &Planned, seen: &Seen, tolerance_pct: f64) -> Report {
         loads,
         optics,
         tol,
+        twin,
+        k,
     };
     let flows = plan.flows.iter().map(|f| flow(&cx, f)).collect();
     let links = links(&cx);
@@ -239,7 +270,20 @@ pub(crate) fn judge(plan: &Planned, seen: &Seen, tolerance_pct: f64) -> Report {
         optics,
         lldp: lldp(plan, seen),
         mtu: mtu(plan, seen),
+        twin: twin.cloned(),
     }
+}
+
+/// Why a twin's measurement of `f` says nothing about the plan (None at the show).
+fn incomparable(cx: &Ctx, f: &PlanFlow) -> Option<String> {
+    cx.twin?;
+    not_comparable(
+        &f.protocol,
+        f.predicted_gbps,
+        &f.bottleneck.kind,
+        f.bottleneck.gbps,
+        f.rtt_ms,
+    )
 }
 
 fn flow(cx: &Ctx, f: &PlanFlow) -> FlowVerdict {
@@ -256,7 +300,7 @@ fn flow(cx: &Ctx, f: &PlanFlow) -> FlowVerdict {
     for p in pairs {
         let s = seen_of(&p.src, &p.dst);
         if let Some(r) = s.fabric().or_else(|| s.net(&p.src)) {
-            measured += r.m.gbps;
+            measured += r.m.gbps * cx.k;
             count += 1;
         }
     }
@@ -269,8 +313,13 @@ fn flow(cx: &Ctx, f: &PlanFlow) -> FlowVerdict {
         pairs_measured: count,
         status: "ok",
         causes: Vec::new(),
+        not_comparable: incomparable(cx, f),
         planned_bottleneck: format!("{}: {}", f.bottleneck.kind, f.bottleneck.why),
     };
+    if v.not_comparable.is_some() {
+        v.status = "not comparable";
+        return v;
+    }
     if count == 0 {
         v.status = "unmeasured";
         return v;
@@ -394,9 +443,19 @@ fn causes<'a>(
             path_causes(cx, f, h, &mut out);
         }
     }
-    out.dedup();
-    out
+    // Once each, the likely cause first.
+    let mut once: Vec<String> = Vec::new();
+    for c in out {
+        if !once.contains(&c) {
+            once.push(c);
+        }
+    }
+    once.sort_by_key(|c| !c.ends_with(LIKELY));
+    once
 }
+
+/// How a cause the results single out ends.
+const LIKELY: &str = "the likely cause";
 
 /// What the switch state shows on one hop of a pair's path.
 fn path_causes(cx: &Ctx, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<String>) {
@@ -406,6 +465,8 @@ fn path_causes(cx: &Ctx, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<St
     let uses = cx.uses.get(h.switch.as_str());
     let outs = sw.hop_ports(&h.out_port);
     let lag = outs.len() > 1;
+    throttled(cx, &h.switch, sw, &h.in_port, true, out);
+    throttled(cx, &h.switch, sw, &h.out_port, false, out);
     for p in sw
         .hop_ports(&h.in_port)
         .into_iter()
@@ -485,6 +546,60 @@ fn path_causes(cx: &Ctx, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<St
     rules(cx, f, &h.switch, out);
 }
 
+/// A cable of the hop that the twin run throttled below its speed, full (or without
+/// counters to say): the likely cause of a short flow over it. `into`: the way into
+/// `switch` at `port` (sent by its peer), else the way out.
+fn throttled(
+    cx: &Ctx,
+    switch: &str,
+    sw: &super::planned::Switch,
+    port: &str,
+    into: bool,
+    out: &mut Vec<String>,
+) {
+    let Some(twin) = cx.twin else { return };
+    let uses = cx.uses.get(switch);
+    for p in sw.hop_ports(port) {
+        let peer = p.peer.as_ref().map(|(d, pp)| (d.as_str(), pp.as_str()));
+        let Some(t) = twin.throttle((switch, &p.port), peer) else {
+            continue;
+        };
+        // The plan's link this way: keyed by the end that sends.
+        let sender = if into {
+            peer.map(|(d, pp)| (d.to_owned(), pp.to_owned()))
+        } else {
+            Some((switch.to_owned(), port.to_owned()))
+        };
+        let Some((load, cap, words)) = sender.and_then(|k| cx.loads.get(&k)) else {
+            continue;
+        };
+        let members = sw.hop_ports(port).len().max(1) as f64;
+        if t >= cap / members {
+            continue;
+        }
+        let m = uses
+            .and_then(|u| u.get(&p.port))
+            .and_then(|u| if into { u.in_gbps } else { u.out_gbps });
+        let ran = format!(
+            "the twin run throttled it to {} Gbit/s, below its {} and the {} the plan puts on it",
+            g(t),
+            g(cap / members),
+            g(load / members)
+        );
+        match m {
+            Some(m) if m >= BUSY * t => out.push(format!(
+                "link {words}: carried {} Gbit/s, full: {ran}; {LIKELY}",
+                g(m)
+            )),
+            Some(_) => {}
+            None => out.push(format!(
+                "link {words}: {ran} (no counters of `{switch}` {} in the results to show it full)",
+                p.port
+            )),
+        }
+    }
+}
+
 /// A flow's OpenFlow rules on a switch that matched nothing.
 fn rules(cx: &Ctx, f: &PlanFlow, switch: &str, out: &mut Vec<String>) {
     let Some((_, rules)) = cx.seen.switches.get(switch).and_then(|s| s.rules.as_ref()) else {
@@ -517,10 +632,19 @@ fn links(cx: &Ctx) -> Vec<LinkVerdict> {
                 measured_gbps: None,
                 discards: None,
                 status: "unmeasured",
+                throttled_gbps: None,
             };
             let Some(((fd, fp), (td, tp))) = l.ends() else {
                 return v;
             };
+            let twin_flows = cx.twin.map(|_| {
+                l.flows.iter().any(|n| {
+                    cx.plan
+                        .flows
+                        .iter()
+                        .any(|f| &f.name == n && incomparable(cx, f).is_some())
+                })
+            });
             // Summed over a port-channel's members; None unless every member has it.
             let sum = |d: &str, port: &str, toward: &str, get: &dyn Fn(&PortUse) -> Option<f64>| {
                 let (sw, uses) = (cx.plan.switches.get(d)?, cx.uses.get(d)?);
@@ -542,9 +666,29 @@ fn links(cx: &Ctx) -> Vec<LinkVerdict> {
             if drops.iter().any(Option::is_some) {
                 v.discards = Some(drops.iter().flatten().sum());
             }
+            v.throttled_gbps = cx.twin.and_then(|t| {
+                let at = |d: &str, p: &str| -> Option<(String, String)> {
+                    let port = cx.plan.switches.get(d)?.port(p)?;
+                    Some((port.port.clone(), d.to_owned()))
+                };
+                let (port, dev) = at(fd, &fp).or_else(|| at(td, &tp))?;
+                let peer = cx
+                    .plan
+                    .switches
+                    .get(&dev)?
+                    .port(&port)?
+                    .peer
+                    .as_ref()
+                    .map(|(d, p)| (d.as_str(), p.as_str()));
+                t.throttle((&dev, &port), peer)
+            });
             v.status = match (v.measured_gbps, v.discards) {
+                _ if twin_flows == Some(true) => "not comparable",
                 (_, Some(d)) if d > 0.0 => "discards",
                 (Some(m), _) if m > l.load_gbps * (1.0 + cx.tol) + 0.1 => "above",
+                // Every flow runs at once in the twin: a link short of its load held
+                // them back (or one before it did).
+                (Some(m), _) if twin_flows.is_some() && m < l.load_gbps * (1.0 - cx.tol) => "below",
                 (Some(_), _) | (None, Some(_)) => "ok",
                 (None, None) => "unmeasured",
             };

@@ -19,17 +19,19 @@ mod planned;
 pub(crate) mod print;
 mod restconf;
 mod sonic;
-mod stamp;
+pub(crate) mod stamp;
 mod state;
 mod switch;
+mod twin_run;
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diags;
-use crate::source::Sources;
+use crate::diag::{Diagnostic, Diags, codes};
+use crate::source::{FileId, Sources, Span};
 
 pub(crate) use judge::Report;
 pub(crate) use planned::Parts;
+pub(crate) use twin_run::{FILE as TWIN_STAMP, Throttled, TwinRun, not_comparable};
 
 /// What a run of verify found: the report, and the diagnostics on its inputs.
 pub(crate) struct Outcome {
@@ -61,15 +63,54 @@ pub(crate) fn run_parts(
 fn judged(plan: &planned::Planned, results: &[PathBuf], tolerance_pct: f64) -> Outcome {
     let mut sources = Sources::default();
     let mut diags = Diags::default();
-    let (files, skipped) = inputs::gather(results, &mut sources, &mut diags);
-    let seen = state::read(plan, &files, &sources, &mut diags);
-    let mut report = judge::judge(plan, &seen, tolerance_pct);
-    report.files = files.len();
-    report.skipped = skipped;
+    let got = inputs::gather(results, &mut sources, &mut diags);
+    let seen = state::read(plan, &got.files, &sources, &mut diags);
+    let twin = twin_of(&got.stamps, &sources, &mut diags);
+    let mut report = judge::judge(plan, &seen, tolerance_pct, twin.as_ref());
+    report.files = got.files.len() + got.stamps.len();
+    report.skipped = got.skipped;
     diags.sort();
     Outcome {
         report,
         sources,
         diags,
     }
+}
+
+/// The twin run the results are from, when a stamp says so; stamps of runs at different
+/// scales or throttles cannot be judged together (a diagnostic).
+fn twin_of(stamps: &[FileId], sources: &Sources, diags: &mut Diags) -> Option<TwinRun> {
+    let mut runs: Vec<(FileId, TwinRun)> = Vec::new();
+    for &id in stamps {
+        let t = located::Text {
+            id,
+            file: sources.get(id),
+        };
+        match twin_run::read(&t) {
+            Ok(r) => runs.push((id, r)),
+            Err(d) => diags.push(*d),
+        }
+    }
+    let (_, first) = runs.first()?;
+    if let Some((id, other)) = runs
+        .iter()
+        .find(|(_, r)| r.scale != first.scale || r.throttles != first.throttles)
+    {
+        diags.push(
+            Diagnostic::new(
+                codes::RESULT_CONTENT,
+                Span::new(*id, 0, 0),
+                format!(
+                    "a twin run at 1/{} with {} throttles beside one at 1/{} with {}: results of two runs",
+                    other.scale,
+                    other.throttles.len(),
+                    first.scale,
+                    first.throttles.len()
+                ),
+            )
+            .help("verify one twin measurement at a time: name one `twin/results` folder"),
+        );
+        return None;
+    }
+    Some(first.clone())
 }

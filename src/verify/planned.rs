@@ -21,6 +21,9 @@ pub(crate) struct Limit {
 #[derive(Debug, Deserialize)]
 pub(crate) struct PlanFlow {
     pub(crate) name: String,
+    /// `tcp`, `udp`, `rdma`, ...
+    #[serde(default)]
+    pub(crate) protocol: String,
     pub(crate) demand_gbps: f64,
     pub(crate) predicted_gbps: f64,
     pub(crate) bottleneck: Limit,
@@ -35,6 +38,9 @@ pub(crate) struct PlanLink {
     pub(crate) link: String,
     pub(crate) load_gbps: f64,
     pub(crate) capacity_gbps: f64,
+    /// The flows the load is from.
+    #[serde(default)]
+    pub(crate) flows: Vec<String>,
 }
 
 /// A link's end: a device and its port (`lag<id>` for a port-channel).

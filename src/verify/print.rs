@@ -49,7 +49,10 @@ fn link_rows(r: &Report) -> Vec<[String; 5]> {
                 format!("{:.1}", l.predicted_gbps),
                 opt(l.measured_gbps),
                 l.discards.map_or("-".into(), |d| format!("{d:.0}")),
-                l.status.to_uppercase(),
+                match l.throttled_gbps {
+                    Some(t) => format!("{} (throttled to {t} Gbit/s)", l.status.to_uppercase()),
+                    None => l.status.to_uppercase(),
+                },
             ]
         })
         .collect()
@@ -115,11 +118,51 @@ fn other_lines(r: &Report) -> Vec<(&'static str, String)> {
 
 fn summary(r: &Report) -> String {
     let ok = r.flows.iter().filter(|f| f.status == "ok").count();
-    format!(
+    let apart = r
+        .flows
+        .iter()
+        .filter(|f| f.status == "not comparable")
+        .count();
+    let mut s = format!(
         "{ok} of {} flows within {}% of the plan",
-        r.flows.len(),
+        r.flows.len() - apart,
         r.tolerance_pct
-    )
+    );
+    if apart > 0 {
+        s += &format!(", {apart} not comparable at the twin's scale");
+    }
+    s
+}
+
+/// What a twin's results are: the scale its rates are multiplied by, and its throttles.
+fn twin_line(r: &Report) -> Option<String> {
+    let t = r.twin.as_ref()?;
+    let throttles: Vec<String> = t
+        .throttles
+        .iter()
+        .map(|x| format!("{}:{} at {} Gbit/s", x.device, x.port, x.gbps))
+        .collect();
+    Some(format!(
+        "a twin's measurement (`democ twin test --measure`, started {}): every link at its capacity / {}, so measured rates are multiplied by {} and set against the plan{}",
+        t.started,
+        t.scale,
+        t.scale,
+        if throttles.is_empty() {
+            String::new()
+        } else {
+            format!("; throttled in this run: {}", throttles.join(", "))
+        }
+    ))
+}
+
+/// A flow's explanation: why it is short (`short`), or why a twin cannot compare it
+/// (`not comparable`).
+fn explained(f: &super::judge::FlowVerdict) -> Option<(&str, &'static str, Vec<String>)> {
+    if let Some(why) = &f.not_comparable {
+        let c = format!("{why}; the plan's bottleneck: {}", f.planned_bottleneck);
+        return Some((&f.flow, "not comparable", vec![c]));
+    }
+    (!f.causes.is_empty()).then(|| (f.flow.as_str(), "short", f.causes.clone()))
 }
 
 pub(crate) fn text(r: &Report) -> String {
@@ -130,10 +173,13 @@ pub(crate) fn text(r: &Report) -> String {
         r.skipped,
         r.tolerance_pct
     );
+    if let Some(t) = twin_line(r) {
+        let _ = writeln!(out, "{}\n", line(&t));
+    }
     crate::plan::table(&mut out, FLOW_HEAD, &flow_rows(r));
-    for f in r.flows.iter().filter(|f| !f.causes.is_empty()) {
-        let _ = writeln!(out, "\nflow {} is short:", line(&f.flow));
-        for c in &f.causes {
+    for (flow, what, causes) in r.flows.iter().filter_map(explained) {
+        let _ = writeln!(out, "\nflow {} is {what}:", line(flow));
+        for c in &causes {
             let _ = writeln!(out, "  - {}", line(c));
         }
     }
@@ -168,10 +214,18 @@ pub(crate) fn markdown_report(r: &Report) -> String {
         markdown(&r.show),
         summary(r)
     );
+    if let Some(t) = twin_line(r) {
+        let _ = writeln!(out, "{}\n", markdown(&t));
+    }
     md_table(&mut out, &FLOW_HEAD, &flow_rows(r));
-    for f in r.flows.iter().filter(|f| !f.causes.is_empty()) {
-        let _ = writeln!(out, "\n### {}\n", markdown(&f.flow));
-        for c in &f.causes {
+    for (flow, what, causes) in r.flows.iter().filter_map(explained) {
+        let tail = if what == "short" {
+            ""
+        } else {
+            ": not comparable"
+        };
+        let _ = writeln!(out, "\n### {}{tail}\n", markdown(flow));
+        for c in &causes {
             let _ = writeln!(out, "- {}", markdown(c));
         }
     }

@@ -3,11 +3,13 @@
 //! with its streams and congestion control (a flow limited by its demand paced at
 //! demand / N), and what each flow received and each link carried is set against the
 //! plan's prediction / N (`predicted` says which flows that comparison means something
-//! for). Writes `twin/measure.json`; the shapers are removed again afterwards.
+//! for). Writes `twin/measure.json`, and `twin/results/` for `democ verify` (`results`);
+//! the shapers are removed again afterwards.
 
 mod links;
-mod predicted;
+pub(crate) mod predicted;
 pub(crate) mod report;
+mod results;
 mod shape;
 
 use std::collections::BTreeMap;
@@ -72,7 +74,8 @@ pub(crate) fn measure(
     table: &mut dyn Write,
 ) -> Result<(String, Verdict), (String, i32)> {
     let t0 = Instant::now();
-    let (b, names, _) = super::test::running(build, state)?;
+    let (b, names, st) = super::test::running(build, state)?;
+    let switches = results::Switches::of(&b, &names, &st);
     let limit = load::limit().map_err(|e| (e, 2))?;
     let dir = BuildDir::open(build).map_err(|e| (e.to_string(), 2))?;
     let plan: BTreeMap<String, Predicted> = predicted::read(&dir)
@@ -161,7 +164,19 @@ pub(crate) fn measure(
         .values()
         .flat_map(|l| l.members.iter().map(|m| &m.end))
         .collect();
-    let (got, window) = run(&names, &transfers, &used, opts.seconds, pace);
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (reports, window, snaps) = run(&names, &transfers, &used, &switches, opts.seconds, pace);
+    let got: Vec<Option<f64>> = reports
+        .iter()
+        .map(|r| {
+            r.as_deref()
+                .and_then(|out| serde_json::from_str::<serde_json::Value>(out).ok())
+                .and_then(|v| v["end"]["sum_received"]["bits_per_second"].as_f64())
+                .map(|bps| bps / 1e6)
+        })
+        .collect();
     unshape(&shaping);
     let over = meter.since(run_from).filter(|f| f.saturated(limit));
     let during = meter.since(run_from);
@@ -328,6 +343,33 @@ pub(crate) fn measure(
     std::fs::create_dir_all(&out).map_err(|e| (format!("{}: {e}", out.display()), 2))?;
     let text = serde_json::to_string_pretty(&m).unwrap_or_default() + "\n";
     crate::write::file(&out.join("measure.json"), text.as_bytes()).map_err(|e| (e.into(), 2))?;
+    let run = crate::verify::TwinRun {
+        show: b.show.clone(),
+        scale: opts.scale,
+        started: crate::verify::stamp::format(started),
+        seconds: opts.seconds,
+        throttles: opts
+            .throttles
+            .iter()
+            .map(|t| crate::verify::Throttled {
+                device: t.device.clone(),
+                port: t.port.clone(),
+                gbps: t.bps / 1e9,
+            })
+            .collect(),
+    };
+    let left = results::Left {
+        run: &run,
+        reports: transfers
+            .iter()
+            .zip(&reports)
+            .filter_map(|(t, r)| Some((b.flows[t.flow].name.as_str(), t.src, t.dst, r.as_deref()?)))
+            .collect(),
+        before: snaps.0,
+        after: snaps.1,
+    };
+    let left_in = out.join(results::FOLDER);
+    results::write(&left_in, &left).map_err(|e| (e, 2))?;
     let scored = m.flows.iter().filter(|f| f.scored).count();
     let passed = m.flows.iter().filter(|f| f.passed).count();
     let verdict = if failed {
@@ -339,12 +381,13 @@ pub(crate) fn measure(
     };
     Ok((
         format!(
-            "twin measure at 1/{}: {passed} of {scored} scored flows within {:.0} % of the prediction, {} listed, not scored, in {:.1} s ({})",
+            "twin measure at 1/{}: {passed} of {scored} scored flows within {:.0} % of the prediction, {} listed, not scored, in {:.1} s ({}; results for `democ verify` in {})",
             opts.scale,
             100.0 * report::TOLERANCE,
             m.flows.len() - scored,
             t0.elapsed().as_secs_f64(),
-            out.join("measure.json").display()
+            out.join("measure.json").display(),
+            left_in.display()
         ),
         verdict,
     ))
@@ -369,15 +412,19 @@ fn unshape(ends: &[&End]) {
 type Counters = BTreeMap<(String, String), (Sent, Instant)>;
 type Window = (f64, Counters, Counters);
 
-/// Runs every transfer at once; per transfer the payload received, Mbit/s (None: it
-/// failed), and the counters of `ends` over the middle of the run.
+/// Each switch's `dump-ports` at the start and the end of the window.
+type Snapshots = (Vec<(String, String)>, Vec<(String, String)>);
+
+/// Runs every transfer at once; per transfer its sender's iperf3 JSON (None: it
+/// failed), the counters of `ends` over the middle of the run, and the switches'.
 fn run(
     names: &net::Names,
     transfers: &[Transfer],
     ends: &[&End],
+    switches: &results::Switches,
     seconds: u64,
     pace: Pace,
-) -> (Vec<Option<f64>>, Window) {
+) -> (Vec<Option<String>>, Window, Snapshots) {
     let total = OMIT + seconds;
     std::thread::scope(|sc| {
         let servers: Vec<_> = transfers
@@ -428,23 +475,22 @@ fn run(
         let start = Instant::now();
         std::thread::sleep(Duration::from_millis(OMIT * 1000 + 500));
         let (t1, a) = (Instant::now(), shape::counters(ends));
+        let first = switches.read();
         let end = start + Duration::from_millis(total * 1000 - 500);
         std::thread::sleep(end.saturating_duration_since(Instant::now()));
         let (t2, z) = (Instant::now(), shape::counters(ends));
+        let last = switches.read();
         let got = clients
             .into_iter()
             .map(|h| {
                 let (ok, out) = h.join().unwrap_or((false, String::new()));
-                ok.then(|| serde_json::from_str::<serde_json::Value>(&out).ok())
-                    .flatten()
-                    .and_then(|v| v["end"]["sum_received"]["bits_per_second"].as_f64())
-                    .map(|bps| bps / 1e6)
+                ok.then_some(out)
             })
             .collect();
         for s in servers {
             let _ = s.join();
         }
-        (got, ((t2 - t1).as_secs_f64(), a, z))
+        (got, ((t2 - t1).as_secs_f64(), a, z), (first, last))
     })
 }
 

@@ -1,10 +1,8 @@
 //! What the build's plan predicts for each flow (`plan.json`), and whether the twin can
-//! check it at a scale. Rate-limiting every link to its capacity / N scales what the
-//! links allow, and nothing else: a host's PCIe, CPU or drives keep their speed, the
-//! twin's round trip is a fraction of a millisecond whatever the WAN's, it drops only
-//! what its shapers drop, and its Open vSwitch bonds hash with OVS's own function.
-//! So only a flow limited by a link, or by its own demand (run paced at demand / N),
-//! is scored; every other flow runs and is listed with the reason it is not scored.
+//! check it at a scale: only a flow limited by a link, or by its own demand (run paced
+//! at demand / N), is scored; every other flow runs and is listed with the reason it is
+//! not scored (`crate::verify::not_comparable`, which `democ verify` applies to the
+//! twin's results too).
 
 use serde::Deserialize;
 
@@ -63,32 +61,12 @@ impl Score {
 
 pub(crate) fn score(f: &Predicted) -> Score {
     let b = &f.bottleneck;
-    if !matches!(f.protocol.as_str(), "tcp" | "rdma") {
-        return Score::Listed(format!(
-            "a {} flow: the twin measures TCP transfers only",
-            f.protocol
-        ));
-    }
-    if f.predicted_gbps <= 0.0 {
-        return Score::Listed("predicted to carry nothing".into());
-    }
-    match b.kind.as_str() {
-        "link" => Score::Link,
-        "demand" => Score::Demand,
-        "lag" => Score::Listed(
-            "limited by a LAG's hash: the twin's bonds hash with Open vSwitch's function, not the switch's"
-                .into(),
-        ),
-        "pcie" | "cpu" | "storage" => Score::Listed(format!(
-            "limited by the host ({}, {:.1} Gbit/s), which does not scale with the links",
-            b.kind, b.gbps
-        )),
-        "window" | "loss" => Score::Listed(format!(
-            "limited by {} over its {:.1} ms RTT: the twin's RTT is a fraction of a millisecond and it loses nothing but what its shapers drop, so this limit does not scale",
-            if b.kind == "window" { "the TCP window" } else { "packet loss" },
-            f.rtt_ms
-        )),
-        other => Score::Listed(format!("limited by `{other}`, which the twin does not emulate")),
+    let why =
+        crate::verify::not_comparable(&f.protocol, f.predicted_gbps, &b.kind, b.gbps, f.rtt_ms);
+    match (why, b.kind.as_str()) {
+        (Some(why), _) => Score::Listed(why),
+        (None, "demand") => Score::Demand,
+        (None, _) => Score::Link,
     }
 }
 

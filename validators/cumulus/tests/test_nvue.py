@@ -75,3 +75,17 @@ def test_the_command_fails_a_corrupted_build(nvue_sc25, tmp_path):
     path.write_text(_corrupt(path.read_text(), lambda t: t["system"].__setitem__("hostname", "bad.name")))
     bad = subprocess.run(cmd, capture_output=True, text=True)
     assert bad.returncode == 1 and "invalid" in bad.stdout, bad.stdout + bad.stderr
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda t: t["system"]["gnmi-server"].__setitem__("port", 80), "port"),
+    (lambda t: t["system"]["gnmi-server"].__setitem__("state", "on"), "state"),
+    (lambda t: t["system"]["gnmi-server"].__setitem__("listen-address", {}), "listen-address"),
+])
+def test_the_gnmi_server_is_checked(nvue_sc25, change, why):
+    """sc25-400g asks for gNMI: nv-sn4700 serves it on its management address."""
+    text = (nvue_sc25 / "switches/nv-sn4700.nvue.yaml").read_text()
+    server = yaml.safe_load(text)[0]["set"]["system"]["gnmi-server"]
+    assert server == {"listening-address": {"192.168.25.7": {}}, "port": 9339, "state": "enabled"}, server
+    error = validate_text(_corrupt(text, change))
+    assert error is not None and why in error, error
