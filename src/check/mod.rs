@@ -6,6 +6,7 @@ pub(crate) mod bond_hash;
 pub(crate) mod boundary;
 pub(crate) mod cables;
 pub(crate) mod cages;
+pub(crate) mod client_ports;
 pub(crate) mod congestion;
 pub(crate) mod control;
 pub(crate) mod dead;
@@ -64,6 +65,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) wire: mtu::Wire,
     /// The host NIC at each end of each link (for the prediction's per-pair loops).
     pub(crate) host_ends: load::HostEnds,
+    /// Every test pair's ports, found on first use ([`Ctx::test_ports`]).
+    pub(crate) ports: std::sync::OnceLock<client_ports::Ports>,
 }
 
 impl<'a> Ctx<'a> {
@@ -77,7 +80,13 @@ impl<'a> Ctx<'a> {
             segments: &f.segments,
             wire: mtu::Wire::new(&f.model),
             host_ends: load::HostEnds::new(&f.model),
+            ports: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Every routed pair's server and client ports, as the host scripts run them.
+    pub(crate) fn test_ports(&self) -> &client_ports::Ports {
+        self.ports.get_or_init(|| client_ports::assign(self))
     }
 
     /// The largest IP packet a pair's route carries end to end.

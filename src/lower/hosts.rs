@@ -5,6 +5,7 @@
 //! them.
 
 use crate::check::Ctx;
+use crate::check::client_ports::PairPorts;
 use crate::derive::Front;
 use crate::derive::paths::host_ports;
 use crate::host_tuning::{DiskPlan, Tuning, tuning};
@@ -456,60 +457,32 @@ fn gateway_routes(cx: &Ctx, hosts: &mut [Host]) {
 /// host from `first_port`) and a client on the sending one, pinned to its NIC's node.
 fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], hosts: &mut [Host]) {
     let m = cx.m;
-    // Per flow, the fabrics it carries (check::fabrics decides which flows do).
-    let mut carried: Vec<Vec<usize>> = vec![Vec::new(); m.flows.len()];
-    for (i, fab) in m.fabrics.iter().enumerate() {
-        for fi in crate::check::fabrics::carriers(m, fab) {
-            carried[fi].push(i);
-        }
-    }
-    // None once a host's ports are used up (E0228 refuses such a show): never a wrap or
-    // a port given twice.
-    let mut next_port = vec![Some(t.transfers.first_port); m.hosts.len()];
     let fallback = crate::host_tuning::default_congestion_control(t);
-    // Client port ranges picked on each host (`pick_ports`), so no two transfers share one.
-    let mut picked: Vec<Vec<(u16, u16)>> = vec![Vec::new(); m.hosts.len()];
+    // Server and client ports, as the prediction saw them (check::client_ports).
+    let ports = cx.test_ports();
     for (fi, f) in m.flows.iter().enumerate() {
         let routes = &cx.routes.flows[fi];
-        let per_stream_gbps = f
-            .pairs
-            .first()
-            .and_then(|p| cx.db.cpus.get(&m.hosts[p.0].cpu))
-            .map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
-        let streams = crate::check::predict::streams_per_pair(cx, f, routes, per_stream_gbps);
+        let streams = crate::check::client_ports::pair_streams(cx, fi);
         let per_stream = f.pair_rate().bps() / f64::from(streams.max(1));
-        for pr in &routes.pairs {
+        for (pr, pp) in routes.pairs.iter().zip(&ports[fi]) {
             let (src, dst) = (pr.src, pr.dst);
-            let fabric = carried[fi].iter().find(|&&i| {
-                let fab = &m.fabrics[i];
-                (fab.target == src && fab.initiators.contains(&dst))
-                    || (fab.target == dst && fab.initiators.contains(&src))
-            });
-            if let Some(&i) = fabric {
-                fabric_pair(cx, t, numa, (i, &nqns[i]), fi, pr, hosts);
-                continue;
-            }
-            let Some(port) = next_port[dst] else {
-                continue;
+            let t_ports = match pp {
+                PairPorts::Fabric(i) => {
+                    fabric_pair(cx, t, numa, (*i, &nqns[*i]), fi, pr, hosts);
+                    continue;
+                }
+                PairPorts::Untested => continue,
+                PairPorts::Test(p) => p,
             };
-            next_port[dst] = port.checked_add(1);
-            // The port a route leaves `src` and enters `dst` by (a bond's first member).
-            let end_port = |first| host_ports(m, pr, first).next().map(|(_, p)| p);
-            let (Some(sp), Some(dp)) = (end_port(true), end_port(false)) else {
-                continue;
-            };
-            let addr =
-                |h: HostId, p: usize| m.hosts[h].ports[p].address.map(|a| a.addr.to_string());
-            let (Some(src_addr), Some(dst_addr)) = (addr(src, sp), addr(dst, dp)) else {
-                continue;
-            };
+            let (sp, dp) = t_ports.ends;
+            let (src_addr, dst_addr) = (t_ports.addrs.0.to_string(), t_ports.addrs.1.to_string());
             let pin = |node: Option<u8>| -> Vec<String> {
                 node.map_or(Vec::new(), |n| {
                     let n = n.to_string();
                     words(&["numactl", "-N", &n, "-m", &n])
                 })
             };
-            let port = port.to_string();
+            let port = t_ports.server.to_string();
             let n = streams.to_string();
             let mut congestion = None;
             let (server, client): (Vec<String>, Vec<String>) = match f.protocol.value {
@@ -540,17 +513,8 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 proto => {
                     // A bonded host's address is its bond's (the script builds it).
                     let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
-                    if f.pick_ports
-                        && let Some(cport) = client_port(
-                            m,
-                            pr,
-                            sp,
-                            (&src_addr, &dst_addr, &port),
-                            streams,
-                            &mut picked,
-                        )
-                    {
-                        c.extend(["--cport".into(), cport.to_string()]);
+                    if let Some(p) = &t_ports.picked {
+                        c.extend(["--cport".into(), p.cport.to_string()]);
                     }
                     c.extend(words(&["-P", &n]));
                     // The flow's own congestion control, where it is not the default
@@ -629,32 +593,6 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
             hosts[src].send.push(sent);
         }
     }
-}
-
-/// The client port democ picks for a pair that leaves its host by a bond (`pick_ports`):
-/// its streams on consecutive ports spread over the bond's members as evenly as the
-/// Linux layer3+4 hash lets them (check/bond_hash.rs); None when the pair leaves by a
-/// single port (no hash to steer) or no free range is left.
-fn client_port(
-    m: &crate::resolve::model::Model,
-    pr: &crate::derive::paths::PairRoute,
-    sp: usize,
-    (src, dst, dport): (&str, &str, &str),
-    streams: u32,
-    picked: &mut [Vec<(u16, u16)>],
-) -> Option<u16> {
-    let link = m.hosts[pr.src].ports[sp].link?;
-    let members = m
-        .lags
-        .iter()
-        .find(|g| g.members.contains(&link))?
-        .members
-        .len();
-    let (src, dst, dport) = (src.parse().ok()?, dst.parse().ok()?, dport.parse().ok()?);
-    let taken = &mut picked[pr.src];
-    let (p, _) = crate::check::bond_hash::pick_cport(src, dst, dport, streams, members, taken)?;
-    taken.push((p, p + (streams.max(1) as u16 - 1)));
-    Some(p)
 }
 
 /// A pair of a fabric's target and one of its initiators: the initiator's `send` runs
