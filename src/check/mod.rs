@@ -28,6 +28,7 @@ pub(crate) mod mtu;
 pub(crate) mod openflow;
 pub(crate) mod optics;
 pub(crate) mod otn;
+pub(crate) mod pacing;
 pub(crate) mod pcie;
 #[cfg(test)]
 mod pcie_calibration;
@@ -67,6 +68,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) host_ends: load::HostEnds,
     /// Every test pair's ports, found on first use ([`Ctx::test_ports`]).
     pub(crate) ports: std::sync::OnceLock<client_ports::Ports>,
+    /// Every pair's paced rate, found on first use ([`Ctx::paced`]).
+    pub(crate) paced: std::sync::OnceLock<pacing::Paced>,
 }
 
 impl<'a> Ctx<'a> {
@@ -81,12 +84,18 @@ impl<'a> Ctx<'a> {
             wire: mtu::Wire::new(&f.model),
             host_ends: load::HostEnds::new(&f.model),
             ports: std::sync::OnceLock::new(),
+            paced: std::sync::OnceLock::new(),
         })
     }
 
     /// Every routed pair's server and client ports, as the host scripts run them.
     pub(crate) fn test_ports(&self) -> &client_ports::Ports {
         self.ports.get_or_init(|| client_ports::assign(self))
+    }
+
+    /// Every pair's paced rate on a sender whose kernel paces (None: paced at the demand).
+    pub(crate) fn paced(&self) -> &pacing::Paced {
+        self.paced.get_or_init(|| pacing::paced(self))
     }
 
     /// The largest IP packet a pair's route carries end to end.

@@ -34,6 +34,8 @@ pub(crate) enum LimitKind {
     Window,
     Loss,
     Mtu,
+    /// The pacing the host script sets on a sender whose kernel paces (`pacing`).
+    Pacing,
 }
 
 impl LimitKind {
@@ -50,6 +52,7 @@ impl LimitKind {
             LimitKind::Window => "window",
             LimitKind::Loss => "loss",
             LimitKind::Mtu => "mtu",
+            LimitKind::Pacing => "pacing",
         }
     }
 }
@@ -671,6 +674,12 @@ enum Why {
         host_mtu: u32,
         path_mtu: u32,
     },
+    /// The sender paces the pair at its share of its port (`pacing`): the pair, by
+    /// flow and its number there.
+    Pacing {
+        flow: usize,
+        pair: usize,
+    },
     /// The loss bound of the flow's congestion control on a lossy path.
     Loss {
         cc: CongestionControl,
@@ -742,6 +751,7 @@ fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
             if numa {
                 note.push_str(", reduced for the share crossing sockets");
             }
+            note.push_str(&zerocopy_words(h));
             format!(
                 "`{}` (`{}`): {streams} stream(s) x {per_stream:.1} Gbit/s per stream{note}",
                 h.name.value, h.cpu.value
@@ -750,6 +760,24 @@ fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
         }
         Why::Window { streams, rtt_ms } => {
             format!("{streams} stream(s) x 2 GiB window over {rtt_ms:.1} ms RTT").into()
+        }
+        Why::Pacing { flow, pair } => {
+            let pr = &cx.routes.flows[flow].pairs[pair];
+            let paced = cx
+                .paced()
+                .get(flow)
+                .and_then(|f| f.get(pair).copied().flatten())
+                .unwrap_or(0.0);
+            let kernel = m.hosts[pr.src]
+                .kernel
+                .map_or(String::new(), |k| format!("; kernel {k} paces without fq"));
+            format!(
+                "paced to {:.1} Gbit/s, the pair's share by demand of {:.0} % of {} (fasterdata DTN tuning: pace to 80-90 % of the NIC speed{kernel})",
+                paced / 1e9,
+                crate::host_tuning::tuning().map_or(0.0, |t| t.transfers.pacing.nic_share * 100.0),
+                super::pacing::port_words(cx, pr)
+            )
+            .into()
         }
         Why::BlackHole { host_mtu, path_mtu } => format!(
             "path-MTU black hole: the hosts send {host_mtu}-byte packets with DF set, the path carries {path_mtu}; they are dropped, and the transfer stalls after its handshake unless ICMP \"fragmentation needed\" reaches the sender (PMTUD) or `net.ipv4.tcp_mtu_probing` is on"
@@ -771,6 +799,23 @@ fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
             loss_fix(cx, why, rate).unwrap_or_default()
         )
         .into(),
+    }
+}
+
+/// What a sender whose declared kernel has MSG_ZEROCOPY for TCP is launched with, for
+/// the CPU limit's words: the option where its iperf3 takes it, and that the prediction
+/// does not count the gain (templates/linux/tuning.yaml, `zerocopy`).
+fn zerocopy_words(h: &crate::resolve::model::Host) -> String {
+    let Ok(t) = crate::host_tuning::tuning() else {
+        return String::new();
+    };
+    let zc = &t.transfers.zerocopy;
+    match h.kernel {
+        Some(k) if k.at_least(zc.since) => format!(
+            "; MSG_ZEROCOPY sends where the host's iperf3 takes `{}` (no release through 3.21 does), not counted (SC24 INDIS: up to +35 % with pacing)",
+            zc.option
+        ),
+        _ => String::new(),
     }
 }
 
@@ -848,7 +893,7 @@ pub(crate) fn streams_per_pair(
 fn ceiling(
     i: &Inputs,
     f: &Flow,
-    (pr, p, wire): (&PairRoute, usize, Option<(f64, u32)>),
+    (fi, pr, p, wire): (usize, &PairRoute, usize, Option<(f64, u32)>),
     (nstreams, cpu): (u32, Option<(f64, u32)>),
     scratch: &mut Scratch,
     consider: &mut dyn FnMut(f64, LimitKind, Why),
@@ -860,6 +905,13 @@ fn ceiling(
         (goodput(cx, f.protocol.value, mtu), mtu)
     });
     consider(f.pair_rate().gbps(), LimitKind::Demand, Why::Demand);
+    // The script paces the pair below its demand (a sender whose kernel paces).
+    let pair = p - i.used.flows[fi];
+    if let Some(&Some(bps)) = cx.paced().get(fi).and_then(|f| f.get(pair))
+        && bps < f.pair_rate().bps() * (1.0 - 1e-9)
+    {
+        consider(bps / 1e9, LimitKind::Pacing, Why::Pacing { flow: fi, pair });
+    }
     // The hosts send packets the path cannot carry (E0225): with DF set, the Linux
     // default for TCP and UDP, and RoCE never fragmenting, they are dropped; nothing
     // moves unless an ICMP "fragmentation needed" reaches the sender.
@@ -1055,7 +1107,7 @@ fn pair_ceilings(i: &Inputs, run: &[usize], streams: &[(u32, Option<(f64, u32)>)
             let (eff, mtu, cross) = ceiling(
                 i,
                 f,
-                (pr, p, None),
+                (fi, pr, p, None),
                 streams[fi],
                 &mut scratch,
                 &mut |g, k, w| {
@@ -1115,7 +1167,7 @@ fn settle(
         ceiling(
             i,
             f,
-            (pr, p, wire),
+            (fi, pr, p, wire),
             s.streams[fi],
             scratch,
             &mut |g, k, why| {

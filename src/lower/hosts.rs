@@ -259,10 +259,9 @@ fn settings(
 /// BIG TCP where kernel `k` has it: IPv6's from `ipv6_since`, IPv4's too from
 /// `ipv4_since`.
 fn big_tcp(b: &crate::host_tuning::BigTcp, k: crate::spec::kernel::Kernel) -> Option<BigTcp> {
-    let at = |[major, minor]: [u32; 2]| (k.major, k.minor) >= (major, minor);
-    at(b.ipv6_since).then(|| BigTcp {
+    k.at_least(b.ipv6_since).then(|| BigTcp {
         size: b.size,
-        ipv4: at(b.ipv4_since),
+        ipv4: k.at_least(b.ipv4_since),
         kernel: k.to_string(),
     })
 }
@@ -463,8 +462,14 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
     for (fi, f) in m.flows.iter().enumerate() {
         let routes = &cx.routes.flows[fi];
         let streams = crate::check::client_ports::pair_streams(cx, fi);
-        let per_stream = f.pair_rate().bps() / f64::from(streams.max(1));
-        for (pr, pp) in routes.pairs.iter().zip(&ports[fi]) {
+        let paced = cx.paced().get(fi);
+        for (pi, (pr, pp)) in routes.pairs.iter().zip(&ports[fi]).enumerate() {
+            // Each stream at its share of the pair's rate: the demand, or below it the
+            // pacing of a sender whose kernel paces (check/pacing.rs).
+            let pair_bps = paced
+                .and_then(|p| p.get(pi).copied().flatten())
+                .unwrap_or_else(|| f.pair_rate().bps());
+            let per_stream = pair_bps / f64::from(streams.max(1));
             let (src, dst) = (pr.src, pr.dst);
             let t_ports = match pp {
                 PairPorts::Fabric(i) => {
@@ -571,6 +576,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 disk,
                 fabric: None,
                 congestion: None,
+                zerocopy: None,
                 // A stripe's results carry its port: the pair runs once per port.
                 result: if f.stripe_width > 1 {
                     format!(
@@ -590,6 +596,14 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 .push(transfer(dst, src, serve, server_duration, serve_disk));
             let mut sent = transfer(src, dst, send, client_duration, send_disk);
             sent.congestion = congestion;
+            // MSG_ZEROCOPY where the sender's declared kernel has it for TCP; the script
+            // asks its iperf3 for the option (templates/linux/tuning.yaml, `zerocopy`).
+            let zc = &t.transfers.zerocopy;
+            if f.protocol.value == Protocol::Tcp
+                && m.hosts[src].kernel.is_some_and(|k| k.at_least(zc.since))
+            {
+                sent.zerocopy = Some(zc.option.clone());
+            }
             hosts[src].send.push(sent);
         }
     }
@@ -664,6 +678,7 @@ fn fabric_pair(
             format!("nvmeof/{name}/initiator-{}.sh", host(initiator)),
         )),
         congestion: None,
+        zerocopy: None,
         result: stem(initiator),
     };
     let serve = Transfer {
@@ -677,6 +692,7 @@ fn fabric_pair(
             format!("nvmeof/{name}/target-{}.sh", host(target)),
         )),
         congestion: None,
+        zerocopy: None,
         result: stem(target),
     };
     hosts[initiator].send.push(send);

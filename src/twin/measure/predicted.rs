@@ -79,7 +79,7 @@ pub(crate) fn score(f: &Predicted) -> Score {
             "limited by a LAG's hash: the twin's bonds hash with Open vSwitch's function, not the switch's"
                 .into(),
         ),
-        "pcie" | "cpu" | "storage" => Score::Listed(format!(
+        "pcie" | "cpu" | "storage" | "pacing" => Score::Listed(format!(
             "limited by the host ({}, {:.1} Gbit/s), which does not scale with the links",
             b.kind, b.gbps
         )),
@@ -116,7 +116,9 @@ mod tests {
     fn only_link_and_demand_limits_scale_with_the_links() {
         assert_eq!(score(&flow("tcp", "link")), Score::Link);
         assert_eq!(score(&flow("rdma", "demand")), Score::Demand);
-        for kind in ["lag", "pcie", "cpu", "storage", "window", "loss", "mtu"] {
+        for kind in [
+            "lag", "pcie", "cpu", "storage", "window", "loss", "mtu", "pacing",
+        ] {
             assert!(!score(&flow("tcp", kind)).scored(), "{kind}");
         }
         assert!(!score(&flow("udp", "link")).scored());
