@@ -298,6 +298,8 @@ fn a_declared_kernel_paces_each_pair_at_its_share_of_the_port() {
         why.contains("paced to 45.0 Gbit/s") && why.contains("90 % of `a:p0` (100 Gbit/s)"),
         "{why}"
     );
+    let fix = x["bottleneck"]["fix"].as_str().unwrap_or_default();
+    assert!(fix.contains("lower the rates that leave by it"), "{fix}");
     // No kernel declared: paced at the demand, and the link shares them.
     let plain = tempfile::tempdir().expect("tempdir");
     let spec = with_flows(plain.path(), &flows, false);

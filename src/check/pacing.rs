@@ -79,6 +79,11 @@ pub(crate) fn paced(cx: &Ctx) -> Paced {
         .collect()
 }
 
+/// The share of a port its pairs are paced to together, percent (for the plan's words).
+pub(crate) fn share_pct() -> f64 {
+    crate::host_tuning::tuning().map_or(0.0, |t| t.transfers.pacing.nic_share * 100.0)
+}
+
 /// The sender a pair is paced on, for the plan's words: `host`'s port `port` of `gbps`.
 pub(crate) fn port_words(cx: &Ctx, pr: &crate::derive::paths::PairRoute) -> String {
     let m = cx.m;

@@ -774,7 +774,7 @@ fn words(i: &Inputs, w: &words::Words, why: Why, rate: f64) -> Arc<str> {
             format!(
                 "paced to {:.1} Gbit/s, the pair's share by demand of {:.0} % of {} (fasterdata DTN tuning: pace to 80-90 % of the NIC speed{kernel})",
                 paced / 1e9,
-                crate::host_tuning::tuning().map_or(0.0, |t| t.transfers.pacing.nic_share * 100.0),
+                super::pacing::share_pct(),
                 super::pacing::port_words(cx, pr)
             )
             .into()
@@ -1312,6 +1312,11 @@ fn flow_prediction(
                 Why::Loss { .. } => loss_fix(cx, why, rate),
                 Why::BlackHole { path_mtu, .. } => Some(format!(
                     "lower the hosts' MTU to {path_mtu} or less, or raise the MTU of the narrow hop (the MTU error names it)"
+                )),
+                Why::Pacing { flow, pair } => Some(format!(
+                    "the sender paces what leaves {} to {:.0} % of it, shared by demand (fasterdata: pace to 80-90 % of the NIC speed, fewer losses): lower the rates that leave by it, or add a port or bond member",
+                    super::pacing::port_words(cx, &cx.routes.flows[flow].pairs[pair]),
+                    super::pacing::share_pct()
                 )),
                 _ => None,
             },
