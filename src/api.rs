@@ -187,6 +187,8 @@ pub fn plan(c: &Checked) -> Planned {
         segments: &f.segments,
         wire: crate::check::mtu::Wire::new(&f.model),
         host_ends: crate::check::load::HostEnds::new(&f.model),
+        ports: std::sync::OnceLock::new(),
+        paced: std::sync::OnceLock::new(),
     };
     let (p, _) = crate::check::predict::plan(&cx);
     Planned {

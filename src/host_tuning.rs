@@ -103,6 +103,29 @@ pub(crate) struct Setting {
 pub(crate) struct TransferPlan {
     pub(crate) first_port: u16,
     pub(crate) seconds: u32,
+    pub(crate) pacing: Pacing,
+    pub(crate) zerocopy: Zerocopy,
+}
+
+/// Pacing each TCP pair at its share of its sender port, on a sender whose declared
+/// kernel paces without the fq qdisc.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Pacing {
+    /// The share of the port's line rate the pairs leaving by it are paced to.
+    pub(crate) nic_share: f64,
+    /// The first kernel release, `[major, minor]`, that paces without fq.
+    pub(crate) since: [u32; 2],
+}
+
+/// MSG_ZEROCOPY sends, where the declared kernel and the host's iperf3 have them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Zerocopy {
+    /// The first kernel release with MSG_ZEROCOPY for TCP.
+    pub(crate) since: [u32; 2],
+    /// The iperf3 option that sends with it.
+    pub(crate) option: String,
 }
 
 pub(crate) fn tuning() -> Result<&'static Tuning, EmbeddedError> {

@@ -6,7 +6,7 @@
 #[path = "fixtures/render/support.rs"]
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use support::{build, democ};
@@ -101,26 +101,36 @@ fn the_show_default_applies_to_flows_that_name_none() {
     assert_eq!(v["flows"][1]["congestion_control"], "cubic");
 }
 
-/// On a kernel without H-TCP (this machine's has reno, cubic and bbr built in and no
-/// modules), `send` does not stop: the transfer runs the default and says the plan
-/// predicted htcp. iperf3 and numactl are stand-ins that record their arguments.
-#[test]
-fn a_missing_algorithm_falls_back_and_says_so() {
+/// `SPEC` built into a temporary folder: the folder, the build, an empty `bin` for
+/// stand-ins, and the file they record their arguments in.
+fn sandbox() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("out");
     build(SPEC, &out);
     let bin = tmp.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     let args = tmp.path().join("args");
-    for (tool, body) in [
-        ("numactl", "shift 4\nexec \"$@\"\n".to_owned()),
-        ("iperf3", format!("echo \"$*\" >> {}\n", args.display())),
-    ] {
+    (tmp, out, bin, args)
+}
+
+/// Stand-ins in `bin` for numactl (runs its command) and iperf3 (runs `iperf3`, a shell
+/// body); the PATH that finds them first.
+fn stand_ins(bin: &Path, iperf3: &str) -> String {
+    for (tool, body) in [("numactl", "shift 4\nexec \"$@\"\n"), ("iperf3", iperf3)] {
         let p = bin.join(tool);
         std::fs::write(&p, format!("#!/bin/sh\n{body}")).unwrap();
         Command::new("chmod").arg("+x").arg(&p).status().unwrap();
     }
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+}
+
+/// On a kernel without H-TCP (this machine's has reno, cubic and bbr built in and no
+/// modules), `send` does not stop: the transfer runs the default and says the plan
+/// predicted htcp. iperf3 and numactl are stand-ins that record their arguments.
+#[test]
+fn a_missing_algorithm_falls_back_and_says_so() {
+    let (tmp, out, bin, args) = sandbox();
+    let path = stand_ins(&bin, &format!("echo \"$*\" >> {}\n", args.display()));
     let log = tmp.path().display().to_string();
     let (code, _, err) = bash(
         &out.join("hosts/a.sh"),
@@ -218,4 +228,152 @@ fn a_declared_kernel_raises_the_per_stream_ceiling() {
     );
     let got = d["predicted_gbps"].as_f64().unwrap();
     assert!((got - 68.0).abs() < 0.5, "{d}");
+}
+
+/// `SPEC`'s hosts and link with `flows` in place of its own; `kernels: false` drops the
+/// hosts' `kernel:` lines.
+fn with_flows(dir: &Path, flows: &[&str], kernels: bool) -> String {
+    let full = std::fs::read_to_string(SPEC).unwrap();
+    let mut text = format!(
+        "{}flows:\n{}\n",
+        &full[..full.find("flows:").unwrap()],
+        flows.join("\n")
+    );
+    if !kernels {
+        text = text
+            .replace("    kernel: \"6.8\"\n", "")
+            .replace("    kernel: 6.1.0-27-amd64\n", "");
+    }
+    let spec = dir.join("show.yaml");
+    std::fs::write(&spec, text).unwrap();
+    spec.display().to_string()
+}
+
+/// The value after `flag` on `flow`'s iperf3 line in a dry run of `send`.
+fn launched(out: &Path, host: &str, flow: &str, flag: &str) -> Option<String> {
+    let (code, send, err) = bash(
+        &out.join(format!("hosts/{host}.sh")),
+        &["--dry-run", "send", flow],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let line = send.lines().find(|l| l.contains(&format!("/{flow}+")))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words
+        .windows(2)
+        .find(|w| w[0] == flag)
+        .map(|w| w[1].to_owned())
+}
+
+/// fasterdata paces a DTN's traffic to 80-90 % of its NIC speed. On a sender whose
+/// declared kernel paces (4.13 and later), two flows asking 50G each from one 100G port
+/// share 90 % of it by demand: each stream paced at 45 / 2 Gbit/s, and the plan predicts
+/// the 45 the pacing lets through, below the 49-odd the link's max-min share would give.
+/// Without a declared kernel the streams are paced at the demand, as before.
+#[test]
+fn a_declared_kernel_paces_each_pair_at_its_share_of_the_port() {
+    let flows = [
+        "  - { name: x, from: a, to: b, rate: 50G, protocol: tcp, streams: 2 }",
+        "  - { name: y, from: a, to: b, rate: 50G, protocol: tcp, streams: 2 }",
+    ];
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let spec = with_flows(tmp.path(), &flows, true);
+    let out = tmp.path().join("out");
+    build(&spec, &out);
+    for f in ["x", "y"] {
+        assert_eq!(
+            launched(&out, "a", f, "--fq-rate").as_deref(),
+            Some("22500M")
+        );
+    }
+    let v = plan_json(&spec);
+    let x = &v["flows"][0];
+    assert_eq!(x["bottleneck"]["kind"], "pacing", "{x}");
+    assert!(
+        (x["predicted_gbps"].as_f64().unwrap() - 45.0).abs() < 1e-6,
+        "{x}"
+    );
+    let why = x["bottleneck"]["why"].as_str().unwrap();
+    assert!(
+        why.contains("paced to 45.0 Gbit/s") && why.contains("90 % of `a:p0` (100 Gbit/s)"),
+        "{why}"
+    );
+    let fix = x["bottleneck"]["fix"].as_str().unwrap_or_default();
+    assert!(fix.contains("lower the rates that leave by it"), "{fix}");
+    // No kernel declared: paced at the demand, and the link shares them.
+    let plain = tempfile::tempdir().expect("tempdir");
+    let spec = with_flows(plain.path(), &flows, false);
+    let out = plain.path().join("out");
+    build(&spec, &out);
+    assert_eq!(
+        launched(&out, "a", "x", "--fq-rate").as_deref(),
+        Some("25000M")
+    );
+    let v = plan_json(&spec);
+    assert_eq!(
+        v["flows"][0]["bottleneck"]["kind"], "link",
+        "{}",
+        v["flows"][0]
+    );
+}
+
+/// MSG_ZEROCOPY (kernel 4.14 and later): the sender asks its iperf3 for `--zerocopy=z`
+/// and sends with it where it takes it; this machine's iperf3 (3.12, like every release
+/// through 3.21) does not, so the transfer copies and the script says so. The plan names
+/// it and does not count the paper's "up to 35 %".
+#[test]
+fn msg_zerocopy_is_asked_for_where_the_kernel_has_it_and_the_iperf3_takes_it() {
+    let (tmp, out, bin, args) = sandbox();
+    let run = |iperf3: &str| {
+        let path = stand_ins(&bin, &iperf3.replace("ARGS", &args.display().to_string()));
+        let _ = std::fs::remove_file(&args);
+        let (code, _, err) = bash(
+            &out.join("hosts/a.sh"),
+            &["send", "c"],
+            &[
+                ("PATH", path),
+                ("DEMOC_LOG", tmp.path().display().to_string()),
+                ("DEMOC_SECONDS", "1".into()),
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let ran = std::fs::read_to_string(&args).expect("iperf3 ran");
+        let line = ran
+            .lines()
+            .find(|l| l.contains("--fq-rate"))
+            .unwrap_or_default()
+            .to_owned();
+        (line, err)
+    };
+    // An iperf3 with the option (esnet/iperf pull request 1720).
+    let (line, _) = run("echo \"$*\" >> ARGS\n");
+    assert!(line.contains("--zerocopy=z"), "{line}");
+    // One without it, as released: the probe fails, the transfer runs without.
+    let (line, err) = run("case \"$1\" in --zerocopy=z) exit 1;; esac\necho \"$*\" >> ARGS\n");
+    assert!(!line.contains("zerocopy"), "{line}");
+    assert!(err.contains("has no --zerocopy=z"), "{err}");
+    // The plan names it beside the CPU's per-stream figure, uncounted.
+    let v = plan_json(SPEC);
+    let c = &v["flows"][1];
+    let limits = c["limits"].as_array().expect("limits");
+    let cpu = limits
+        .iter()
+        .find(|l| l["kind"] == "cpu")
+        .expect("a CPU limit");
+    let why = cpu["why"].as_str().unwrap();
+    assert!(
+        why.contains("MSG_ZEROCOPY") && why.contains("not counted"),
+        "{why}"
+    );
+    // `b` declares 6.1 (after 4.14) too; a host without a kernel is not asked.
+    let plain = tempfile::tempdir().expect("tempdir");
+    let spec = with_flows(
+        plain.path(),
+        &["  - { name: c, from: a, to: b, rate: 10G, protocol: tcp }"],
+        false,
+    );
+    let out = plain.path().join("out");
+    build(&spec, &out);
+    let (_, send, _) = bash(&out.join("hosts/a.sh"), &["--dry-run", "send", "c"], &[]);
+    assert!(!send.contains("zerocopy"), "{send}");
 }

@@ -19,6 +19,7 @@ use super::Ctx;
 use super::load::{Loads, Res};
 use super::predict::lag_gbps;
 use crate::catalog::types::HashFields;
+use crate::derive::paths::Via;
 use crate::resolve::model::{LagId, NodeId};
 
 /// Expected number of members that carry at least one of `k` streams.
@@ -117,9 +118,9 @@ pub(crate) struct Hashed {
     /// The LAG's capacity in the sharing: its members' sum while hashing loses nothing
     /// of the demand, else what hashing is expected to carry.
     pub(crate) capacity: f64,
-    /// Streams per member, busiest first, where democ computes them ([`computed`]);
-    /// None: the random model.
-    pub(crate) computed: Option<Vec<u32>>,
+    /// The members, busiest first, where democ computes them ([`bond_loads`]); None:
+    /// the random model.
+    pub(crate) computed: Option<Computed>,
 }
 
 impl Hashed {
@@ -130,7 +131,11 @@ impl Hashed {
                 "{name}: {} on {} members as the DTN's bond hashes them (Linux layer3+4, with the client ports democ picks: {} per member): {:.1} of its {raw:.0} Gbit/s",
                 crate::diag::plural(self.streams as usize, "stream"),
                 self.members,
-                c.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+                c.streams
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 self.expected
             ),
             None => format!(
@@ -145,30 +150,89 @@ impl Hashed {
     }
 }
 
-/// Streams per member, busiest first, for a LAG direction whose loads democ computes
-/// rather than expects: its sender a DTN's bond (the Linux layer3+4 hash, documented to
-/// the bit: `bond_hash`), one pair over it, its flow picking the client ports
-/// (`pick_ports`), over a power-of-two count of members. Everywhere else the random
-/// model stays: no switch OS documents its function to the bit (vendor.yaml
-/// `lag_hash`), and without picked ports iperf3's ephemeral ports are not known.
-pub(crate) fn computed(
+/// A bond direction's members as democ computes them, busiest first: the streams on
+/// each and the Gbit/s they ask of it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Computed {
+    pub(crate) streams: Vec<u32>,
+    pub(crate) gbps: Vec<f64>,
+    /// The client's and server's addresses and the server port, when one pair crosses.
+    pub(crate) one_pair: Option<(std::net::Ipv4Addr, std::net::Ipv4Addr, u16)>,
+}
+
+/// The members of a LAG direction whose loads democ computes rather than expects: its
+/// sender a DTN's bond (the Linux layer3+4 hash and its modulo, documented to the bit:
+/// `bond_hash`) and every pair over it on client ports democ picked (`pick_ports`,
+/// `client_ports`), for any count of members. Err says why the random model stays
+/// there: no switch OS documents its function to the bit (vendor.yaml `lag_hash`), and
+/// iperf3's ephemeral ports, or those the kernel's NVMe-oF initiator takes, are not known.
+pub(crate) fn bond_loads(
     cx: &Ctx,
     loads: &Loads,
     r: &Res,
     g: LagId,
-    streams: u32,
-) -> Option<Vec<u32>> {
+) -> Result<Computed, &'static str> {
+    use super::client_ports::{PairPorts, TestPorts};
     let m = cx.m;
     let forward = matches!(r, Res::Lag(_, true));
-    let &first = m.lags[g].members.first()?;
-    let link = &m.links[first];
+    let first = m.lags[g].members.first().ok_or("the LAG has no members")?;
+    let link = &m.links[*first];
     let sender = if forward { link.a } else { link.b };
-    let one_pair = loads.pairs(r) == 1;
-    let picked = loads.flows(r).iter().all(|&f| m.flows[f].pick_ports);
-    if !matches!(sender.node, NodeId::Host(_)) || !one_pair || !picked {
-        return None;
+    let NodeId::Host(host) = sender.node else {
+        return Err("a switch sends");
+    };
+    let flows = loads.flows(r);
+    if !flows.iter().all(|&f| m.flows[f].pick_ports) {
+        return Err(
+            "the client ports are iperf3's ephemeral ones (`pick_ports: true` on the flow lets democ choose them)",
+        );
     }
-    super::bond_hash::picked_loads(streams, m.lags[g].members.len())
+    let ports = cx.test_ports();
+    let n = m.lags[g].members.len();
+    let (mut streams, mut gbps) = (vec![0u32; n], vec![0.0f64; n]);
+    let mut ends = Vec::new();
+    for &fi in flows {
+        let pairs = cx.routes.flows[fi].pairs.iter().zip(&ports[fi]);
+        for (pr, pp) in pairs {
+            let over = pr.src == host && pr.hops.first().is_some_and(|h| h.via == Via::Lag(g));
+            if !over {
+                continue;
+            }
+            let picked = match pp {
+                PairPorts::Test(
+                    t @ TestPorts {
+                        picked: Some(p), ..
+                    },
+                ) if p.lag == g => {
+                    ends.push((t.addrs.0, t.addrs.1, t.server));
+                    p
+                }
+                PairPorts::Fabric(_) => {
+                    return Err(
+                        "an NVMe-oF fabric's pair crosses it, on ports the kernel's initiator picks",
+                    );
+                }
+                _ => return Err("no free client port range was left for a pair over it"),
+            };
+            let k: u32 = picked.members.iter().sum();
+            let d = m.flows[fi].pair_rate().gbps() / f64::from(k.max(1));
+            for (i, &x) in picked.members.iter().enumerate() {
+                streams[i] += x;
+                gbps[i] += f64::from(x) * d;
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        gbps[b]
+            .total_cmp(&gbps[a])
+            .then(streams[b].cmp(&streams[a]))
+    });
+    Ok(Computed {
+        streams: order.iter().map(|&i| streams[i]).collect(),
+        gbps: order.iter().map(|&i| gbps[i]).collect(),
+        one_pair: (ends.len() == 1).then(|| ends[0]),
+    })
 }
 
 pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
@@ -190,12 +254,12 @@ pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
     let demand = loads.demand(r) / 1e9;
     let d = demand / f64::from(k);
     let computed = match fields {
-        HashFields::L3L4 => computed(cx, loads, r, g, k),
+        HashFields::L3L4 => bond_loads(cx, loads, r, g).ok(),
         HashFields::L3 => None,
     };
     let carried = computed.as_ref().map_or_else(
         || expected(n, k, d, member),
-        |c| c.iter().map(|&x| (f64::from(x) * d).min(member)).sum(),
+        |c| c.gbps.iter().map(|&x| x.min(member)).sum(),
     );
     let loses = demand > 0.0 && carried < demand.min(raw) * (1.0 - 1e-3);
     Hashed {

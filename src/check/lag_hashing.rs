@@ -45,7 +45,11 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
         let spread = match &h.computed {
             Some(c) => format!(
                 "{} per member as the DTN's bond hashes the picked client ports, carrying",
-                c.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                c.streams
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             None => format!(
                 "{:.1} busy on average, expected",
@@ -83,11 +87,22 @@ pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
 }
 
 /// The fewest streams (more than now) whose picked ports carry `need` over the bond's
-/// members (`bond_hash::picked_loads`), at most 64 per member.
+/// members, at most 64 per member: for one pair, picked again from its own addresses
+/// and server port (ports the host's other transfers hold aside); for several, only over
+/// a power-of-two count of members, where what picking reaches depends on the counts
+/// alone (`bond_hash::picked_loads`).
 fn picked_streams(h: &super::hashing::Hashed, need: f64) -> Option<u32> {
+    use super::bond_hash::{pick_cport, picked_loads};
+    let one_pair = h.computed.as_ref().and_then(|c| c.one_pair);
     let most = 64 * h.members.max(1) as u32;
     (h.streams + 1..=most).find(|&k| {
-        super::bond_hash::picked_loads(k, h.members).is_some_and(|c| {
+        let loads = match one_pair {
+            Some((src, dst, dport)) => {
+                pick_cport(src, dst, dport, k, &vec![0; h.members], &[]).map(|(_, l)| l)
+            }
+            None => picked_loads(k, h.members),
+        };
+        loads.is_some_and(|c| {
             let d = h.demand_gbps / f64::from(k);
             c.iter()
                 .map(|&x| (f64::from(x) * d).min(h.member_gbps))

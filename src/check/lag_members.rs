@@ -53,12 +53,8 @@ pub(crate) fn of(cx: &Ctx, loads: &Loads, links: &[(Res, LinkUse)]) -> Vec<LagMe
 }
 
 fn members(h: &Hashed) -> Vec<f64> {
-    let d = h.demand_gbps / f64::from(h.streams.max(1));
     match &h.computed {
-        Some(c) => c
-            .iter()
-            .map(|&x| (f64::from(x) * d).min(h.member_gbps))
-            .collect(),
+        Some(c) => c.gbps.iter().map(|&x| x.min(h.member_gbps)).collect(),
         None => vec![h.expected / h.members.max(1) as f64; h.members],
     }
 }
@@ -79,16 +75,13 @@ fn how(cx: &Ctx, loads: &Loads, r: &Res, h: &Hashed) -> String {
             let name = &m.hosts[host].name.value;
             if h.computed.is_some() {
                 format!(
-                    "`{name}`'s bond: Linux layer3+4 (bonding.rst, computed), client ports picked by democ (`pick_ports`)"
+                    "`{name}`'s bond: Linux layer3+4 (bonding.rst; the hash modulo its {} members, bond_main.c), computed with the client ports democ picks (`pick_ports`)",
+                    h.members
                 )
             } else {
-                let why = if !loads.flows(r).iter().all(|&f| m.flows[f].pick_ports) {
-                    "the client ports are iperf3's ephemeral ones (`pick_ports: true` on the flow lets democ choose them)"
-                } else if loads.pairs(r) > 1 {
-                    "several pairs share the bond and democ picks each pair's ports alone"
-                } else {
-                    "with members not a power of two, what picked ports reach depends on the addresses"
-                };
+                let why = super::hashing::bond_loads(cx, loads, r, g)
+                    .err()
+                    .unwrap_or_default();
                 format!("`{name}`'s bond: Linux layer3+4 (bonding.rst); random model: {why}")
             }
         }

@@ -6,6 +6,7 @@ pub(crate) mod bond_hash;
 pub(crate) mod boundary;
 pub(crate) mod cables;
 pub(crate) mod cages;
+pub(crate) mod client_ports;
 pub(crate) mod congestion;
 pub(crate) mod control;
 pub(crate) mod dead;
@@ -27,6 +28,7 @@ pub(crate) mod mtu;
 pub(crate) mod openflow;
 pub(crate) mod optics;
 pub(crate) mod otn;
+pub(crate) mod pacing;
 pub(crate) mod pcie;
 #[cfg(test)]
 mod pcie_calibration;
@@ -64,6 +66,10 @@ pub(crate) struct Ctx<'a> {
     pub(crate) wire: mtu::Wire,
     /// The host NIC at each end of each link (for the prediction's per-pair loops).
     pub(crate) host_ends: load::HostEnds,
+    /// Every test pair's ports, found on first use ([`Ctx::test_ports`]).
+    pub(crate) ports: std::sync::OnceLock<client_ports::Ports>,
+    /// Every pair's paced rate, found on first use ([`Ctx::paced`]).
+    pub(crate) paced: std::sync::OnceLock<pacing::Paced>,
 }
 
 impl<'a> Ctx<'a> {
@@ -77,7 +83,19 @@ impl<'a> Ctx<'a> {
             segments: &f.segments,
             wire: mtu::Wire::new(&f.model),
             host_ends: load::HostEnds::new(&f.model),
+            ports: std::sync::OnceLock::new(),
+            paced: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Every routed pair's server and client ports, as the host scripts run them.
+    pub(crate) fn test_ports(&self) -> &client_ports::Ports {
+        self.ports.get_or_init(|| client_ports::assign(self))
+    }
+
+    /// Every pair's paced rate on a sender whose kernel paces (None: paced at the demand).
+    pub(crate) fn paced(&self) -> &pacing::Paced {
+        self.paced.get_or_init(|| pacing::paced(self))
     }
 
     /// The largest IP packet a pair's route carries end to end.

@@ -29,7 +29,17 @@
 //! payload size or a per-link measurement; BeHardware's "PCI Express 3.0: impact on
 //! performance" (2012) measured GPU transfers at PCIe 1.0 x16, 2.0 x8/x16 and 3.0
 //! x4/x8/x16, but as graphs only. NVMe drive reviews at Gen3 x4 report the drive's
-//! sequential read, which the drive itself may bound, not the link.
+//! sequential read, which the drive itself may bound, not the link. Searched again for
+//! Gen1 x16 (issue 39): Intel AN 690 and Xilinx UG962 give Gen3 x8 figures and a
+//! theoretical estimate only; axcon.dk's PCIe core measures Gen1 x1 at MPS 128 B; the
+//! Gen1 x16 links that appear in public reports are GPUs trained down to 2.5 GT/s,
+//! whose copy engines bound them (as NVIDIA's figures above): none is a DMA
+//! measurement of the link with its MPS. Per-chassis MPS/MRRS (catalog/chassis.yaml
+//! `pcie_mps`): Supermicro's X10 BIOS notes and Dell PowerEdge R7xx lspci reports name
+//! bifurcation and link speed, not those models' negotiated MPS; Huawei's Kunpeng
+//! tuning guide sets 512 B in its own BIOS (no chassis here); Mellanox states ConnectX-3
+//! advertises 256 B by default (community.mellanox.com), a device cap equal to the
+//! default, and democ does not model MPS per NIC. Nothing added.
 //!
 //! Measurements found that the model misses, so not cases: NVIDIA's "up to 6.0 GB/s"
 //! GPU copies on PCIe 2.0 (x16; the model says 6.6-7.3, a copy engine's own ceiling);

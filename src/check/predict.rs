@@ -243,7 +243,7 @@ pub(crate) fn streams_per_pair(
 fn ceiling(
     i: &Inputs,
     f: &Flow,
-    (pr, p, wire): (&PairRoute, usize, Option<(f64, u32)>),
+    (fi, pr, p, wire): (usize, &PairRoute, usize, Option<(f64, u32)>),
     (nstreams, cpu): (u32, Option<(f64, u32)>),
     scratch: &mut Scratch,
     consider: &mut dyn FnMut(f64, LimitKind, Why),
@@ -255,6 +255,13 @@ fn ceiling(
         (goodput(cx, f.protocol.value, mtu), mtu)
     });
     consider(f.pair_rate().gbps(), LimitKind::Demand, Why::Demand);
+    // The script paces the pair below its demand (a sender whose kernel paces).
+    let pair = p - i.used.flows[fi];
+    if let Some(&Some(bps)) = cx.paced().get(fi).and_then(|f| f.get(pair))
+        && bps < f.pair_rate().bps() * (1.0 - 1e-9)
+    {
+        consider(bps / 1e9, LimitKind::Pacing, Why::Pacing { flow: fi, pair });
+    }
     // The hosts send packets the path cannot carry (E0225): with DF set, the Linux
     // default for TCP and UDP, and RoCE never fragmenting, they are dropped; nothing
     // moves unless an ICMP "fragmentation needed" reaches the sender.
@@ -450,7 +457,7 @@ fn pair_ceilings(i: &Inputs, run: &[usize], streams: &[(u32, Option<(f64, u32)>)
             let (eff, mtu, cross) = ceiling(
                 i,
                 f,
-                (pr, p, None),
+                (fi, pr, p, None),
                 streams[fi],
                 &mut scratch,
                 &mut |g, k, w| {
@@ -510,7 +517,7 @@ fn flow_from_shares(
         ceiling(
             i,
             f,
-            (pr, p, wire),
+            (fi, pr, p, wire),
             s.streams[fi],
             scratch,
             &mut |g, k, why| {
@@ -639,6 +646,11 @@ fn flow_prediction(
                 Why::Loss { .. } => loss_fix(cx, why, rate),
                 Why::BlackHole { path_mtu, .. } => Some(format!(
                     "lower the hosts' MTU to {path_mtu} or less, or raise the MTU of the narrow hop (the MTU error names it)"
+                )),
+                Why::Pacing { flow, pair } => Some(format!(
+                    "the sender paces what leaves {} to {:.0} % of it, shared by demand (fasterdata: pace to 80-90 % of the NIC speed, fewer losses): lower the rates that leave by it, or add a port or bond member",
+                    super::pacing::port_words(cx, &cx.routes.flows[flow].pairs[pair]),
+                    super::pacing::share_pct()
                 )),
                 _ => None,
             },

@@ -212,6 +212,10 @@ pub(crate) struct Transfer {
     /// kernel lacks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) congestion: Option<Congestion>,
+    /// The iperf3 option that sends with MSG_ZEROCOPY (`--zerocopy=z`), on a sender
+    /// whose declared kernel has it: the script adds it where the host's iperf3 takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) zerocopy: Option<String>,
     /// Where this side keeps what it measured, in DEMOC_LOG: `<flow>+<source>+<sink>+<this
     /// host>`, to which the script adds `+<start time, UTC>` and the tool's suffix
     /// (`.iperf3.json`, `.ib_write_bw.txt`, `.fio-read.json`). `+` is in no name, so

@@ -6,6 +6,7 @@
 
 use super::error::LowerError;
 use crate::check::Ctx;
+use crate::check::client_ports::PairPorts;
 use crate::derive::Front;
 use crate::derive::paths::host_ports;
 use crate::host_tuning::{DiskPlan, Tuning, tuning};
@@ -262,10 +263,9 @@ fn settings(
 /// BIG TCP where kernel `k` has it: IPv6's from `ipv6_since`, IPv4's too from
 /// `ipv4_since`.
 fn big_tcp(b: &crate::host_tuning::BigTcp, k: crate::spec::kernel::Kernel) -> Option<BigTcp> {
-    let at = |[major, minor]: [u32; 2]| (k.major, k.minor) >= (major, minor);
-    at(b.ipv6_since).then(|| BigTcp {
+    k.at_least(b.ipv6_since).then(|| BigTcp {
         size: b.size,
-        ipv4: at(b.ipv4_since),
+        ipv4: k.at_least(b.ipv4_since),
         kernel: k.to_string(),
     })
 }
@@ -460,60 +460,38 @@ fn gateway_routes(cx: &Ctx, hosts: &mut [Host]) {
 /// host from `first_port`) and a client on the sending one, pinned to its NIC's node.
 fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], hosts: &mut [Host]) {
     let m = cx.m;
-    // Per flow, the fabrics it carries (check::fabrics decides which flows do).
-    let mut carried: Vec<Vec<usize>> = vec![Vec::new(); m.flows.len()];
-    for (i, fab) in m.fabrics.iter().enumerate() {
-        for fi in crate::check::fabrics::carriers(m, fab) {
-            carried[fi].push(i);
-        }
-    }
-    // None once a host's ports are used up (E0228 refuses such a show): never a wrap or
-    // a port given twice.
-    let mut next_port = vec![Some(t.transfers.first_port); m.hosts.len()];
     let fallback = crate::host_tuning::default_congestion_control(t);
-    // Client port ranges picked on each host (`pick_ports`), so no two transfers share one.
-    let mut picked: Vec<Vec<(u16, u16)>> = vec![Vec::new(); m.hosts.len()];
+    // Server and client ports, as the prediction saw them (check::client_ports).
+    let ports = cx.test_ports();
     for (fi, f) in m.flows.iter().enumerate() {
         let routes = &cx.routes.flows[fi];
-        let per_stream_gbps = f
-            .pairs
-            .first()
-            .and_then(|p| cx.db.cpus.get(&m.hosts[p.0].cpu))
-            .map_or(f64::INFINITY, |c| c.tcp_stream_gbps);
-        let streams = crate::check::predict::streams_per_pair(cx, f, routes, per_stream_gbps);
-        let per_stream = f.pair_rate().bps() / f64::from(streams.max(1));
-        for pr in &routes.pairs {
+        let streams = crate::check::client_ports::pair_streams(cx, fi);
+        let paced = cx.paced().get(fi);
+        for (pi, (pr, pp)) in routes.pairs.iter().zip(&ports[fi]).enumerate() {
+            // Each stream at its share of the pair's rate: the demand, or below it the
+            // pacing of a sender whose kernel paces (check/pacing.rs).
+            let pair_bps = paced
+                .and_then(|p| p.get(pi).copied().flatten())
+                .unwrap_or_else(|| f.pair_rate().bps());
+            let per_stream = pair_bps / f64::from(streams.max(1));
             let (src, dst) = (pr.src, pr.dst);
-            let fabric = carried[fi].iter().find(|&&i| {
-                let fab = &m.fabrics[i];
-                (fab.target == src && fab.initiators.contains(&dst))
-                    || (fab.target == dst && fab.initiators.contains(&src))
-            });
-            if let Some(&i) = fabric {
-                fabric_pair(cx, t, numa, (i, &nqns[i]), fi, pr, hosts);
-                continue;
-            }
-            let Some(port) = next_port[dst] else {
-                continue;
+            let t_ports = match pp {
+                PairPorts::Fabric(i) => {
+                    fabric_pair(cx, t, numa, (*i, &nqns[*i]), fi, pr, hosts);
+                    continue;
+                }
+                PairPorts::Untested => continue,
+                PairPorts::Test(p) => p,
             };
-            next_port[dst] = port.checked_add(1);
-            // The port a route leaves `src` and enters `dst` by (a bond's first member).
-            let end_port = |first| host_ports(m, pr, first).next().map(|(_, p)| p);
-            let (Some(sp), Some(dp)) = (end_port(true), end_port(false)) else {
-                continue;
-            };
-            let addr =
-                |h: HostId, p: usize| m.hosts[h].ports[p].address.map(|a| a.addr.to_string());
-            let (Some(src_addr), Some(dst_addr)) = (addr(src, sp), addr(dst, dp)) else {
-                continue;
-            };
+            let (sp, dp) = t_ports.ends;
+            let (src_addr, dst_addr) = (t_ports.addrs.0.to_string(), t_ports.addrs.1.to_string());
             let pin = |node: Option<u8>| -> Vec<String> {
                 node.map_or(Vec::new(), |n| {
                     let n = n.to_string();
                     words(&["numactl", "-N", &n, "-m", &n])
                 })
             };
-            let port = port.to_string();
+            let port = t_ports.server.to_string();
             let n = streams.to_string();
             let mut congestion = None;
             let (server, client): (Vec<String>, Vec<String>) = match f.protocol.value {
@@ -544,17 +522,8 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 proto => {
                     // A bonded host's address is its bond's (the script builds it).
                     let mut c = words(&["iperf3", "-c", &dst_addr, "-p", &port, "-B", &src_addr]);
-                    if f.pick_ports
-                        && let Some(cport) = client_port(
-                            m,
-                            pr,
-                            sp,
-                            (&src_addr, &dst_addr, &port),
-                            streams,
-                            &mut picked,
-                        )
-                    {
-                        c.extend(["--cport".into(), cport.to_string()]);
+                    if let Some(p) = &t_ports.picked {
+                        c.extend(["--cport".into(), p.cport.to_string()]);
                     }
                     c.extend(words(&["-P", &n]));
                     // The flow's own congestion control, where it is not the default
@@ -611,6 +580,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 disk,
                 fabric: None,
                 congestion: None,
+                zerocopy: None,
                 // A stripe's results carry its port: the pair runs once per port.
                 result: if f.stripe_width > 1 {
                     format!(
@@ -630,35 +600,17 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
                 .push(transfer(dst, src, serve, server_duration, serve_disk));
             let mut sent = transfer(src, dst, send, client_duration, send_disk);
             sent.congestion = congestion;
+            // MSG_ZEROCOPY where the sender's declared kernel has it for TCP; the script
+            // asks its iperf3 for the option (templates/linux/tuning.yaml, `zerocopy`).
+            let zc = &t.transfers.zerocopy;
+            if f.protocol.value == Protocol::Tcp
+                && m.hosts[src].kernel.is_some_and(|k| k.at_least(zc.since))
+            {
+                sent.zerocopy = Some(zc.option.clone());
+            }
             hosts[src].send.push(sent);
         }
     }
-}
-
-/// The client port democ picks for a pair that leaves its host by a bond (`pick_ports`):
-/// its streams on consecutive ports spread over the bond's members as evenly as the
-/// Linux layer3+4 hash lets them (check/bond_hash.rs); None when the pair leaves by a
-/// single port (no hash to steer) or no free range is left.
-fn client_port(
-    m: &crate::resolve::model::Model,
-    pr: &crate::derive::paths::PairRoute,
-    sp: usize,
-    (src, dst, dport): (&str, &str, &str),
-    streams: u32,
-    picked: &mut [Vec<(u16, u16)>],
-) -> Option<u16> {
-    let link = m.hosts[pr.src].ports[sp].link?;
-    let members = m
-        .lags
-        .iter()
-        .find(|g| g.members.contains(&link))?
-        .members
-        .len();
-    let (src, dst, dport) = (src.parse().ok()?, dst.parse().ok()?, dport.parse().ok()?);
-    let taken = &mut picked[pr.src];
-    let (p, _) = crate::check::bond_hash::pick_cport(src, dst, dport, streams, members, taken)?;
-    taken.push((p, p + (streams.max(1) as u16 - 1)));
-    Some(p)
 }
 
 /// A pair of a fabric's target and one of its initiators: the initiator's `send` runs
@@ -730,6 +682,7 @@ fn fabric_pair(
             format!("nvmeof/{name}/initiator-{}.sh", host(initiator)),
         )),
         congestion: None,
+        zerocopy: None,
         result: stem(initiator),
     };
     let serve = Transfer {
@@ -743,6 +696,7 @@ fn fabric_pair(
             format!("nvmeof/{name}/target-{}.sh", host(target)),
         )),
         congestion: None,
+        zerocopy: None,
         result: stem(target),
     };
     hosts[initiator].send.push(send);

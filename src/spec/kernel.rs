@@ -33,6 +33,13 @@ impl Kernel {
     }
 }
 
+impl Kernel {
+    /// Whether this release is `[major, minor]` or later.
+    pub(crate) fn at_least(self, [major, minor]: [u32; 2]) -> bool {
+        (self.major, self.minor) >= (major, minor)
+    }
+}
+
 impl std::fmt::Display for Kernel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}.{}", self.major, self.minor)

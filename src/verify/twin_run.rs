@@ -109,7 +109,7 @@ pub(crate) fn not_comparable(
             "limited by a LAG's hash: the twin's bonds hash with Open vSwitch's function, not the switch's"
                 .into(),
         ),
-        "pcie" | "cpu" | "storage" => Some(format!(
+        "pcie" | "cpu" | "storage" | "pacing" => Some(format!(
             "limited by the host ({kind}, {limit_gbps:.1} Gbit/s), which does not scale with the links"
         )),
         "window" | "loss" => Some(format!(

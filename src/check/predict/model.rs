@@ -21,6 +21,8 @@ pub(crate) enum LimitKind {
     Window,
     Loss,
     Mtu,
+    /// The pacing the host script sets on a sender whose kernel paces (`pacing`).
+    Pacing,
 }
 
 impl LimitKind {
@@ -37,6 +39,7 @@ impl LimitKind {
             LimitKind::Window => "window",
             LimitKind::Loss => "loss",
             LimitKind::Mtu => "mtu",
+            LimitKind::Pacing => "pacing",
         }
     }
 }

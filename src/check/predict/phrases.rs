@@ -162,6 +162,7 @@ fn key(why: Why, rate: f64) -> [u64; 6] {
         ],
         Why::Window { streams, rtt_ms } => [4, streams.into(), b(rtt_ms), 0, 0, 0],
         Why::BlackHole { host_mtu, path_mtu } => [5, host_mtu.into(), path_mtu.into(), 0, 0, 0],
+        Why::Pacing { flow, pair } => [7, flow as u64, pair as u64, b(rate), 0, 0],
         Why::Loss {
             cc,
             streams,

@@ -94,7 +94,9 @@ mod tests {
     fn only_link_and_demand_limits_scale_with_the_links() {
         assert_eq!(score(&flow("tcp", "link")), Score::Link);
         assert_eq!(score(&flow("rdma", "demand")), Score::Demand);
-        for kind in ["lag", "pcie", "cpu", "storage", "window", "loss", "mtu"] {
+        for kind in [
+            "lag", "pcie", "cpu", "storage", "window", "loss", "mtu", "pacing",
+        ] {
             assert!(!score(&flow("tcp", kind)).scored(), "{kind}");
         }
         assert!(!score(&flow("udp", "link")).scored());
