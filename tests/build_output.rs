@@ -203,6 +203,36 @@ fn refuses_to_replace_a_folder_it_did_not_write() {
     assert!(tmp.path().join("thesis.tex").exists());
 }
 
+/// What `twin test --measure` and `lab split` add to a build describes that build: a
+/// rebuild replaces it with the rest (it refused to before, as if a stranger's files);
+/// a file of anyone else's beside them is still refused.
+#[test]
+fn a_rebuild_replaces_the_twin_results_and_lab_split_it_made() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().expect("utf-8");
+    let build = || democ(&["build", FIXTURE, "-o", out_s]);
+    assert_eq!(build().status.code(), Some(0));
+    for (dir, file) in [
+        ("twin/results", "f+a+b+a+T.iperf3.json"),
+        ("lab/split", "a.clab.yml"),
+    ] {
+        std::fs::create_dir_all(out.join(dir)).expect("mkdir");
+        std::fs::write(out.join(dir).join(file), "{}").expect("write");
+    }
+    std::fs::write(out.join("twin/measure.json"), "{}").expect("write");
+    let o = build();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!out.join("twin").exists() && !out.join("lab/split").exists());
+
+    std::fs::create_dir_all(out.join("twin")).expect("mkdir");
+    std::fs::write(out.join("notes.txt"), "mine").expect("write");
+    let o = build();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("notes.txt"), "{}", stderr(&o));
+    assert!(out.join("notes.txt").exists());
+}
+
 #[test]
 fn progress_lines_only_on_a_terminal() {
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -141,6 +141,26 @@ pub(crate) fn prior(dir: &Path, new_manifest: Option<&[u8]>) -> Result<Option<Pr
     }))
 }
 
+/// What democ's own commands add to a build after it is written: the twin's
+/// measurements (`twin test --measure`: `twin/measure.json`, `twin/results/`) and a lab
+/// split's topologies (`lab split`: `lab/split/`). They describe the build they were made
+/// from, so a rebuild replaces them with the rest of the folder (docs/twin.md, lab.md).
+pub(crate) const RUN_OUTPUTS: [&str; 2] = ["twin", "lab/split"];
+
+/// Whether `rel` is one of [`RUN_OUTPUTS`] or inside one.
+fn run_output(rel: &str) -> bool {
+    RUN_OUTPUTS
+        .iter()
+        .any(|o| rel == *o || rel.strip_prefix(o).is_some_and(|r| r.starts_with('/')))
+}
+
+/// Whether `rel` is a folder that holds one of [`RUN_OUTPUTS`] (`lab` of `lab/split`).
+fn holds_run_output(rel: &str) -> bool {
+    RUN_OUTPUTS
+        .iter()
+        .any(|o| o.strip_prefix(rel).is_some_and(|r| r.starts_with('/')))
+}
+
 /// The first entry of `dir` (in name order, depth first) that the manifest does not
 /// account for, as an error naming it.
 fn foreign(dir: &Path, files: &HashMap<String, (String, usize)>) -> Result<(), WriteError> {
@@ -155,8 +175,10 @@ fn foreign(dir: &Path, files: &HashMap<String, (String, usize)>) -> Result<(), W
         }
     }
     let listed = |rel: &str, is_dir: bool| {
-        if is_dir {
-            folders.contains(rel)
+        if run_output(rel) {
+            true
+        } else if is_dir {
+            folders.contains(rel) || holds_run_output(rel)
         } else {
             rel == "manifest.json" || files.contains_key(rel)
         }
