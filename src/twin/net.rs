@@ -348,6 +348,8 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             &mut p,
             Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&ns),
         );
+        // Checksum offload off last, so the DTN's `ip` commands run as one batch.
+        let mut offload = Vec::new();
         for (port, (local, i)) in host_ports(h) {
             if !cabled.contains(&(h.name.clone(), port.to_owned())) {
                 p.notes.push(format!(
@@ -379,10 +381,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                     .arg("up")
                     .in_ns(&ns),
             );
-            run(
-                &mut p,
-                Cmd::new(&["ethtool", "-K", local, "tx", "off"]).in_ns(&ns),
-            );
+            offload.push(Cmd::new(&["ethtool", "-K", local, "tx", "off"]).in_ns(&ns));
         }
         if !h.bonds.is_empty() {
             let d = super::bond::dirs(state, &h.name);
@@ -429,6 +428,9 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                 .arg("permanent")
                 .in_ns(&ns),
             );
+        }
+        for c in offload {
+            run(&mut p, c);
         }
     }
     management(b, n, &mut p);
