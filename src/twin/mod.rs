@@ -15,6 +15,7 @@ pub(crate) mod net;
 mod pace;
 mod place;
 mod profile;
+pub(crate) mod relay;
 pub(crate) mod report;
 mod shipped;
 pub(crate) mod state;
@@ -217,15 +218,27 @@ pub(crate) fn up(
     }
     stage(format!("{} switches running", b.switches.len()));
     let exe = std::env::current_exe().map_err(|e| (e.to_string(), 2))?;
-    for (k, (ns, addr, port)) in plan.controllers.iter().enumerate() {
-        let pidfile = state.join(format!("controller-{k}.pid"));
+    let helpers = plan
+        .controllers
+        .iter()
+        .enumerate()
+        .map(|(k, (ns, addr, port))| {
+            let pidfile = state.join(format!("controller-{k}.pid"));
+            let args = vec!["controller".to_owned(), format!("{addr}:{port}")];
+            (ns, pidfile, args)
+        })
+        .chain(plan.relays.iter().enumerate().map(|(k, (ns, sock, to))| {
+            let pidfile = state.join(format!("relay-{k}.pid"));
+            let args = vec!["relay".to_owned(), sock.display().to_string(), to.clone()];
+            (ns, pidfile, args)
+        }));
+    for (ns, pidfile, args) in helpers {
         rec.pidfiles.push(pidfile.clone());
         rec.save(&state).map_err(|e| (e, 2))?;
         let c = Cmd::new(&["setsid", "-f", "ip", "netns", "exec", ns])
             .arg(exe.display().to_string())
             .arg("twin")
-            .arg("controller")
-            .arg(format!("{addr}:{port}"))
+            .args(args)
             .arg("--pidfile")
             .arg(pidfile.display().to_string());
         if let Err(e) = c.run_detached() {

@@ -129,6 +129,9 @@ pub(crate) struct Plan {
     pub(crate) notes: Vec<String>,
     /// Where each test controller runs.
     pub(crate) controllers: Vec<(String, String, u16)>,
+    /// Each in-band control channel's relay (`relay`): the switch's namespace, the
+    /// socket its bridge connects to, the controller's address:port.
+    pub(crate) relays: Vec<(String, PathBuf, String)>,
 }
 
 fn in_ns(step: Step, ns: &str) -> Step {
@@ -278,6 +281,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         pidfiles: Vec::new(),
         notes: Vec::new(),
         controllers: Vec::new(),
+        relays: Vec::new(),
     };
     p.namespaces.push(n.ovs());
     for s in b.switches.keys() {
@@ -455,6 +459,13 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             p.notes.push(format!("`{sname}`: no openflow/{sname}.flows in the build: its OpenFlow ports forward nothing"));
         }
         p.pidfiles.extend(d.frr_pidfiles());
+        if let Some(of) = sw.openflow.as_ref().filter(|_| super::relay::inband(sw)) {
+            p.relays.push((
+                n.switch(sname),
+                super::relay::socket(&d, &places[sname]),
+                format!("{}:{}", of.controller.address, of.controller.port),
+            ));
+        }
         let mut steps = switch::steps(
             sw,
             switch::Site::Twin(&places[sname]),
