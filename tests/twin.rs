@@ -55,10 +55,21 @@ fn build(
     rules: impl Fn(String) -> String,
     ir: impl Fn(&str, &mut serde_json::Value),
 ) -> PathBuf {
+    build_fixture(dir, ("show.yaml", "twinmini"), edit, rules, ir)
+}
+
+/// [`build`] of another show of tests/fixtures/twin: (its file, its show name).
+fn build_fixture(
+    dir: &Path,
+    (file, name): (&str, &str),
+    edit: impl Fn(String) -> String,
+    rules: impl Fn(String) -> String,
+    ir: impl Fn(&str, &mut serde_json::Value),
+) -> PathBuf {
     let src = Path::new("tests/fixtures/twin");
     std::fs::copy(src.join("catalog.yaml"), dir.join("catalog.yaml")).expect("copy");
-    let spec = std::fs::read_to_string(src.join("show.yaml")).expect("fixture");
-    let spec = spec.replace("name: twinmini", &format!("name: {}", show_id()));
+    let spec = std::fs::read_to_string(src.join(file)).expect("fixture");
+    let spec = spec.replace(&format!("name: {name}"), &format!("name: {}", show_id()));
     std::fs::write(dir.join("show.yaml"), edit(spec)).expect("write");
     let out = dir.join("out");
     let (code, _, err) = democ(&[
@@ -74,15 +85,22 @@ fn build(
     let text = std::fs::read_to_string(&flows).expect("democ writes openflow/sw1.flows");
     std::fs::write(&flows, rules(text)).expect("write");
     // Switches by name, hosts as `host:<name>`.
-    let hosts =
-        ["dtn1", "dtn2", "dtn3", "dtn4"].map(|h| (format!("host:{h}"), format!("hosts/{h}.json")));
-    let switches = ["sw1", "sw2", "sw3"].map(|s| (s.to_owned(), format!("{s}.json")));
-    for (sw, file) in switches.iter().chain(&hosts) {
-        let sw = sw.as_str();
-        let path = out.join("ir").join(file);
+    let irs = |sub: &str, prefix: &str| -> Vec<(String, PathBuf)> {
+        std::fs::read_dir(out.join(sub))
+            .expect("ir folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .filter_map(|p| {
+                let stem = p.file_stem()?.to_string_lossy().into_owned();
+                Some((format!("{prefix}{stem}"), p))
+            })
+            .collect()
+    };
+    for (sw, path) in irs("ir", "").into_iter().chain(irs("ir/hosts", "host:")) {
         let mut v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).expect("ir")).expect("json");
-        ir(sw, &mut v);
+        ir(&sw, &mut v);
         std::fs::write(&path, serde_json::to_string_pretty(&v).expect("json")).expect("write");
     }
     out
@@ -717,4 +735,35 @@ fn delay_applies_the_wan_latency_or_says_why_it_cannot() {
         qdisc.contains("netem") && qdisc.contains("delay 10ms"),
         "{qdisc}"
     );
+}
+
+/// In band (`controller_via: inband`, tests/fixtures/twin/inband.yaml): sw1's OpenFlow
+/// bridge lives in the twin's one Open vSwitch, whose namespace reaches only the
+/// management LAN, yet its control channel reaches the controller, a host behind one of
+/// sw1's legacy access ports: it leaves from sw1's own namespace (its SVI, through its
+/// `l2` bridge), as the switch's agent does from its data ports. Without the SVI's
+/// address (the IR sabotaged) the switch has no way to the controller, and the control
+/// row fails while the flow still passes.
+#[test]
+fn an_inband_control_channel_reaches_the_controller_over_the_data_ports() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(why) = skip() {
+        println!("skipped: {why}");
+        return;
+    }
+    for svi in [true, false] {
+        let no_svi = |sw: &str, v: &mut serde_json::Value| {
+            if sw == "sw1" && !svi {
+                v["vlans"][0]["l3"] = serde_json::Value::Null;
+            }
+        };
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let fixture = ("inband.yaml", "twininband");
+        let out = build_fixture(tmp.path(), fixture, same, same, no_svi);
+        let (code, r) = run(&out);
+        let (flows, control) = rows(&r);
+        assert_eq!(control, [("sw1".into(), svi)], "{r:#}");
+        assert_eq!(flows, [("f1".into(), true)], "{r:#}");
+        assert_eq!(code, if svi { 0 } else { 1 }, "{r:#}");
+    }
 }

@@ -64,6 +64,14 @@ pub(super) enum TwinCmd {
         #[arg(long)]
         pidfile: PathBuf,
     },
+    /// An in-band control channel's relay (`up` starts it in the switch's namespace).
+    #[command(hide = true)]
+    Relay {
+        socket: PathBuf,
+        to: String,
+        #[arg(long)]
+        pidfile: PathBuf,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -174,5 +182,13 @@ pub(super) fn run(c: &TwinCmd) -> i32 {
                 Err(e) => usage(&e),
             }
         }
+        TwinCmd::Relay {
+            socket,
+            to,
+            pidfile,
+        } => match crate::twin::relay::run(socket, to, pidfile) {
+            Ok(()) => 0,
+            Err(e) => usage(&e),
+        },
     }
 }

@@ -6,7 +6,7 @@
 use std::process::{Command, Stdio};
 
 /// A place other than democ's own to run a command in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum At {
     /// A network namespace of the twin's (`ip netns exec`).
     Netns(String),
@@ -100,6 +100,30 @@ impl Cmd {
                 out.status,
                 String::from_utf8_lossy(&out.stderr).trim()
             ))
+        }
+    }
+
+    /// Runs it with `input` on its standard input (`ip -batch -`); Err: what it said on
+    /// its standard error.
+    pub(crate) fn run_input(&self, input: &str) -> Result<String, String> {
+        use std::io::Write as _;
+        let full = self.full();
+        let fail = |e: std::io::Error| format!("{}: {e}", self.shell());
+        let mut child = Command::new(&full[0])
+            .args(&full[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(fail)?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(input.as_bytes()).map_err(fail)?;
+        }
+        let out = child.wait_with_output().map_err(fail)?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
         }
     }
 

@@ -2,6 +2,7 @@
 //! root) from its build folder's IR: network namespaces, Open vSwitch (userspace
 //! datapath), FRR, veth pairs. See docs/twin.md.
 
+mod batch;
 mod bond;
 pub(crate) mod build;
 pub(crate) mod cmd;
@@ -14,6 +15,7 @@ pub(crate) mod net;
 mod pace;
 mod place;
 mod profile;
+pub(crate) mod relay;
 pub(crate) mod report;
 mod shipped;
 pub(crate) mod state;
@@ -25,7 +27,6 @@ use std::time::{Duration, Instant};
 
 use cmd::Cmd;
 use state::Created;
-use switch::Step;
 
 /// Where a twin keeps its daemons' folders and its record: `--state`, else a folder of
 /// root's own under /run for this build folder (never inside the build: see `state`).
@@ -74,46 +75,18 @@ pub(crate) fn unavailable() -> Option<String> {
     None
 }
 
-fn run_step(st: &Step) -> Result<(), String> {
-    match st {
-        Step::Run(c) => c.run().map(|_| ()),
-        Step::Write { path, text } => {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            }
-            Ok(crate::write::file(path, text.as_bytes())?)
+/// An error of the switches' one database transaction without the thousands of words
+/// of its command: its start and what `ovs-vsctl` said.
+fn shorter(e: &str) -> String {
+    match e.rsplit_once("): ") {
+        Some((cmd, said)) if cmd.len() > 300 => {
+            let start: String = cmd.chars().take(200).collect();
+            format!("{start} ...`: {said}")
         }
+        _ => e.to_owned(),
     }
 }
 
-/// Runs groups of steps on a few threads (each group in order); the first error.
-fn run_side_by_side(groups: &[Vec<Step>]) -> Result<(), String> {
-    let threads = std::thread::available_parallelism()
-        .map_or(2, usize::from)
-        .clamp(2, 8);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let worker = || -> Result<(), String> {
-        loop {
-            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(g) = groups.get(k) else {
-                return Ok(());
-            };
-            g.iter().try_for_each(run_step)?;
-        }
-    };
-    std::thread::scope(|s| {
-        let hs: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
-        hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a bring-up thread panicked".into()))
-            })
-            .collect::<Result<Vec<()>, String>>()
-            .map(|_| ())
-    })
-}
-
-/// `twin up`. Ok(message) or Err(message, exit code).
 /// Whether this kernel has netem: tried on the loopback of a namespace of our own,
 /// removed again (kernels built without sch_netem answer "Specified qdisc kind is
 /// unknown", as the machines democ's CI runs on do).
@@ -159,7 +132,7 @@ pub(crate) fn up(
     check_rulesets(build, &b).map_err(|e| (e, 1))?;
     state::make(&state).map_err(|e| (e, 2))?;
     let rulesets = copy_rulesets(build, &b, &state).map_err(|e| (e, 2))?;
-    let plan = net::plan(&b, &names, &state, &rulesets, delay);
+    let mut plan = net::plan(&b, &names, &state, &rulesets, delay);
     let existing = state::namespaces();
     if let Some(ns) = plan.namespaces.iter().find(|n| existing.contains(n)) {
         return Err((
@@ -209,39 +182,63 @@ pub(crate) fn up(
             2,
         )
     };
-    for ns in &plan.namespaces {
-        if let Err(e) = Cmd::new(&["ip", "netns", "add", ns]).run() {
-            return Err(fail(&rec, e));
-        }
-        rec.namespaces.push(ns.clone());
+    // None of them existed (above): those that exist now are the twin's.
+    let made = batch::namespaces("add", &plan.namespaces);
+    let now = state::namespaces();
+    rec.namespaces = plan
+        .namespaces
+        .iter()
+        .filter(|n| now.contains(n))
+        .cloned()
+        .collect();
+    if let Err(e) = made {
+        return Err(fail(&rec, e));
     }
     rec.save(&state).map_err(|e| (e, 2))?;
     stage(format!("{} namespaces made", rec.namespaces.len()));
-    for st in &plan.steps {
-        if let Err(e) = run_step(st) {
-            return Err(fail(&rec, e));
-        }
+    if let Err(e) = batch::run(&plan.steps) {
+        return Err(fail(&rec, e));
     }
     stage(format!(
         "cables, DTNs and the management network wired ({} steps)",
         plan.steps.len()
     ));
-    let switches_up = run_side_by_side(&plan.switches);
+    let phases = batch::split(std::mem::take(&mut plan.switches));
+    let switches_up = batch::run_side_by_side(&phases.own)
+        .and_then(|()| {
+            phases
+                .database
+                .iter()
+                .try_for_each(|c| c.run().map(|_| ()).map_err(|e| shorter(&e)))
+        })
+        .and_then(|()| batch::run_side_by_side(&phases.rules));
     identify_daemons(&mut rec);
     if let Err(e) = switches_up {
         return Err(fail(&rec, e));
     }
     stage(format!("{} switches running", b.switches.len()));
     let exe = std::env::current_exe().map_err(|e| (e.to_string(), 2))?;
-    for (k, (ns, addr, port)) in plan.controllers.iter().enumerate() {
-        let pidfile = state.join(format!("controller-{k}.pid"));
+    let helpers = plan
+        .controllers
+        .iter()
+        .enumerate()
+        .map(|(k, (ns, addr, port))| {
+            let pidfile = state.join(format!("controller-{k}.pid"));
+            let args = vec!["controller".to_owned(), format!("{addr}:{port}")];
+            (ns, pidfile, args)
+        })
+        .chain(plan.relays.iter().enumerate().map(|(k, (ns, sock, to))| {
+            let pidfile = state.join(format!("relay-{k}.pid"));
+            let args = vec!["relay".to_owned(), sock.display().to_string(), to.clone()];
+            (ns, pidfile, args)
+        }));
+    for (ns, pidfile, args) in helpers {
         rec.pidfiles.push(pidfile.clone());
         rec.save(&state).map_err(|e| (e, 2))?;
         let c = Cmd::new(&["setsid", "-f", "ip", "netns", "exec", ns])
             .arg(exe.display().to_string())
             .arg("twin")
-            .arg("controller")
-            .arg(format!("{addr}:{port}"))
+            .args(args)
             .arg("--pidfile")
             .arg(pidfile.display().to_string());
         if let Err(e) = c.run_detached() {
@@ -353,17 +350,19 @@ fn down_record(rec: &Created, state: &Path) -> Result<(), String> {
     }
     let existing = state::namespaces();
     let mut errors = Vec::new();
+    let mut delete = Vec::new();
     for ns in rec.namespaces.iter().rev().filter(|n| existing.contains(n)) {
-        if !rec.made(ns) {
+        if rec.made(ns) {
+            delete.push(ns.clone());
+        } else {
             refused.push(format!(
                 "namespace `{}` is not named by this twin's record: not deleted",
                 crate::escape::line(ns)
             ));
-            continue;
         }
-        if let Err(e) = Cmd::new(&["ip", "netns", "del", ns]).run() {
-            errors.push(e);
-        }
+    }
+    if let Err(e) = batch::namespaces("del", &delete) {
+        errors.push(e);
     }
     // FRR makes a folder per pathspace under /var/run/frr (empty once bgpd is gone).
     for ns in rec.namespaces.iter().filter(|n| rec.made(n)) {

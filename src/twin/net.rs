@@ -129,6 +129,9 @@ pub(crate) struct Plan {
     pub(crate) notes: Vec<String>,
     /// Where each test controller runs.
     pub(crate) controllers: Vec<(String, String, u16)>,
+    /// Each in-band control channel's relay (`relay`): the switch's namespace, the
+    /// socket its bridge connects to, the controller's address:port.
+    pub(crate) relays: Vec<(String, PathBuf, String)>,
 }
 
 fn in_ns(step: Step, ns: &str) -> Step {
@@ -278,6 +281,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
         pidfiles: Vec::new(),
         notes: Vec::new(),
         controllers: Vec::new(),
+        relays: Vec::new(),
     };
     p.namespaces.push(n.ovs());
     for s in b.switches.keys() {
@@ -348,6 +352,8 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             &mut p,
             Cmd::new(&["ip", "link", "set", "lo", "up"]).in_ns(&ns),
         );
+        // Checksum offload off last, so the DTN's `ip` commands run as one batch.
+        let mut offload = Vec::new();
         for (port, (local, i)) in host_ports(h) {
             if !cabled.contains(&(h.name.clone(), port.to_owned())) {
                 p.notes.push(format!(
@@ -379,10 +385,7 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                     .arg("up")
                     .in_ns(&ns),
             );
-            run(
-                &mut p,
-                Cmd::new(&["ethtool", "-K", local, "tx", "off"]).in_ns(&ns),
-            );
+            offload.push(Cmd::new(&["ethtool", "-K", local, "tx", "off"]).in_ns(&ns));
         }
         if !h.bonds.is_empty() {
             let d = super::bond::dirs(state, &h.name);
@@ -430,6 +433,9 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
                 .in_ns(&ns),
             );
         }
+        for c in offload {
+            run(&mut p, c);
+        }
     }
     management(b, n, &mut p);
     // The one Open vSwitch, once every port is there; then the switches' bridges.
@@ -453,6 +459,13 @@ pub(crate) fn plan(b: &Build, n: &Names, state: &Path, openflow_dir: &Path, dela
             p.notes.push(format!("`{sname}`: no openflow/{sname}.flows in the build: its OpenFlow ports forward nothing"));
         }
         p.pidfiles.extend(d.frr_pidfiles());
+        if let Some(of) = sw.openflow.as_ref().filter(|_| super::relay::inband(sw)) {
+            p.relays.push((
+                n.switch(sname),
+                super::relay::socket(&d, &places[sname]),
+                format!("{}:{}", of.controller.address, of.controller.port),
+            ));
+        }
         let mut steps = switch::steps(
             sw,
             switch::Site::Twin(&places[sname]),

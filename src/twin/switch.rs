@@ -540,13 +540,17 @@ fn of_bridge(
         }
     }
     // The controller first: OVS flushes a bridge's flows when it gains its first one.
+    // In the twin an in-band channel leaves through the switch's namespace (`relay`).
+    let target = match site {
+        Site::Twin(p) if super::relay::inband(sw) => {
+            format!("unix:{}", path(&super::relay::socket(d, p)))
+        }
+        _ => format!("tcp:{}:{}", of.controller.address, of.controller.port),
+    };
     let mut set = vsctl(d)
         .arg("set-controller")
         .arg(ofb.clone())
-        .arg(format!(
-            "tcp:{}:{}",
-            of.controller.address, of.controller.port
-        ))
+        .arg(target)
         .arg("--")
         .arg("set")
         .arg("controller")
@@ -555,7 +559,7 @@ fn of_bridge(
         .arg("max_backoff=1000");
     // In the twin every switch's channel leaves the one Open vSwitch's namespace: from
     // the switch's management address, which the twin routes as the switch does.
-    if let (Site::Twin(_), Some(m)) = (site, &sw.management) {
+    if let (Site::Twin(_), Some(m), false) = (site, &sw.management, super::relay::inband(sw)) {
         set = set.arg(format!("local_ip={}", m.address.address));
     }
     fab(s, set);
