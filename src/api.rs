@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::compile::{self, Front, Input, Options, Session};
+use crate::compile::{self, Input, Options, Session, ShowModel};
 use crate::emit::EmitError;
 use crate::lower::error::LowerError;
 use crate::render::{RenderError, Renderer};
@@ -15,7 +15,7 @@ use crate::write::OutFile;
 /// A spec taken through the check pass: what `compile::front` returns, with its session.
 pub struct Checked {
     session: Session,
-    front: Front,
+    front: ShowModel,
 }
 
 impl Checked {
@@ -178,7 +178,7 @@ pub fn plan(c: &Checked) -> Planned {
     let topology = crate::derive::topology::build(&f.model, physics.fiber_us_per_km);
     let mut diags = crate::diag::Diags::default();
     let routes = crate::derive::paths::route(&f.model, &topology, &mut diags);
-    let cx = crate::check::Ctx {
+    let cx = crate::check::CheckInput {
         m: &f.model,
         db: &f.db,
         physics,
@@ -199,7 +199,7 @@ pub fn plan(c: &Checked) -> Planned {
 
 /// Only the prediction (`check::predict::plan` on the routes already derived).
 pub fn predict(c: &Checked) -> Planned {
-    let cx = crate::check::Ctx::new(&c.front).expect("checked specs have physics");
+    let cx = crate::check::CheckInput::new(&c.front).expect("checked specs have physics");
     let (p, _) = crate::check::predict::plan(&cx);
     Planned {
         flows: p.flows.len(),

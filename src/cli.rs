@@ -295,7 +295,7 @@ fn plan(a: &PlanArgs) -> i32 {
             // Diagnostics go to stderr so stdout stays the plan in the chosen format.
             let code = report(&mut s, c, false);
             let Some(front) = front else { return code };
-            let Some(cx) = crate::check::Ctx::new(&front) else {
+            let Some(cx) = crate::check::CheckInput::new(&front) else {
                 return code;
             };
             let (p, _) = crate::check::predict::plan(&cx);

@@ -14,7 +14,7 @@ use crate::spec::Spec;
 use crate::spec::error::LoadError;
 use crate::spec::load::{Limits, Loader};
 
-pub(crate) use crate::derive::Front;
+pub(crate) use crate::derive::ShowModel;
 pub use crate::session::Session;
 pub(crate) use crate::spec::examples::{EMBEDDED_SC16, EMBEDDED_SC16_MAIN};
 pub(crate) use crate::stages::Stages;
@@ -118,16 +118,16 @@ pub(crate) fn front(
     input: Input,
     opts: &Options,
     s: &mut Session,
-) -> Result<Option<Front>, CompileError> {
+) -> Result<Option<ShowModel>, CompileError> {
     let Some(front) = checked(input, opts, s)? else {
         return Ok(None);
     };
-    Ok(settle(front, opts, s))
+    Ok(apply_severity_flags(front, opts, s))
 }
 
 /// A checked front end and its lowering.
 pub(crate) struct Lowered {
-    pub(crate) front: Front,
+    pub(crate) front: ShowModel,
     /// `Err`: the vendor data is broken (an internal error); `Ok(None)`: lowering
     /// reported errors (they are in the session), or `Options::checks_only`.
     pub(crate) lab: Result<Option<Lab>, LowerError>,
@@ -168,7 +168,7 @@ pub(crate) fn lowered(
         },
     );
     clock.mark("check and lower");
-    let Some(front) = settle(front, opts, s) else {
+    let Some(front) = apply_severity_flags(front, opts, s) else {
         return Ok(None);
     };
     let lab = lab.map(|lab| {
@@ -187,7 +187,7 @@ pub(crate) fn lowered(
 
 /// After the checks: warnings as errors when asked, feasibility errors as warnings when
 /// allowed; the front end when nothing failed.
-fn settle(front: Front, opts: &Options, s: &mut Session) -> Option<Front> {
+fn apply_severity_flags(front: ShowModel, opts: &Options, s: &mut Session) -> Option<ShowModel> {
     if opts.deny_warnings {
         s.diags.deny_warnings();
     }
@@ -211,7 +211,7 @@ pub(crate) fn checked(
     input: Input,
     opts: &Options,
     s: &mut Session,
-) -> Result<Option<Front>, CompileError> {
+) -> Result<Option<ShowModel>, CompileError> {
     let Some(front) = derived(input, opts, s)? else {
         return Ok(None);
     };
@@ -249,7 +249,11 @@ fn parse(input: Input, opts: &Options, s: &mut Session, spec: &mut Spec) -> Resu
 }
 
 /// Parse + resolve + derive: everything before the checks.
-fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front>, CompileError> {
+fn derived(
+    input: Input,
+    opts: &Options,
+    s: &mut Session,
+) -> Result<Option<ShowModel>, CompileError> {
     let mut clock = Stages::new();
     let lock_path = match (&input, opts.lock) {
         (_, LockMode::Ignore) | (Input::Embedded | Input::Bytes { .. }, _) => None,
@@ -298,7 +302,7 @@ fn derived(input: Input, opts: &Options, s: &mut Session) -> Result<Option<Front
         return Ok(None);
     }
     let segments = crate::derive::segments::derive(&model, &routes);
-    Ok(Some(Front {
+    Ok(Some(ShowModel {
         db,
         model,
         routes,

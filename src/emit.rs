@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::check::predict::Plan;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::error::TopologyError;
 use crate::ir::{self, Lab};
 use crate::lower::error::LowerError;
@@ -111,7 +111,7 @@ impl From<WriteError> for EmitError {
 
 /// Lowers; None when lowering reported errors (they are in the session).
 pub(crate) fn lab(
-    front: &Front,
+    front: &ShowModel,
     s: &mut Session,
     deny_warnings: bool,
 ) -> Result<Option<Lab>, LowerError> {
@@ -132,7 +132,7 @@ pub(crate) fn files(
     s: &Session,
     main_dir: &str,
     extra: Option<Extra<'_>>,
-    front: Option<(&Front, Option<&Plan>)>,
+    front: Option<(&ShowModel, Option<&Plan>)>,
     sink: Option<&Staging>,
 ) -> Result<Vec<OutFile>, EmitError> {
     let report = front.and_then(|(front, plan)| Some((front, plan?)));
@@ -259,7 +259,7 @@ fn made(
     s: &Session,
     main_dir: &str,
     extra: Option<Extra<'_>>,
-    (report, flows): (Option<(&Front, &Plan)>, Option<&Front>),
+    (report, flows): (Option<(&ShowModel, &Plan)>, Option<&ShowModel>),
     sink: Option<&Staging>,
 ) -> Result<Vec<Made>, EmitError> {
     let files = |f: Vec<OutFile>| {
@@ -345,14 +345,14 @@ const CHUNK: usize = 64;
 
 /// The prediction the report and plan.json show; None without physics (then neither
 /// is made). The command line's build has its checks make it (`Options::full_prediction`).
-pub(crate) fn prediction(front: &Front) -> Option<Plan> {
-    crate::check::Ctx::new(front).map(|cx| crate::check::predict::plan(&cx).0)
+pub(crate) fn prediction(front: &ShowModel) -> Option<Plan> {
+    crate::check::CheckInput::new(front).map(|cx| crate::check::predict::plan(&cx).0)
 }
 
 /// The show report: predictions, findings, what was measured (when given) and the
 /// files it links to.
 pub(crate) fn report(
-    front: &Front,
+    front: &ShowModel,
     plan: &Plan,
     lab: &Lab,
     s: &Session,

@@ -4,11 +4,11 @@ pub(crate) mod checks;
 
 use std::path::Path;
 
-use crate::compile::{Front, Input, Options, Session, front};
+use crate::compile::{Input, Options, Session, ShowModel, front};
 use crate::ir::Lab;
 
 /// The render fixture (one switch per OS flavour), checked and lowered.
-pub(crate) fn render_fixture() -> (Front, Lab) {
+pub(crate) fn render_fixture() -> (ShowModel, Lab) {
     let mut s = Session::default();
     let f = front(
         Input::Path(Path::new("tests/fixtures/render/show.yaml")),

@@ -2,12 +2,12 @@
 //! comments beside it, so `democ catalog NAME` answers "where does this number come
 //! from" without opening the repository.
 
-use super::Db;
+use super::Catalog;
 use crate::source::{Sources, Span};
 
 /// Every table that holds `name`, with what a planner calls such an entry and where
 /// its key is written.
-pub(crate) fn find(db: &Db, name: &str) -> Vec<(&'static str, Span)> {
+pub(crate) fn find(db: &Catalog, name: &str) -> Vec<(&'static str, Span)> {
     let found = [
         ("switch model", db.switches.key(name)),
         ("NIC", db.nics.key(name)),

@@ -76,7 +76,7 @@ fn decode<T: Decode>(node: Node) -> Option<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Db, Table, decode_embedded};
+    use super::super::{Catalog, Table, decode_embedded};
     use crate::yaml::decode::Decode;
 
     fn same<T: Decode + std::fmt::Debug>(what: &str, lazy: &Table<T>, full: &Table<T>) {
@@ -114,8 +114,8 @@ mod tests {
     /// reads, its key span included, and the singletons too.
     #[test]
     fn embedded_catalog_decodes_lazily_as_in_full() {
-        let lazy = Db::embedded_lazy().expect("every section known");
-        let mut full = Db::default();
+        let lazy = Catalog::embedded_lazy().expect("every section known");
+        let mut full = Catalog::default();
         for c in decode_embedded().expect("the embedded catalog parses clean") {
             full.absorb(c);
         }

@@ -4,7 +4,7 @@
 //! name, or the name without its first dash-separated word (a vendor's prefix such as
 //! Arista's `DCS-`), ignoring case and punctuation.
 
-use super::{Db, titles};
+use super::{Catalog, titles};
 
 /// Matches need this many letters and digits: shorter names would match half the
 /// catalog.
@@ -46,7 +46,7 @@ pub(crate) fn matches<'a>(entries: &'a [(String, String)], written: &str) -> Vec
 }
 
 /// Every table's `(key, title)` entries, with what a planner calls such an entry.
-pub(crate) fn tables(db: &Db) -> Vec<(&'static str, Vec<(String, String)>)> {
+pub(crate) fn tables(db: &Catalog) -> Vec<(&'static str, Vec<(String, String)>)> {
     vec![
         ("switch model", titles(&db.switches, |m| &m.title)),
         ("NIC", titles(&db.nics, |m| &m.title)),

@@ -109,7 +109,7 @@ impl<T: Decode> Slot<T> {
 
 /// Every model democ knows about for one compilation.
 #[derive(Debug, Default)]
-pub struct Db {
+pub struct Catalog {
     pub(crate) switches: Table<SwitchModel>,
     pub(crate) nics: Table<NicModel>,
     pub(crate) cpus: Table<CpuModel>,
@@ -126,8 +126,8 @@ pub struct Db {
     pub(crate) pcie_dma: Option<PcieDma>,
 }
 
-impl Db {
-    pub(crate) fn absorb(&mut self, c: Catalog) {
+impl Catalog {
+    pub(crate) fn absorb(&mut self, c: CatalogFile) {
         self.switches.absorb(c.switches);
         self.nics.absorb(c.nics);
         self.cpus.absorb(c.cpus);
@@ -152,8 +152,8 @@ impl Db {
     /// `FileId(i)`, as [`register_embedded`] numbers them); None when a section is one
     /// this reader does not know (then the files are read in full, which reports what is
     /// wrong).
-    fn embedded_lazy() -> Option<Db> {
-        let mut db = Db::default();
+    fn embedded_lazy() -> Option<Catalog> {
+        let mut db = Catalog::default();
         for section in CATALOG {
             if !db.absorb_section(section) {
                 return None;
@@ -193,7 +193,7 @@ impl Db {
     }
 }
 
-/// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into a [`Db`] that
+/// Loads the embedded catalog, then `extra_dir/*.yaml` (sorted), into a [`Catalog`] that
 /// the spec's own `catalog:` sections are absorbed into next (and therefore win).
 /// `early`: [`register_embedded`] gave the embedded files their ids already, and this
 /// is [`owned`]'s catalog (None: it has errors).
@@ -201,8 +201,8 @@ pub(crate) fn load(
     sources: &mut Sources,
     diags: &mut Diags,
     extra_dir: Option<&Path>,
-    early: Option<Option<Db>>,
-) -> Result<Db, CatalogError> {
+    early: Option<Option<Catalog>>,
+) -> Result<Catalog, CatalogError> {
     let mut base = Spec::default();
     let registered = early.is_some();
     let decoded = match early {
@@ -225,7 +225,7 @@ pub(crate) fn load(
             for (name, text) in EMBEDDED {
                 loader.load_catalog(name, text.as_bytes(), &mut base);
             }
-            Db::default()
+            Catalog::default()
         }
     };
     let mut loader = Loader::new(sources, diags, Limits::default());
@@ -278,9 +278,9 @@ pub(crate) fn register_embedded(sources: &mut Sources) -> bool {
 
 /// The embedded catalog for one session to own (None if it has errors): its entries
 /// stay undecoded until looked up, so a session decodes only the models its show names.
-pub(crate) fn owned() -> Option<Db> {
-    Db::embedded_lazy().or_else(|| {
-        let mut db = Db::default();
+pub(crate) fn owned() -> Option<Catalog> {
+    Catalog::embedded_lazy().or_else(|| {
+        let mut db = Catalog::default();
         for c in decode_embedded()? {
             db.absorb(c);
         }
@@ -288,7 +288,7 @@ pub(crate) fn owned() -> Option<Db> {
     })
 }
 
-fn decode_embedded() -> Option<Vec<Catalog>> {
+fn decode_embedded() -> Option<Vec<CatalogFile>> {
     let (mut sources, mut diags, mut base) =
         (Sources::default(), Diags::default(), Spec::default());
     let mut loader = Loader::new(&mut sources, &mut diags, Limits::default());
@@ -299,7 +299,7 @@ fn decode_embedded() -> Option<Vec<Catalog>> {
 }
 
 /// The embedded catalog alone (the editor schema's completions); empty if it has errors.
-pub(crate) fn embedded_db() -> Db {
+pub(crate) fn embedded_db() -> Catalog {
     owned().unwrap_or_default()
 }
 
@@ -316,7 +316,7 @@ pub(crate) fn titles<T: Decode>(
 }
 
 /// A plain-text listing of the catalog, one model per line.
-pub(crate) fn listing(db: &Db) -> String {
+pub(crate) fn listing(db: &Catalog) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let mut section = |title: &str, rows: Vec<(String, String)>| {

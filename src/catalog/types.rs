@@ -21,7 +21,7 @@ keyword_enum! {
 
 spec_struct! {
     /// A catalog document; every section is optional.
-    pub struct Catalog ("catalog") {
+    pub struct CatalogFile ("catalog") {
         switches: Option<Named<SwitchModel>> = opt,
         /// NIC models by name.
         nics: Option<Named<NicModel>> = opt,

@@ -4,7 +4,7 @@
 //! when a flow declares fewer streams than its BDP needs, and when the buffers a host
 //! needs take more than half its memory.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::spec::flow::Protocol;
 
@@ -35,12 +35,12 @@ fn streams_needed(ceiling_bytes: f64, rate_bps: f64, rtt_ms: f64) -> u32 {
 
 /// The highest rate a TCP flow of `streams` streams reaches at `rtt_ms` when every
 /// stream's window is the largest socket buffer, bits/s (infinite at zero RTT).
-pub(crate) fn window_limit_bps(cx: &Ctx, rtt_ms: f64, streams: u32) -> f64 {
+pub(crate) fn window_limit_bps(cx: &CheckInput, rtt_ms: f64, streams: u32) -> f64 {
     window_limit(cx.physics.max_socket_buffer_bytes, rtt_ms, streams)
 }
 
 /// The fewest streams whose windows hold the BDP of `rate_bps` at `rtt_ms` (at least 1).
-pub(crate) fn streams_needed_for_window(cx: &Ctx, rate_bps: f64, rtt_ms: f64) -> u32 {
+pub(crate) fn streams_needed_for_window(cx: &CheckInput, rate_bps: f64, rtt_ms: f64) -> u32 {
     streams_needed(cx.physics.max_socket_buffer_bytes, rate_bps, rtt_ms)
 }
 
@@ -69,7 +69,7 @@ struct Buffers {
     largest: Option<(f64, usize)>,
 }
 
-fn flow(cx: &Ctx, i: usize, per_host: &mut [Buffers], diags: &mut Diags) {
+fn flow(cx: &CheckInput, i: usize, per_host: &mut [Buffers], diags: &mut Diags) {
     let f = &cx.m.flows[i];
     let ceiling = cx.physics.max_socket_buffer_bytes;
     let rate = f.pair_rate().bps();
@@ -117,7 +117,7 @@ fn flow(cx: &Ctx, i: usize, per_host: &mut [Buffers], diags: &mut Diags) {
 }
 
 /// `per_host` by host number: a host no flow touches holds nothing, which never warns.
-fn memory(cx: &Ctx, per_host: &[Buffers], diags: &mut Diags) {
+fn memory(cx: &CheckInput, per_host: &[Buffers], diags: &mut Diags) {
     for (h, b) in per_host.iter().enumerate() {
         let host = &cx.m.hosts[h];
         let Some(mem) = &host.memory_gb else { continue };
@@ -151,7 +151,7 @@ fn memory(cx: &Ctx, per_host: &[Buffers], diags: &mut Diags) {
 }
 
 /// Checks the TCP windows and buffer memory of every TCP flow.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     // By host number, not hashed: every host of a large show carries flows.
     let mut per_host: Vec<Buffers> = (0..cx.m.hosts.len()).map(|_| Buffers::default()).collect();
     for (i, f) in cx.m.flows.iter().enumerate() {
@@ -214,7 +214,7 @@ mod tests {
             "4 GB at each end"
         );
         let f = checks::front(&far("streams: 2", 256));
-        let cx = Ctx::new(&f).expect("physics");
+        let cx = CheckInput::new(&f).expect("physics");
         let rtt = f.routes.flows[0].pairs[0].rtt_ms();
         assert!(
             rtt > 80.0 && rtt < 80.1,

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::paths::{Hop, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{End, Model, NodeId, SwitchId};
@@ -46,7 +46,7 @@ fn crossings(m: &Model, hops: &[Hop]) -> impl Iterator<Item = (SwitchId, End, En
 
 /// E0265 where a flow crosses between OpenFlow and legacy ports on a switch whose OS
 /// cannot bridge them.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let caps = boundaries(m);
     if caps.iter().all(Option::is_none) {
@@ -127,7 +127,7 @@ fn crossing(m: &Model, fi: usize, s: SwitchId, a: End, b: End, n: usize) -> Diag
 /// Per flow, the switches (sorted, by name) where the flow's packets are forwarded only by
 /// OpenFlow rules: an OpenFlow port on its path on an OS whose OpenFlow ports do not fall
 /// back to normal forwarding. democ writes no rules, so those flows need the controller.
-pub(crate) fn rule_bound(cx: &Ctx) -> Vec<Vec<String>> {
+pub(crate) fn rule_bound(cx: &CheckInput) -> Vec<Vec<String>> {
     let m = cx.m;
     let caps = boundaries(m);
     // No OpenFlow switch: nothing is rule-bound, and the hops need no walking.

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::Ctx;
+use super::CheckInput;
 use super::optics::{num, same_rate};
 use crate::catalog::types::CableModel;
 use crate::diag::{Diagnostic, Diags, codes};
@@ -24,7 +24,7 @@ pub(crate) fn reach_m(c: &CableModel, rate: Rate) -> Option<f64> {
 }
 
 /// What carries `length_m` at `rate` instead: another catalog medium, else optics.
-fn remedy(cx: &Ctx, length_m: f64, rate: Rate) -> String {
+fn remedy(cx: &CheckInput, length_m: f64, rate: Rate) -> String {
     let other = cx
         .db
         .cables
@@ -42,7 +42,7 @@ fn remedy(cx: &Ctx, length_m: f64, rate: Rate) -> String {
     }
 }
 
-fn too_long(cx: &Ctx, l: &Link, at: Span) -> Option<Diagnostic> {
+fn too_long(cx: &CheckInput, l: &Link, at: Span) -> Option<Diagnostic> {
     let medium = l.media?.as_str();
     let cable = cx.db.cables.get(medium)?;
     let rate = l.capacity;
@@ -73,7 +73,7 @@ fn too_long(cx: &Ctx, l: &Link, at: Span) -> Option<Diagnostic> {
 
 /// E0227 for every LAN cable longer than its medium's reach, once per written length
 /// (the cables of a bundle share one).
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let mut seen = HashSet::new();
     for l in &cx.m.links {
         if l.kind != LinkKind::Lan {

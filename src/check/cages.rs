@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::Ctx;
+use super::CheckInput;
 use super::optics::{compatible, same_rate};
 use crate::catalog::types::OpticModel;
 use crate::diag::{Diagnostic, Diags, codes};
@@ -46,7 +46,7 @@ fn modes_text(modes: &[(u32, Rate)]) -> String {
 
 /// The cage at `e`: its form and its whole electrical lanes (a breakout subport's
 /// parent cage, which an optic fills).
-fn cage(cx: &Ctx, e: End) -> Option<(String, Option<Lanes>)> {
+fn cage(cx: &CheckInput, e: End) -> Option<(String, Option<Lanes>)> {
     let m = cx.m;
     let p = m.port(e);
     match e.node {
@@ -67,7 +67,7 @@ fn cage(cx: &Ctx, e: End) -> Option<(String, Option<Lanes>)> {
 }
 
 /// The subports of the cage at `e` (1 unless broken out).
-fn subports(cx: &Ctx, e: End) -> u32 {
+fn subports(cx: &CheckInput, e: End) -> u32 {
     let p = cx.m.port(e);
     match (e.node, &p.parent) {
         (NodeId::Switch(s), Some(parent)) => cx.m.switches[s]
@@ -123,7 +123,7 @@ pub(crate) fn misfit(o: &OpticModel, form: &str, lanes: Option<Lanes>) -> Option
 /// Catalog optics that fit the cage at `e` and talk to `peer` (or, without one, run
 /// `speed`), by name.
 fn fitting<'d>(
-    cx: &Ctx<'d>,
+    cx: &CheckInput<'d>,
     e: End,
     peer: Option<&OpticModel>,
     speed: Rate,
@@ -145,7 +145,7 @@ fn fitting<'d>(
 
 /// A pair of catalog optics, one per end, that links `a` and `b` at `speed`: the same
 /// PMD on the fiber, each host side fitting its own cage; the shortest-reach pair.
-fn optic_pair<'d>(cx: &Ctx<'d>, a: End, b: End, speed: Rate) -> Option<(&'d str, &'d str)> {
+fn optic_pair<'d>(cx: &CheckInput<'d>, a: End, b: End, speed: Rate) -> Option<(&'d str, &'d str)> {
     fitting(cx, a, None, speed)
         .into_iter()
         .flat_map(|(na, oa)| {
@@ -159,7 +159,7 @@ fn optic_pair<'d>(cx: &Ctx<'d>, a: End, b: End, speed: Rate) -> Option<(&'d str,
         .map(|(_, na, nb)| (na, nb))
 }
 
-fn cable_lanes(cx: &Ctx, l: &Link) -> Option<Diagnostic> {
+fn cable_lanes(cx: &CheckInput, l: &Link) -> Option<Diagnostic> {
     let medium = l.media.filter(|m| matches!(m, Media::Dac | Media::Aoc))?;
     let m = cx.m;
     let (pa, pb) = (m.port(l.a), m.port(l.b));
@@ -229,7 +229,7 @@ fn optic_at(l: &Link, e: End) -> Option<&Located<String>> {
     }
 }
 
-fn optic_cage(cx: &Ctx, l: &Link, e: End) -> Option<Diagnostic> {
+fn optic_cage(cx: &CheckInput, l: &Link, e: End) -> Option<Diagnostic> {
     let name = optic_at(l, e)?;
     let o = cx.db.optics.get(name)?;
     let (form, lanes) = cage(cx, e)?;
@@ -262,7 +262,7 @@ fn optic_cage(cx: &Ctx, l: &Link, e: End) -> Option<Diagnostic> {
 
 /// E0219 for every copper or active cable whose ends share no lanes, E0222 for every
 /// optic that does not fit its cage; once per written span (a bundle's cables share one).
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let mut seen = HashSet::new();
     for l in &cx.m.links {
         let lan = l.kind == LinkKind::Lan;

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::paths::{PairRoute, host_ports};
 use crate::resolve::model::{HostId, LagId, Model};
 use crate::spec::flow::Protocol;
@@ -53,7 +53,7 @@ pub(crate) type Ports = Vec<Vec<PairPorts>>;
 
 /// The streams each pair of flow `fi` runs, as the prediction counts them (the sending
 /// CPU's per-stream rate and the window).
-pub(crate) fn pair_streams(cx: &Ctx, fi: usize) -> u32 {
+pub(crate) fn pair_streams(cx: &CheckInput, fi: usize) -> u32 {
     let m = cx.m;
     let f = &m.flows[fi];
     let per_stream_gbps = f
@@ -68,7 +68,7 @@ pub(crate) fn pair_streams(cx: &Ctx, fi: usize) -> u32 {
 /// the pairs that run a test (a fabric's pairs run none); client ports are picked per
 /// sending host so no two transfers share one, each pair's streams spread over what the
 /// host's earlier pairs already put on the same bond.
-pub(crate) fn assign(cx: &Ctx) -> Ports {
+pub(crate) fn assign(cx: &CheckInput) -> Ports {
     let m = cx.m;
     let first = crate::host_tuning::first_server_port().ok();
     let mut carried: Vec<Vec<usize>> = vec![Vec::new(); m.flows.len()];

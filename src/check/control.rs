@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::Ipv4Addr;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::roles::under_openflow;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{End, LinkId, Model, NodeId, SwitchId};
@@ -44,7 +44,7 @@ fn data_addresses(m: &Model) -> HashMap<Ipv4Addr, End> {
 }
 
 /// Checks every OpenFlow switch's path to its controller.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let data = data_addresses(m);
     let mut seen = HashSet::new();

@@ -7,12 +7,12 @@
 
 use std::collections::BTreeSet;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::segments::circuit_vlan;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{LinkId, LinkKind, Model, NodeId};
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let crossed = crossed_links(cx);
     let live = live_vlans(cx, &crossed);
@@ -96,7 +96,7 @@ pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
 }
 
 /// Per link: whether some flow's path crosses it (a LAG hop crosses every member).
-fn crossed_links(cx: &Ctx) -> Vec<bool> {
+fn crossed_links(cx: &CheckInput) -> Vec<bool> {
     let mut crossed = vec![false; cx.m.links.len()];
     for hop in cx
         .routes
@@ -114,7 +114,7 @@ fn crossed_links(cx: &Ctx) -> Vec<bool> {
 
 /// VLANs that reach something: a flow's segment, a circuit, a host's port (its explicit
 /// VLAN, or the show's DTN VLAN where it names none).
-fn live_vlans(cx: &Ctx, crossed: &[bool]) -> BTreeSet<u16> {
+fn live_vlans(cx: &CheckInput, crossed: &[bool]) -> BTreeSet<u16> {
     let m = cx.m;
     let mut live = BTreeSet::new();
     for (id, link) in m.links.iter().enumerate() {

@@ -2,7 +2,7 @@
 //! (derive::paths), so the two ports must share a subnet, since nothing on the cable
 //! routes.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::NodeId;
@@ -12,7 +12,7 @@ pub(crate) fn is_direct(pr: &PairRoute) -> bool {
     matches!(pr.hops.as_slice(), [h] if matches!((h.from, h.to), (NodeId::Host(_), NodeId::Host(_))))
 }
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     for l in &m.links {
         let (NodeId::Host(a), NodeId::Host(b)) = (l.a.node, l.b.node) else {

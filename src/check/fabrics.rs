@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::Ctx;
+use super::CheckInput;
 use super::predict::{Detail, FlowPrediction, HostFacts, Limit, LimitKind, goodput};
 use crate::derive::paths::host_ports;
 use crate::diag::{Diagnostic, Diags, codes};
@@ -70,7 +70,7 @@ pub(crate) fn exported(m: &Model, fab: &Fabric) -> u32 {
 
 /// The port a host uses toward a peer: the one a carrying flow's route leaves or enters
 /// it by, else its first cabled port.
-pub(crate) fn port_toward(cx: &Ctx, fab: &Fabric, host: HostId) -> Option<usize> {
+pub(crate) fn port_toward(cx: &CheckInput, fab: &Fabric, host: HostId) -> Option<usize> {
     let m = cx.m;
     for fi in carriers(m, fab) {
         for pr in &cx.routes.flows[fi].pairs {
@@ -87,7 +87,7 @@ pub(crate) fn port_toward(cx: &Ctx, fab: &Fabric, host: HostId) -> Option<usize>
 }
 
 /// The socket of each exported drive, in namespace order (groups in declaration order).
-pub(crate) fn drive_sockets(cx: &Ctx, host: HostId, n: u32) -> Vec<Option<u8>> {
+pub(crate) fn drive_sockets(cx: &CheckInput, host: HostId, n: u32) -> Vec<Option<u8>> {
     let h = &cx.m.hosts[host];
     let ch = cx.db.chassis.get(&h.chassis);
     h.nvme
@@ -105,7 +105,7 @@ pub(crate) fn drive_sockets(cx: &Ctx, host: HostId, n: u32) -> Vec<Option<u8>> {
 /// A host port's rate on the wire for the fabric's protocol, and its NIC's PCIe bound
 /// sending (`tx`: the target serving reads) or receiving (an initiator reading).
 fn port_limits(
-    cx: &Ctx,
+    cx: &CheckInput,
     facts: &[HostFacts],
     host: HostId,
     port: usize,
@@ -141,7 +141,7 @@ fn limit(kind: LimitKind, gbps: f64, why: String) -> Limit {
 /// (`Shortfalls`: the flows' limits, though known, are not used; as `check` alone sees
 /// them, whose findings must not depend on how much else was predicted).
 pub(crate) fn predict(
-    cx: &Ctx,
+    cx: &CheckInput,
     facts: &[HostFacts],
     flows: &[FlowPrediction],
     detail: Detail,
@@ -153,7 +153,7 @@ pub(crate) fn predict(
 }
 
 fn one(
-    cx: &Ctx,
+    cx: &CheckInput,
     facts: &[HostFacts],
     (flows, detail): (&[FlowPrediction], Detail),
     fab: &Fabric,
@@ -295,7 +295,7 @@ fn network_gbps(f: &FlowPrediction, detail: Detail) -> f64 {
 }
 
 /// The fabric findings.
-pub(crate) fn check(cx: &Ctx, preds: &[FabricPrediction], diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, preds: &[FabricPrediction], diags: &mut Diags) {
     let m = cx.m;
     for (fab, p) in m.fabrics.iter().zip(preds) {
         let target = &m.hosts[fab.target];

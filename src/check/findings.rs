@@ -1,14 +1,14 @@
 //! Diagnostics from the loads and predictions: oversubscribed links and LAGs, missing
 //! drives, too few TCP streams, NUMA crossings, flows predicted below their demand.
 
-use super::Ctx;
+use super::CheckInput;
 use super::load::{Loads, Res};
 use super::predict::{Detail, Plan, SHORTFALL};
 use crate::diag::{Diagnostic, Diags, Severity, codes, plural};
 use crate::resolve::model::LinkKind;
 use crate::source::Span;
 
-fn link_span(cx: &Ctx, r: &Res) -> Option<Span> {
+fn link_span(cx: &CheckInput, r: &Res) -> Option<Span> {
     Some(match r {
         Res::Link(l, _) => match cx.m.links[*l].kind {
             LinkKind::Wan(w) => cx.m.wans[w].name.span,
@@ -19,7 +19,7 @@ fn link_span(cx: &Ctx, r: &Res) -> Option<Span> {
     })
 }
 
-fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
+fn capacity(cx: &CheckInput, plan: &Plan, loads: &Loads, diags: &mut Diags) {
     let warn = cx.m.settings.warn_utilization;
     for (r, u) in &plan.links {
         let Some(span) = link_span(cx, r) else {
@@ -59,7 +59,7 @@ fn capacity(cx: &Ctx, plan: &Plan, loads: &Loads, diags: &mut Diags) {
 /// Whether a full resource is full only because of flows that expect to be infeasible:
 /// some of its flows say `expect: infeasible`, and every other one is predicted to reach
 /// its demand (max-min sharing leaves them their share).
-fn only_expected(cx: &Ctx, plan: &Plan, flows: &[usize]) -> bool {
+fn only_expected(cx: &CheckInput, plan: &Plan, flows: &[usize]) -> bool {
     let expected = |&f: &usize| cx.m.flows[f].expect_infeasible;
     flows.iter().any(expected)
         && flows
@@ -68,7 +68,7 @@ fn only_expected(cx: &Ctx, plan: &Plan, flows: &[usize]) -> bool {
             .all(|&f| plan.flows.get(f).is_some_and(|p| p.feasible))
 }
 
-fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: &mut Diags) {
+fn storage(cx: &CheckInput, loads: &Loads, facts: &[super::predict::HostFacts], diags: &mut Diags) {
     for (r, demand) in loads.used() {
         let (h, write) = match r {
             Res::Read(h) => (h, false),
@@ -137,7 +137,7 @@ fn storage(cx: &Ctx, loads: &Loads, facts: &[super::predict::HostFacts], diags: 
     }
 }
 
-fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
+fn flows(cx: &CheckInput, plan: &Plan, diags: &mut Diags) {
     for (f, p) in cx.m.flows.iter().zip(&plan.flows) {
         let cpu =
             cx.m.hosts
@@ -191,7 +191,7 @@ fn flows(cx: &Ctx, plan: &Plan, diags: &mut Diags) {
 /// The findings, from a prediction at `detail`; the plan when that is `Full` (a build
 /// shows it: predicted once, not again for plan.json and the report). The findings are
 /// the same at either detail.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags, detail: Detail) -> Option<Plan> {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags, detail: Detail) -> Option<Plan> {
     let (plan, loads, facts) = super::predict::analyse(cx, detail);
     capacity(cx, &plan, &loads, diags);
     super::lag_hashing::check(cx, &loads, diags);

@@ -15,7 +15,7 @@
 //! own; with the addresses only (`l3`) every stream of a pair lands on one member, so
 //! the units hashed are the pairs, and one pair never uses more than one member.
 
-use super::Ctx;
+use super::CheckInput;
 use super::load::{Loads, Res};
 use super::predict::lag_gbps;
 use crate::catalog::types::HashFields;
@@ -75,7 +75,7 @@ pub(crate) fn streams_for(n: usize, demand: f64, c: f64, need: f64) -> Option<u3
 /// What the sending end of a LAG direction hashes on: its switch model's default
 /// (catalog `lag_hash`; `l3-l4` when the catalog does not say), or `l3-l4` for a DTN's
 /// bond, whose host script sets `xmit_hash_policy layer3+4`.
-pub(crate) fn fields(cx: &Ctx, g: LagId, forward: bool) -> HashFields {
+pub(crate) fn fields(cx: &CheckInput, g: LagId, forward: bool) -> HashFields {
     let m = cx.m;
     let Some(&l) = m.lags[g].members.first() else {
         return HashFields::L3L4;
@@ -167,7 +167,7 @@ pub(crate) struct Computed {
 /// there: no switch OS documents its function to the bit (vendor.yaml `lag_hash`), and
 /// iperf3's ephemeral ports, or those the kernel's NVMe-oF initiator takes, are not known.
 pub(crate) fn bond_loads(
-    cx: &Ctx,
+    cx: &CheckInput,
     loads: &Loads,
     r: &Res,
     g: LagId,
@@ -235,7 +235,7 @@ pub(crate) fn bond_loads(
     })
 }
 
-pub(crate) fn lag_hashed(cx: &Ctx, loads: &Loads, r: &Res, g: usize) -> Hashed {
+pub(crate) fn lag_hashed(cx: &CheckInput, loads: &Loads, r: &Res, g: usize) -> Hashed {
     let m = cx.m;
     let lag = &m.lags[g];
     let n = lag.members.len();

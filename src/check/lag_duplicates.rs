@@ -6,13 +6,13 @@
 
 use std::collections::hash_map::Entry;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::FxMap;
 use crate::resolve::model::SwitchId;
 
 /// E0120 at every LAG whose id an earlier LAG already uses on one of its switches.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let mut first: FxMap<(SwitchId, u16), usize> = FxMap::default();
     for (i, lag) in m.lags.iter().enumerate() {

@@ -2,14 +2,14 @@
 //! hashing (`hashing`): named with its expected share, the worst case and the streams
 //! that would reach the demand.
 
-use super::Ctx;
+use super::CheckInput;
 use super::hashing::{busy_members, lag_hashed, streams_for, unit};
 use super::load::{Loads, Res};
 use super::predict::SHORTFALL;
 use crate::catalog::types::HashFields;
 use crate::diag::{Diagnostic, Diags, codes, plural};
 
-pub(crate) fn check(cx: &Ctx, loads: &Loads, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, loads: &Loads, diags: &mut Diags) {
     let m = cx.m;
     for (r, _) in loads.used() {
         let Res::Lag(g, forward) = r else { continue };

@@ -3,12 +3,12 @@
 //! templates/<vendor>/vendor.yaml, from the OS manual) would be a configuration line the
 //! switch rejects (E0116). Id 0 is refused at parse time for every OS (E0114).
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::vendor::vendors;
 
 /// E0116 once per LAG, against the most restrictive OS among its switches.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let Ok(vendors) = vendors() else { return };
     let m = cx.m;
     for lag in &m.lags {

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::Ctx;
+use super::CheckInput;
 use super::hashing::{Hashed, lag_hashed};
 use super::load::{Loads, Res};
 use super::predict::LinkUse;
@@ -29,7 +29,7 @@ pub(crate) struct LagMembers {
 }
 
 /// The per-member loads of every LAG direction among `links` (the plan's link table).
-pub(crate) fn of(cx: &Ctx, loads: &Loads, links: &[(Res, LinkUse)]) -> Vec<LagMembers> {
+pub(crate) fn of(cx: &CheckInput, loads: &Loads, links: &[(Res, LinkUse)]) -> Vec<LagMembers> {
     links
         .iter()
         .filter_map(|(r, u)| {
@@ -60,7 +60,7 @@ fn members(h: &Hashed) -> Vec<f64> {
 }
 
 /// How the sender picks a member, in words.
-fn how(cx: &Ctx, loads: &Loads, r: &Res, h: &Hashed) -> String {
+fn how(cx: &CheckInput, loads: &Loads, r: &Res, h: &Hashed) -> String {
     let m = cx.m;
     let Res::Lag(g, forward) = *r else {
         return String::new();

@@ -4,11 +4,11 @@
 //! port not under the controller, would leave that end hashing (or a host bond with no
 //! port-channel to talk to), and `lacp:` has nothing to run on.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::NodeId;
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     for lag in &m.lags {
         let Some(span) = lag.openflow_placed else {

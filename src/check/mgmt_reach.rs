@@ -3,11 +3,11 @@
 //! router are not reached from the floor (W0257) unless an in-band route carries them.
 //! A site with `mgmt: { subnet, gateway }` has its own management network.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::spec::site::SiteKind;
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let Some(pool) = m.settings.pools.mgmt.as_ref() else {
         return;

@@ -6,10 +6,10 @@
 
 use std::collections::BTreeSet;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     for (fi, f) in m.flows.iter().enumerate() {
         // (link, box) pairs met by this flow, in order, each once.

@@ -46,17 +46,17 @@ pub(crate) mod share;
 pub(crate) mod storage;
 pub(crate) mod wan_rtt;
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::catalog::types::{PcieDma, Physics};
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::derive::paths::Routes;
 use crate::diag::Diags;
 use crate::resolve::model::Model;
 
 /// What every check reads.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct CheckInput<'a> {
     pub(crate) m: &'a Model,
-    pub(crate) db: &'a Db,
+    pub(crate) db: &'a Catalog,
     pub(crate) physics: &'a Physics,
     /// The PCIe DMA model's figures (catalog `pcie_dma:`).
     pub(crate) pcie_dma: &'a PcieDma,
@@ -66,15 +66,15 @@ pub(crate) struct Ctx<'a> {
     pub(crate) wire: mtu::Wire,
     /// The host NIC at each end of each link (for the prediction's per-pair loops).
     pub(crate) host_ends: load::HostEnds,
-    /// Every test pair's ports, found on first use ([`Ctx::test_ports`]).
+    /// Every test pair's ports, found on first use ([`CheckInput::test_ports`]).
     pub(crate) ports: std::sync::OnceLock<client_ports::Ports>,
-    /// Every pair's paced rate, found on first use ([`Ctx::paced`]).
+    /// Every pair's paced rate, found on first use ([`CheckInput::paced`]).
     pub(crate) paced: std::sync::OnceLock<pacing::Paced>,
 }
 
-impl<'a> Ctx<'a> {
-    pub(crate) fn new(f: &'a Front) -> Option<Ctx<'a>> {
-        Some(Ctx {
+impl<'a> CheckInput<'a> {
+    pub(crate) fn new(f: &'a ShowModel) -> Option<CheckInput<'a>> {
+        Some(CheckInput {
             m: &f.model,
             db: &f.db,
             physics: f.db.physics.as_ref()?,
@@ -107,11 +107,11 @@ impl<'a> Ctx<'a> {
 /// Runs every check, predicting at `detail`; the plan when that is `Full` and the show
 /// has physics to predict with.
 pub(crate) fn run(
-    front: &Front,
+    front: &ShowModel,
     diags: &mut Diags,
     detail: predict::Detail,
 ) -> Option<predict::Plan> {
-    let cx = Ctx::new(front)?;
+    let cx = CheckInput::new(front)?;
     let mut clock = crate::stages::Stages::new();
     others(&cx, diags, &mut clock);
     let plan = findings::check(&cx, diags, detail);
@@ -121,7 +121,7 @@ pub(crate) fn run(
 }
 
 /// A check that reads only the context.
-type Check = fn(&Ctx, &mut Diags);
+type Check = fn(&CheckInput, &mut Diags);
 
 /// Every check but the prediction's findings, in the order their diagnostics come out,
 /// in groups named for `DEMOC_TIMINGS`.
@@ -162,7 +162,7 @@ const OTHERS: &[(&[Check], &str)] = &[
     ),
 ];
 
-fn others(cx: &Ctx, diags: &mut Diags, clock: &mut crate::stages::Stages) {
+fn others(cx: &CheckInput, diags: &mut Diags, clock: &mut crate::stages::Stages) {
     for (checks, stage) in OTHERS {
         for check in *checks {
             check(cx, diags);
@@ -173,7 +173,7 @@ fn others(cx: &Ctx, diags: &mut Diags, clock: &mut crate::stages::Stages) {
 
 /// `allow:` lists: a warning whose code an entry allows, found within that entry, becomes
 /// a note saying so (the plan lists it as acknowledged).
-fn acknowledge(front: &Front, diags: &mut Diags) {
+fn acknowledge(front: &ShowModel, diags: &mut Diags) {
     let allows = &front.model.allows;
     if allows.is_empty() {
         return;

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::mtu::{self as figures, Origin, overhead};
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes, plural};
@@ -269,7 +269,7 @@ fn tag_words(overhead: u32) -> &'static str {
     }
 }
 
-fn host_mtu_label(cx: &Ctx, span: Span, mtu: u32) -> String {
+fn host_mtu_label(cx: &CheckInput, span: Span, mtu: u32) -> String {
     if span == cx.m.settings.host_mtu.span {
         format!("hosts get MTU {mtu} from the show")
     } else {
@@ -281,7 +281,7 @@ fn on_route(d: Diagnostic, flow: &FlowRef) -> Diagnostic {
     d.also(flow.0, format!("on the route of flow `{}`", flow.1))
 }
 
-fn path_report(cx: &Ctx, span: Span, f: &PathFinding) -> Diagnostic {
+fn path_report(cx: &CheckInput, span: Span, f: &PathFinding) -> Diagnostic {
     let mut limits = f.limits.clone();
     limits.sort_by_key(|l| l.value);
     let tight = &limits[0];
@@ -329,7 +329,7 @@ fn port_report(span: Span, f: &PortFinding) -> Diagnostic {
     ))
 }
 
-fn model_report(cx: &Ctx, span: Span, f: &ModelFinding) -> Diagnostic {
+fn model_report(cx: &CheckInput, span: Span, f: &ModelFinding) -> Diagnostic {
     let need = f.mtu.saturating_add(f.overhead);
     let d = Diagnostic::new(
         codes::FRAME_MTU,
@@ -356,7 +356,7 @@ fn model_report(cx: &Ctx, span: Span, f: &ModelFinding) -> Diagnostic {
 }
 
 /// Host MTUs above their NICs' maximum, and a show switch MTU above a model's maximum.
-fn capabilities(cx: &Ctx, diags: &mut Diags) {
+fn capabilities(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let mut seen = HashSet::new();
     for h in &m.hosts {
@@ -413,7 +413,7 @@ fn capabilities(cx: &Ctx, diags: &mut Diags) {
 }
 
 /// Checks the MTU of every routed pair.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     capabilities(cx, diags);
     let mut found = Found::default();
     for (fr, f) in cx.routes.flows.iter().zip(&cx.m.flows) {

@@ -5,7 +5,7 @@
 
 use crate::fxhash::{FxMap, FxSet};
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::paths::{PairRoute, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
@@ -77,7 +77,7 @@ pub(crate) fn tables(m: &Model, routes: &crate::derive::paths::Routes) -> Vec<Op
 }
 
 /// Checks the controller and the table of every OpenFlow switch.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let tables = tables(m, cx.routes);
     for (s, sw) in m.switches.iter().enumerate() {

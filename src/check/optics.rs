@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::catalog::types::{OpticModel, Physics};
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::resolve::model::{ClientRun, End, Link, LinkKind, NodeId};
@@ -169,7 +169,7 @@ pub(crate) fn num(x: f64) -> String {
 /// The catalog optics of `rate` for `fiber` that close `plant` with `required` dB of
 /// margin, shortest reach first (ties: by name).
 fn closers<'a>(
-    cx: &Ctx<'a>,
+    cx: &CheckInput<'a>,
     rate: Rate,
     fiber: Fiber,
     plant: Plant,
@@ -236,7 +236,7 @@ fn fiber_words(f: Fiber) -> &'static str {
 /// What to change when an optic cannot close a span. Amplification is proposed only when
 /// no pluggable of the rate closes it on any fiber: a multimode span too long for every
 /// multimode optic (400 m of SR4) needs single-mode optics (CWDM4, LR4), not an EDFA.
-fn remedy(cx: &Ctx, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> String {
+fn remedy(cx: &CheckInput, rate: Rate, fiber: Fiber, plant: Plant, required: f64) -> String {
     let same = closers(cx, rate, fiber, plant, required);
     if !same.is_empty() {
         return proposal(&same, false);
@@ -298,7 +298,7 @@ struct FiberLink<'a> {
 }
 
 struct Run<'c, 'a> {
-    cx: &'c Ctx<'a>,
+    cx: &'c CheckInput<'a>,
     diags: &'c mut Diags,
     seen: HashSet<(&'static str, Span)>,
 }
@@ -587,7 +587,7 @@ impl Run<'_, '_> {
     }
 }
 
-fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
+fn fiber_link<'a>(cx: &CheckInput<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
     let m = cx.m;
     let plant = Plant {
         length_km: l.length_km,
@@ -638,7 +638,7 @@ fn fiber_link<'a>(cx: &Ctx<'a>, l: &'a Link) -> Option<FiberLink<'a>> {
 
 /// An OTN client run as a fiber: the switch port at `e` of member `l` to the
 /// transponder's client port.
-fn client_run<'a>(cx: &Ctx<'a>, l: &'a Link, e: End, r: &'a ClientRun) -> FiberLink<'a> {
+fn client_run<'a>(cx: &CheckInput<'a>, l: &'a Link, e: End, r: &'a ClientRun) -> FiberLink<'a> {
     let wan = match l.kind {
         LinkKind::Wan(w) => cx.m.wans[w].name.value.as_str(),
         LinkKind::Lan => "",
@@ -664,7 +664,7 @@ fn client_run<'a>(cx: &Ctx<'a>, l: &'a Link, e: End, r: &'a ClientRun) -> FiberL
 }
 
 /// Checks every fiber link.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let mut run = Run {
         cx,
         diags,

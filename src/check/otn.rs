@@ -2,8 +2,8 @@
 //! table (10GE -> OTU2e, 40GE -> OTU3, 100GE -> OTU4, n x 100GE -> OTUCn). An unknown
 //! mapping is an error at `client:`; the line figures are exposed for the plan output.
 
-use super::Ctx;
-use crate::catalog::Db;
+use super::CheckInput;
+use crate::catalog::Catalog;
 use crate::catalog::types::OtnSignal;
 use crate::diag::{Diagnostic, Diags, codes, list};
 use crate::resolve::model::Wan;
@@ -27,7 +27,10 @@ pub(crate) struct OtnLine<'a> {
 
 /// The catalog signal carrying an Ethernet client written as `100GE`: an entry whose
 /// `client` is spelled the same wins, else one of the same client rate (by name).
-pub(crate) fn signal_for<'a>(db: &'a Db, client: &str) -> Result<(&'a str, &'a OtnSignal), String> {
+pub(crate) fn signal_for<'a>(
+    db: &'a Catalog,
+    client: &str,
+) -> Result<(&'a str, &'a OtnSignal), String> {
     let rate =
         parse_rate(client).map_err(|e| format!("`{client}` is not an Ethernet client: {e}"))?;
     let all = db.otn.sorted();
@@ -50,7 +53,7 @@ pub(crate) fn signal_for<'a>(db: &'a Db, client: &str) -> Result<(&'a str, &'a O
 
 /// Line figures of an OTN WAN link; None for other kinds or an unknown client.
 #[allow(dead_code)]
-pub(crate) fn line<'a>(db: &'a Db, w: &Wan) -> Option<OtnLine<'a>> {
+pub(crate) fn line<'a>(db: &'a Catalog, w: &Wan) -> Option<OtnLine<'a>> {
     if w.kind != WanKind::Otn {
         return None;
     }
@@ -68,7 +71,7 @@ pub(crate) fn line<'a>(db: &'a Db, w: &Wan) -> Option<OtnLine<'a>> {
 
 /// The catalog optic a hand-off of `w` gets where the spec names none: the signal's
 /// `client_optic`, when the catalog has that optic.
-pub(crate) fn default_client_optic<'a>(db: &'a Db, w: &Wan) -> Option<&'a str> {
+pub(crate) fn default_client_optic<'a>(db: &'a Catalog, w: &Wan) -> Option<&'a str> {
     let (_, s) = signal_for(db, w.client.as_ref()?).ok()?;
     let name = s.client_optic.as_deref()?;
     db.optics.get(name).map(|_| name)
@@ -82,7 +85,7 @@ pub(crate) fn bare_ends(w: &Wan) -> impl Iterator<Item = usize> + '_ {
 
 /// W0223 once for the show: the OTN hand-offs that name no client optic, and what the
 /// bill of materials orders for them instead.
-fn bare_hand_offs(cx: &Ctx, diags: &mut Diags) {
+fn bare_hand_offs(cx: &CheckInput, diags: &mut Diags) {
     let bare: Vec<&Wan> =
         cx.m.wans
             .iter()
@@ -133,7 +136,7 @@ fn bare_hand_offs(cx: &Ctx, diags: &mut Diags) {
 }
 
 /// Checks every OTN WAN link's client mapping.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     bare_hand_offs(cx, diags);
     for w in cx.m.wans.iter().filter(|w| w.kind == WanKind::Otn) {
         let Some(client) = &w.client else { continue };
@@ -206,7 +209,7 @@ mod tests {
             Some("100gbase-lr4")
         );
         let bare = otn("100GE");
-        let cx = Ctx::new(&f).expect("the fixture catalog has physics");
+        let cx = CheckInput::new(&f).expect("the fixture catalog has physics");
         let mut diags = Diags::default();
         check(&cx, &mut diags);
         let texts: Vec<&str> = diags.items().iter().map(|d| d.message.as_str()).collect();

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::paths::host_ports;
 use crate::resolve::model::HostId;
 use crate::spec::flow::Protocol;
@@ -20,7 +20,7 @@ pub(crate) type Paced = Vec<Vec<Option<f64>>>;
 
 /// The port a pair leaves its sender by: the host port, and its line rate in bits/s (a
 /// bond's members together).
-fn sender_port(cx: &Ctx, pr: &crate::derive::paths::PairRoute) -> Option<(usize, f64)> {
+fn sender_port(cx: &CheckInput, pr: &crate::derive::paths::PairRoute) -> Option<(usize, f64)> {
     let m = cx.m;
     let (_, port) = host_ports(m, pr, true).next()?;
     let hop = pr.hops.first()?;
@@ -35,7 +35,7 @@ fn sender_port(cx: &Ctx, pr: &crate::derive::paths::PairRoute) -> Option<(usize,
 
 /// Every pair's paced rate. Linear in the pairs; nothing is computed when no sender
 /// declares a kernel that paces.
-pub(crate) fn paced(cx: &Ctx) -> Paced {
+pub(crate) fn paced(cx: &CheckInput) -> Paced {
     let m = cx.m;
     let pacing = crate::host_tuning::tuning()
         .ok()
@@ -85,7 +85,7 @@ pub(crate) fn share_pct() -> f64 {
 }
 
 /// The sender a pair is paced on, for the plan's words: `host`'s port `port` of `gbps`.
-pub(crate) fn port_words(cx: &Ctx, pr: &crate::derive::paths::PairRoute) -> String {
+pub(crate) fn port_words(cx: &CheckInput, pr: &crate::derive::paths::PairRoute) -> String {
     let m = cx.m;
     let host = &m.hosts[pr.src];
     let Some((port, line)) = sender_port(cx, pr) else {

@@ -7,7 +7,7 @@ use crate::fxhash::FxMap;
 use crate::resolve::model::Host;
 use crate::source::Span;
 
-use super::Ctx;
+use super::CheckInput;
 use super::pcie_dma::{Dir, Platform, Unit, dma_gbps};
 
 /// A negotiated PCIe link.
@@ -50,7 +50,7 @@ pub(crate) enum Use {
 
 /// The Max_Payload_Size and Max_Read_Request_Size a host's devices run with: the spec's
 /// `pcie_mps` if set, else the chassis's figures, else the catalog defaults.
-pub(crate) fn platform(cx: &Ctx, h: &Host) -> Platform {
+pub(crate) fn platform(cx: &CheckInput, h: &Host) -> Platform {
     let m = cx.pcie_dma;
     let ch = cx.db.chassis.get(&h.chassis);
     Platform {
@@ -66,7 +66,7 @@ pub(crate) fn platform(cx: &Ctx, h: &Host) -> Platform {
 
 /// Usable one-direction bandwidth of a link on a host, Gbit/s, for what it carries: the
 /// DMA model of `pcie_dma` (catalog/physics.yaml).
-pub(crate) fn usable_gbps(cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
+pub(crate) fn usable_gbps(cx: &CheckInput, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
     let g = cx
         .db
         .pcie
@@ -96,7 +96,13 @@ pub(crate) struct Usable(FxMap<UsableKey, Result<f64, String>>);
 type UsableKey = (u8, u8, u32, u32, u32, u8);
 
 impl Usable {
-    pub(crate) fn gbps(&mut self, cx: &Ctx, h: &Host, l: Lanes, u: Use) -> Result<f64, String> {
+    pub(crate) fn gbps(
+        &mut self,
+        cx: &CheckInput,
+        h: &Host,
+        l: Lanes,
+        u: Use,
+    ) -> Result<f64, String> {
         let p = platform(cx, h);
         let k = (l.generation, l.width, p.mps, p.mrrs, h.mtu.value, u as u8);
         self.0
@@ -179,7 +185,7 @@ pub(crate) fn slot<'a>(
 }
 
 /// A NIC's negotiated link and attachment.
-pub(crate) fn nic_link(cx: &Ctx, h: &Host, nic: usize) -> Option<(Lanes, Attach)> {
+pub(crate) fn nic_link(cx: &CheckInput, h: &Host, nic: usize) -> Option<(Lanes, Attach)> {
     let ch = cx.db.chassis.get(&h.chassis)?;
     let n = &h.nics[nic];
     let model = cx.db.nics.get(&n.model)?;
@@ -203,7 +209,7 @@ pub(crate) fn nic_link(cx: &Ctx, h: &Host, nic: usize) -> Option<(Lanes, Attach)
 }
 
 /// Lanes wired to each socket against the CPU's lanes; cards in unpopulated sockets.
-fn sockets(cx: &Ctx, h: &Host, diags: &mut Diags) {
+fn sockets(cx: &CheckInput, h: &Host, diags: &mut Diags) {
     let (Some(ch), Some(cpu)) = (cx.db.chassis.get(&h.chassis), cx.db.cpus.get(&h.cpu)) else {
         return;
     };
@@ -279,7 +285,7 @@ fn cabled_gbps(h: &Host, nic: usize) -> f64 {
 }
 
 /// A NIC whose ports carry more than its PCIe link passes.
-fn nic_line_rate(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
+fn nic_line_rate(cx: &CheckInput, h: &Host, usable: &mut Usable, diags: &mut Diags) {
     for (i, n) in h.nics.iter().enumerate() {
         let Some((lanes, _)) = nic_link(cx, h, i) else {
             continue;
@@ -316,7 +322,7 @@ fn nic_line_rate(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
 /// and the free slots that pass more than `now` without fitting. None without the
 /// chassis or NIC in the catalog.
 fn slots_that_fit(
-    cx: &Ctx,
+    cx: &CheckInput,
     h: &Host,
     nic: usize,
     ports: f64,
@@ -355,7 +361,7 @@ fn slots_that_fit(
 }
 
 /// Sum of downstream demand (NIC ports, NVMe reads) behind each PCIe switch vs its uplink.
-fn switch_uplinks(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
+fn switch_uplinks(cx: &CheckInput, h: &Host, usable: &mut Usable, diags: &mut Diags) {
     let Some(ch) = cx.db.chassis.get(&h.chassis) else {
         return;
     };
@@ -405,7 +411,7 @@ fn switch_uplinks(cx: &Ctx, h: &Host, usable: &mut Usable, diags: &mut Diags) {
     }
 }
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let mut usable = Usable::default();
     for h in &cx.m.hosts {
         sockets(cx, h, diags);

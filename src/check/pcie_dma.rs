@@ -182,7 +182,7 @@ mod tests {
 
     fn catalog() -> (&'static PcieDma, impl Fn(u8) -> &'static PcieGen) {
         // Leaked: the tests hold its entries for their whole run.
-        let db: &'static crate::catalog::Db = Box::leak(Box::new(
+        let db: &'static crate::catalog::Catalog = Box::leak(Box::new(
             crate::catalog::owned().expect("the embedded catalog parses"),
         ));
         let m = db.pcie_dma.as_ref().unwrap();

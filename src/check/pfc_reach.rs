@@ -6,7 +6,7 @@
 //! lossless there whatever the configuration (issue 9 §5). The whole buffer is the most
 //! generous bound (a port gets a share of it), so the warning never fires wrongly.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::topology::link_latency_us;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::FxSet;
@@ -14,7 +14,7 @@ use crate::resolve::model::{LinkId, NodeId};
 use crate::spec::flow::Protocol;
 
 /// W0268 once per link, at the first RoCE flow (in spec order) whose path crosses it.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let p = cx.physics;
     let (Some(fixed), Some(per_m), Some(mtu_factor)) = (
         p.pfc_headroom_fixed_bytes_per_gbps,

@@ -5,7 +5,7 @@
 //! slowest pair names its bottleneck. What a prediction says is in `model`, the words
 //! for it in `explain`; `src/plan.rs` presents it.
 
-use super::Ctx;
+use super::CheckInput;
 use super::load::{Loads, PairUse, Res, Space, host_nics, resources};
 use super::share::Stop;
 use crate::derive::paths::PairRoute;
@@ -49,13 +49,13 @@ pub(crate) enum Detail {
 }
 
 /// Computes loads and predictions, fully explained. Linear in the total number of hops.
-pub(crate) fn plan(cx: &Ctx) -> (Plan, Loads) {
+pub(crate) fn plan(cx: &CheckInput) -> (Plan, Loads) {
     let (plan, loads, _) = analyse(cx, Detail::Full);
     (plan, loads)
 }
 
 /// Every routed pair's resources, and the loads they add up to.
-fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
+fn loads(cx: &CheckInput, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
     let m = cx.m;
     let switches_of =
         |h: HostId, n: usize| facts[h].nic_switches.get(n).map_or(&[][..], Vec::as_slice);
@@ -100,7 +100,7 @@ fn loads(cx: &Ctx, facts: &[HostFacts], streams: &[u32]) -> (PairUse, Loads) {
 }
 
 /// The plan, the loads behind it and the per-host facts it used.
-pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>) {
+pub(crate) fn analyse(cx: &CheckInput, detail: Detail) -> (Plan, Loads, Vec<HostFacts>) {
     let m = cx.m;
     let facts = host_facts(cx);
     // Streams per pair of each flow, found once for the loads and the ceilings.
@@ -202,7 +202,7 @@ pub(crate) fn analyse(cx: &Ctx, detail: Detail) -> (Plan, Loads, Vec<HostFacts>)
 
 /// What predicting a flow reads.
 struct Inputs<'a, 'c> {
-    cx: &'a Ctx<'c>,
+    cx: &'a CheckInput<'c>,
     facts: &'a [HostFacts],
     loads: &'a Loads,
     caps: &'a [Option<(f64, LimitKind)>],
@@ -222,7 +222,7 @@ struct Scratch {
 /// Streams per pair: declared, else as many as the CPU's per-stream figure and the TCP
 /// window over the flow's longest RTT both need.
 pub(crate) fn streams_per_pair(
-    cx: &Ctx,
+    cx: &CheckInput,
     f: &Flow,
     routes: &crate::derive::paths::FlowRoutes,
     per_stream_gbps: f64,
@@ -373,7 +373,7 @@ fn flow_streams(i: &Inputs, fi: usize) -> (u32, Option<(f64, u32)>) {
 }
 
 /// Streams per pair of flow `fi`.
-fn stream_count(cx: &Ctx, facts: &[HostFacts], fi: usize) -> u32 {
+fn stream_count(cx: &CheckInput, facts: &[HostFacts], fi: usize) -> u32 {
     let f = &cx.m.flows[fi];
     let cpu = facts.get(f.pairs[0].0).and_then(|h| h.cpu);
     let per_stream = cpu.map_or(f64::INFINITY, |c| c.0);
@@ -694,7 +694,7 @@ fn flow_prediction(
 /// Whether the data crosses sockets (and between what), and the per-stream factor: the
 /// share of the traffic that crosses pays `numa_remote_factor`, the rest does not.
 fn numa_factor(
-    cx: &Ctx,
+    cx: &CheckInput,
     facts: &[HostFacts],
     f: &Flow,
     pr: &PairRoute,

@@ -4,15 +4,15 @@
 
 use proptest::prelude::*;
 
-use super::Ctx;
+use super::CheckInput;
 use super::load::Res;
 use super::predict::plan;
-use crate::compile::{Front, Input, Options, Session, front};
+use crate::compile::{Input, Options, Session, ShowModel, front};
 use crate::derive::paths::Via;
 use crate::spec::units::Rate;
 use crate::synth::{Params, Shape, generate};
 
-fn build(p: &Params) -> Option<Front> {
+fn build(p: &Params) -> Option<ShowModel> {
     let text = generate(p);
     let mut s = Session::default();
     front(
@@ -55,7 +55,7 @@ proptest! {
     #[test]
     fn prediction_never_exceeds_demand(p in params()) {
         let Some(f) = build(&p) else { return Ok(()) };
-        let cx = Ctx::new(&f).expect("physics");
+        let cx = CheckInput::new(&f).expect("physics");
         let (plan, _) = plan(&cx);
         for fp in &plan.flows {
             prop_assert!(fp.predicted_gbps <= fp.demand_gbps * (1.0 + 1e-9), "{} predicted {} > demand {}", fp.name, fp.predicted_gbps, fp.demand_gbps);
@@ -66,7 +66,7 @@ proptest! {
     #[test]
     fn link_load_is_the_sum_of_its_flows(p in params()) {
         let Some(f) = build(&p) else { return Ok(()) };
-        let cx = Ctx::new(&f).expect("physics");
+        let cx = CheckInput::new(&f).expect("physics");
         let (plan, _) = plan(&cx);
         let mut sums: std::collections::BTreeMap<Res, f64> = Default::default();
         for (flow, routes) in f.model.flows.iter().zip(&f.routes.flows) {
@@ -89,11 +89,11 @@ proptest! {
     fn more_capacity_never_lowers_a_prediction(p in params(), pick in any::<prop::sample::Index>(), factor in 1.5f64..8.0) {
         let Some(mut f) = build(&p) else { return Ok(()) };
         if f.model.links.is_empty() { return Ok(()) }
-        let before: Vec<f64> = { let cx = Ctx::new(&f).expect("physics"); plan(&cx).0.flows.iter().map(|x| x.predicted_gbps).collect() };
+        let before: Vec<f64> = { let cx = CheckInput::new(&f).expect("physics"); plan(&cx).0.flows.iter().map(|x| x.predicted_gbps).collect() };
         let k = pick.index(f.model.links.len());
         let c = f.model.links[k].capacity;
         f.model.links[k].capacity = Rate(c.bps() * factor);
-        let cx = Ctx::new(&f).expect("physics");
+        let cx = CheckInput::new(&f).expect("physics");
         let after: Vec<f64> = plan(&cx).0.flows.iter().map(|x| x.predicted_gbps).collect();
         for (i, (b, a)) in before.iter().zip(&after).enumerate() {
             prop_assert!(*a >= b - 1e-9 * b.max(1.0), "flow {i}: {b} before, {a} after raising link {k}");

@@ -2,7 +2,7 @@
 //! least of its members' share for the level (catalog/raid.yaml cites the arithmetic),
 //! its controller's own figure and the PCIe slot the controller sits in.
 
-use super::Ctx;
+use super::CheckInput;
 use super::pcie::{Lanes, Use, attach, negotiate, slot, usable_gbps};
 use super::storage::Io;
 use crate::resolve::model::{Host, RaidArray};
@@ -25,7 +25,7 @@ pub(crate) fn data_members(level: RaidLevel, n: u32) -> (f64, f64) {
 type Bound = (f64, String);
 
 /// One array's read and write bound, Gbit/s, each with its words.
-fn array(cx: &Ctx, h: &Host, a: &RaidArray) -> Option<(Bound, Bound, Option<u8>)> {
+fn array(cx: &CheckInput, h: &Host, a: &RaidArray) -> Option<(Bound, Bound, Option<u8>)> {
     let d = cx.db.disks.get(&a.disks)?;
     let c = cx.db.raid_controllers.get(&a.controller)?;
     let ch = cx.db.chassis.get(&h.chassis)?;
@@ -95,7 +95,7 @@ fn array(cx: &Ctx, h: &Host, a: &RaidArray) -> Option<(Bound, Bound, Option<u8>)
 
 /// The host's arrays together: what a flow with `source: raid` reads and a `sink: raid`
 /// writes.
-pub(crate) fn raid_io(cx: &Ctx, h: &Host) -> Io {
+pub(crate) fn raid_io(cx: &CheckInput, h: &Host) -> Io {
     let mut io = Io::default();
     let mut why = (Vec::new(), Vec::new());
     for a in &h.raid {
@@ -118,7 +118,7 @@ pub(crate) fn raid_io(cx: &Ctx, h: &Host) -> Io {
 
 /// A flow that reads or writes `raid` on a host with no array, or `nvme` on a host whose
 /// only store is its arrays (E0273).
-pub(crate) fn check(cx: &Ctx, diags: &mut crate::diag::Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut crate::diag::Diags) {
     use crate::diag::{Diagnostic, codes};
     use crate::spec::flow::Store;
     let m = cx.m;

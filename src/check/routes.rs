@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::bgp::{self, Plan};
 use crate::derive::paths::PairRoute;
 use crate::diag::{Diagnostic, Diags, codes};
@@ -143,7 +143,7 @@ fn missing(m: &Model, rib: &Rib, pr: &PairRoute, reverse: bool) -> Option<(Gap, 
 }
 
 /// Checks both directions of every routed pair.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     // Without a routing port no session carries anything: the plan would go unread.
     let plan = if routing(m) {

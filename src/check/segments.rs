@@ -1,7 +1,7 @@
 //! VLANs end to end (derive::segments): E0255 where a flow's legacy-switched run admits
 //! no common VLAN, E0256 where one DTN-facing access port would need two VLANs.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::derive::segments::{Mixed, TwoAccess};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::Model;
@@ -77,7 +77,7 @@ fn two_access(m: &Model, x: &TwoAccess) -> Diagnostic {
     ))
 }
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let s = cx.segments;
     let mut seen = crate::fxhash::FxSet::default();
     for x in &s.mixed {

@@ -4,12 +4,12 @@
 //! ports is refused (E0228) rather than given servers on ports below `first_port`, which
 //! belong to other services; that many servers on one host is no throughput test anyway.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::host_tuning::first_server_port;
 
 /// E0228 once per host that runs out, at the flow whose pair finds no port left.
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let Ok(first) = first_server_port() else {
         return;
     };

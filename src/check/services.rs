@@ -7,10 +7,10 @@
 use std::collections::HashSet;
 use std::net::Ipv4Addr;
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let m = cx.m;
     let sv = &m.settings.services;
     if sv.addresses().next().is_none() {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::catalog::types::ChassisModel;
 use crate::resolve::model::{Host, NvmeGroup};
 
-use super::Ctx;
+use super::CheckInput;
 use super::pcie::{Attach, Lanes, Use, attach, negotiate, slot, uplink, usable_gbps};
 
 /// Where a drive group attaches.
@@ -45,7 +45,7 @@ pub(crate) struct Io {
 /// Aggregate drive bandwidth of a host: per group count x per-drive figure, each drive
 /// bounded by its own link, the group bounded by the slot or the switch uplink(s) it
 /// shares. Groups behind the same switch share that switch's uplink.
-pub(crate) fn host_io(cx: &Ctx, h: &Host) -> Io {
+pub(crate) fn host_io(cx: &CheckInput, h: &Host) -> Io {
     let mut io = Io::default();
     let Some(ch) = cx.db.chassis.get(&h.chassis) else {
         return io;

@@ -2,10 +2,10 @@
 //! (`derive::topology::link_latency_us`), and the fiber length only checks it. When the
 //! two disagree by more than the catalog's margin, one of them is wrong (W0232).
 
-use super::Ctx;
+use super::CheckInput;
 use crate::diag::{Diagnostic, Diags, codes};
 
-pub(crate) fn check(cx: &Ctx, diags: &mut Diags) {
+pub(crate) fn check(cx: &CheckInput, diags: &mut Diags) {
     let p = cx.physics;
     for w in &cx.m.wans {
         let (Some(rtt), Some(len)) = (&w.rtt_ms, &w.length_km) else {

@@ -19,7 +19,7 @@ use self::ask::Ask;
 use self::choices::{Choices, Site, WanKind, entry, name};
 use self::said::Said;
 use super::usage;
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::compile::{self, Input, Options, Session};
 use crate::diag::{Severity, plural, render};
 
@@ -137,7 +137,7 @@ fn folder_name(dir: &Path) -> String {
         .unwrap_or_else(|| "my-show".to_owned())
 }
 
-fn gather<'d>(a: &InitArgs, db: &'d Db, said: &mut Said, ask: &Ask) -> Option<Choices<'d>> {
+fn gather<'d>(a: &InitArgs, db: &'d Catalog, said: &mut Said, ask: &Ask) -> Option<Choices<'d>> {
     let dir = a.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let show_name = value(
         said,
@@ -341,7 +341,7 @@ fn distinct(said: &mut Said, sites: Vec<(String, bool)>) -> Option<Vec<(String, 
 /// answer or the default.
 fn switch_models<'d>(
     a: &InitArgs,
-    db: &'d Db,
+    db: &'d Catalog,
     said: &mut Said,
     ask: &Ask,
     sites: Vec<(String, bool)>,

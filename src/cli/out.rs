@@ -83,9 +83,9 @@ const HOSTS_IN_IR: bool = true;
 
 /// What lowering gives a command: the lab, the front end, and the checks' full
 /// prediction when it was asked for (None without physics).
-type Lowered = (crate::ir::Lab, compile::Front, Option<Plan>);
+type Lowered = (crate::ir::Lab, compile::ShowModel, Option<Plan>);
 
-/// Front end and lowering, predicting in full when `prediction` (for the report and
+/// ShowModel end and lowering, predicting in full when `prediction` (for the report and
 /// plan.json); Err(exit code) when something stopped the pipeline.
 fn lab(
     c: &Common,
@@ -332,7 +332,7 @@ pub(super) fn report_only(a: &ReportArgs) -> i32 {
 /// `democ verify` on `--results` against the show as this run made it: what the report
 /// prints beside its predictions. Err: the exit code (2, the diagnostics printed).
 fn measured(
-    front: &crate::derive::Front,
+    front: &crate::derive::ShowModel,
     plan: &crate::check::predict::Plan,
     lab: &crate::ir::Lab,
     a: &ReportArgs,

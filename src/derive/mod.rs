@@ -2,7 +2,6 @@
 //! flow paths and their latencies.
 pub(crate) mod addressing;
 pub(crate) mod bgp;
-mod front;
 pub(crate) mod islands;
 pub(crate) mod lab_mgmt;
 pub(crate) mod lag_placement;
@@ -11,6 +10,7 @@ pub(crate) mod mtu;
 pub(crate) mod paths;
 pub(crate) mod roles;
 pub(crate) mod segments;
+mod show_model;
 pub(crate) mod topology;
 
-pub(crate) use front::Front;
+pub(crate) use show_model::ShowModel;

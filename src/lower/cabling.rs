@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::ir::cabling::{BomLine, Cable, CableEnd, Cabling};
 use crate::resolve::model::{ClientRun, End, Link, LinkKind, Model, NodeId, Wan};
 use crate::spec::link::Media;
@@ -148,7 +148,7 @@ impl<'a> Bom<'a> {
         parent.is_none_or(|(s, p)| self.parents.insert((s, p, what)))
     }
 
-    fn link(&mut self, db: &Db, l: &'a Link, lanes: &Lanes) {
+    fn link(&mut self, db: &Catalog, l: &'a Link, lanes: &Lanes) {
         let m = self.m;
         let length = l.length_span.map(|_| l.length_km * 1000.0);
         for e in [l.a, l.b] {
@@ -192,7 +192,7 @@ impl<'a> Bom<'a> {
     /// The optics of an OTN member's hand-offs without a client run (a run orders its
     /// own): the transponder's client optic, the same as the switch port's, and where the
     /// spec names neither, the catalog's default client optic at both (W0223).
-    fn hand_offs(&mut self, db: &Db, l: &'a Link, w: &Wan) {
+    fn hand_offs(&mut self, db: &Catalog, l: &'a Link, w: &Wan) {
         if w.kind != WanKind::Otn {
             return;
         }
@@ -246,7 +246,7 @@ impl<'a> Bom<'a> {
     /// fiber to it (the switch port's optic is counted with the WAN link).
     fn client_run(
         &mut self,
-        db: &Db,
+        db: &Catalog,
         l: &'a Link,
         e: End,
         r: &ClientRun,
@@ -272,7 +272,7 @@ struct Cord {
 }
 
 impl Cord {
-    fn of(db: &Db, fiber: Option<&str>, optic: Option<&Located<String>>, count: u32) -> Cord {
+    fn of(db: &Catalog, fiber: Option<&str>, optic: Option<&Located<String>>, count: u32) -> Cord {
         let mpo = optic
             .and_then(|o| db.optics.get(o))
             .and_then(|o| o.connector.as_deref())
@@ -302,7 +302,7 @@ fn segment_m(length_m: f64, n: u32) -> f64 {
 /// A link whose breakout end holds a module with one optical port per subport (a twin-port
 /// 2 x 400G OSFP in a cage split 2x400G): each subport is its own run to its own far end,
 /// not a lane of a fan-out.
-fn split_by_module(db: &Db, m: &Model, l: &Link, lanes: &Lanes) -> bool {
+fn split_by_module(db: &Catalog, m: &Model, l: &Link, lanes: &Lanes) -> bool {
     [l.a, l.b].into_iter().any(|e| {
         let Some(on) = parent(m, e) else { return false };
         let ports = optic_at(l, e)
@@ -328,7 +328,7 @@ fn breakout_mode(lanes: &Lanes, on: Option<(usize, &str)>, l: &Link) -> Option<S
     })
 }
 
-fn fiber_of<'d>(db: &'d Db, l: &Link) -> Option<&'d str> {
+fn fiber_of<'d>(db: &'d Catalog, l: &Link) -> Option<&'d str> {
     let o = l.optic_a.as_ref().or(l.optic_b.as_ref())?;
     Some(db.optics.get(o)?.fiber.as_str())
 }
@@ -387,7 +387,7 @@ fn spares(q: u32, pct: f64) -> u32 {
     (f64::from(q) * pct / 100.0 - 1e-9).ceil().max(0.0) as u32
 }
 
-pub(crate) fn lower(m: &Model, db: &Db, show: &str) -> Cabling {
+pub(crate) fn lower(m: &Model, db: &Catalog, show: &str) -> Cabling {
     let lanes = lanes(m);
     let mut bom = Bom {
         m,

@@ -9,10 +9,10 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::check::Ctx;
+use crate::check::CheckInput;
 use crate::check::fabrics::{FabricPrediction, carriers, exported, port_toward};
 use crate::check::predict::Plan;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::fabric::{Fabric, Initiator, Namespace, Target};
 use crate::resolve::model::{Fabric as Spec, HostId};
 use crate::spec::fabric::Transport;
@@ -80,8 +80,8 @@ fn nqn(d: &Data, show: &str, fabric: &str) -> String {
 
 /// Every fabric's setup, in the spec's order, from `plan` when the checks made it
 /// (else predicted here). `Err` is a bug in templates/.
-pub(crate) fn lower(front: &Front, plan: Option<&Plan>) -> Result<Vec<Fabric>, EmbeddedError> {
-    let Some(cx) = Ctx::new(front) else {
+pub(crate) fn lower(front: &ShowModel, plan: Option<&Plan>) -> Result<Vec<Fabric>, EmbeddedError> {
+    let Some(cx) = CheckInput::new(front) else {
         return Ok(Vec::new());
     };
     if cx.m.fabrics.is_empty() {
@@ -114,7 +114,14 @@ fn transport(t: Transport) -> &'static str {
     }
 }
 
-fn one(cx: &Ctx, d: &Data, show: &str, index: usize, fab: &Spec, p: &FabricPrediction) -> Fabric {
+fn one(
+    cx: &CheckInput,
+    d: &Data,
+    show: &str,
+    index: usize,
+    fab: &Spec,
+    p: &FabricPrediction,
+) -> Fabric {
     let m = cx.m;
     let name = &fab.name.value;
     let host_nqn = |h: HostId| format!("{}:{show}:host:{}", d.nqn_prefix, m.hosts[h].name.value);
@@ -175,7 +182,7 @@ fn one(cx: &Ctx, d: &Data, show: &str, index: usize, fab: &Spec, p: &FabricPredi
 }
 
 /// The RTT between the target and an initiator over a carrying flow's route, ms.
-fn rtt_ms(cx: &Ctx, fab: &Spec, host: HostId) -> Option<f64> {
+fn rtt_ms(cx: &CheckInput, fab: &Spec, host: HostId) -> Option<f64> {
     carriers(cx.m, fab)
         .into_iter()
         .flat_map(|fi| &cx.routes.flows[fi].pairs)
@@ -186,7 +193,7 @@ fn rtt_ms(cx: &Ctx, fab: &Spec, host: HostId) -> Option<f64> {
 }
 
 fn initiator(
-    cx: &Ctx,
+    cx: &CheckInput,
     d: &Data,
     fab: &Spec,
     host: HostId,

@@ -5,7 +5,7 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::derive::paths::{Hop as RouteHop, PairRoute, Via};
 use crate::ir::flow::{Flow, Hop, Pair};
 use crate::resolve::model::{HostId, Model, NodeId};
@@ -54,7 +54,7 @@ impl Names {
     }
 }
 
-pub(crate) fn lower(front: &Front) -> Vec<Flow> {
+pub(crate) fn lower(front: &ShowModel) -> Vec<Flow> {
     let names = Names::new(&front.model);
     let (cookies, mask) = super::rules::flow_cookies(&front.model);
     cookies
@@ -66,7 +66,7 @@ pub(crate) fn lower(front: &Front) -> Vec<Flow> {
 
 /// `ir/flows/flows.json` as `ir::write_json` prints the flows [`lower`] makes, each
 /// made as it is written: a build never holds the whole flows' IR.
-pub(crate) fn write(front: &Front, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(crate) fn write(front: &ShowModel, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let names = Names::new(&front.model);
     let (cookies, mask) = super::rules::flow_cookies(&front.model);
     let each = cookies
@@ -82,7 +82,7 @@ pub(crate) fn write(front: &Front, w: &mut dyn std::io::Write) -> std::io::Resul
 }
 
 /// Declared flow `fi` with its pairs, addresses and planned paths.
-fn flow(front: &Front, names: &Names, fi: usize, cookie: String, mask: &str) -> Flow {
+fn flow(front: &ShowModel, names: &Names, fi: usize, cookie: String, mask: &str) -> Flow {
     let m = &front.model;
     let f = &m.flows[fi];
     Flow {
@@ -115,7 +115,7 @@ fn flow(front: &Front, names: &Names, fi: usize, cookie: String, mask: &str) -> 
 }
 
 /// Flow `fi`'s routed pairs.
-fn routed(front: &Front, fi: usize) -> &[PairRoute] {
+fn routed(front: &ShowModel, fi: usize) -> &[PairRoute] {
     front
         .routes
         .flows
@@ -148,7 +148,7 @@ fn addresses<'n>(
 
 /// The switches a pair crosses in order, each with the ports it enters and leaves by.
 fn hops<'n>(
-    front: &'n Front,
+    front: &'n ShowModel,
     names: &'n Names,
     pr: &'n PairRoute,
 ) -> impl Iterator<Item = [&'n Arc<str>; 3]> + 'n {
@@ -165,7 +165,7 @@ fn hops<'n>(
 /// The port `node` has on `hop`: its canonical name, or `lag<id>`; on a LAG placed by
 /// OpenFlow rules, the member the pair is pinned to.
 fn port<'n>(
-    front: &Front,
+    front: &ShowModel,
     names: &'n Names,
     pr: &PairRoute,
     hop: &RouteHop,

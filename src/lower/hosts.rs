@@ -5,9 +5,9 @@
 //! them.
 
 use super::error::LowerError;
-use crate::check::Ctx;
+use crate::check::CheckInput;
 use crate::check::client_ports::PairPorts;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::derive::paths::host_ports;
 use crate::host_tuning::{DiskPlan, Tuning, tuning};
 use crate::ir::host::{
@@ -30,7 +30,7 @@ fn rate_arg(bps: f64) -> String {
 }
 
 /// The NUMA node of every host port's NIC, by host then port.
-fn numa_nodes(cx: &Ctx) -> Vec<Vec<Option<u8>>> {
+fn numa_nodes(cx: &CheckInput) -> Vec<Vec<Option<u8>>> {
     cx.m.hosts
         .iter()
         .map(|host| {
@@ -46,9 +46,9 @@ fn numa_nodes(cx: &Ctx) -> Vec<Vec<Option<u8>>> {
 }
 
 /// Every DTN's settings and transfers, sorted by name. `Err` is a bug in templates/.
-pub(crate) fn lower(front: &Front) -> Result<Vec<Host>, LowerError> {
+pub(crate) fn lower(front: &ShowModel) -> Result<Vec<Host>, LowerError> {
     let t = tuning()?;
-    let Some(cx) = Ctx::new(front) else {
+    let Some(cx) = CheckInput::new(front) else {
         return Ok(Vec::new());
     };
     let m = cx.m;
@@ -106,7 +106,7 @@ const WRITES_FLOW_CONTROL: [Os; 4] = [Os::Eos, Os::Os10, Os::Ftos9, Os::Onyx];
 /// Per host, per port: whether the switch port facing it honours 802.3x pause, as
 /// `lower::interfaces` configures it (a cabled, enabled host port carrying no RDMA, on
 /// an OS whose config writes it).
-fn pause_ports(cx: &Ctx) -> Vec<Vec<bool>> {
+fn pause_ports(cx: &CheckInput) -> Vec<Vec<bool>> {
     use crate::resolve::model::NodeId;
     let m = cx.m;
     let rdma = crate::lower::qos::rdma_by_switch(m, cx.routes);
@@ -188,7 +188,7 @@ fn direct_peer(
 }
 
 fn settings(
-    cx: &Ctx,
+    cx: &CheckInput,
     t: &Tuning,
     id: HostId,
     numa: &[Option<u8>],
@@ -305,7 +305,11 @@ fn needs(t: &Tuning, h: &mut Host) {
 
 /// The host's drives, numbered across its groups in declaration order, with the socket
 /// each group hangs off.
-fn drives(cx: &Ctx, h: &crate::resolve::model::Host, d: &DiskPlan) -> Vec<crate::ir::host::Drive> {
+fn drives(
+    cx: &CheckInput,
+    h: &crate::resolve::model::Host,
+    d: &DiskPlan,
+) -> Vec<crate::ir::host::Drive> {
     let ch = cx.db.chassis.get(&h.chassis);
     if h.nvme.is_empty() && !h.raid.is_empty() {
         return arrays(ch, h);
@@ -419,7 +423,7 @@ fn roce(pfc_priority: u8) -> crate::ir::host::Roce {
 
 /// For every pair, each end behind a gateway routes the other end's subnet (its
 /// gateway's, else the host itself) through that gateway, when it is off its own subnet.
-fn gateway_routes(cx: &Ctx, hosts: &mut [Host]) {
+fn gateway_routes(cx: &CheckInput, hosts: &mut [Host]) {
     use crate::derive::bgp::{address, gateway};
     let m = cx.m;
     let mut want = vec![std::collections::BTreeSet::new(); m.hosts.len()];
@@ -458,7 +462,13 @@ fn gateway_routes(cx: &Ctx, hosts: &mut [Host]) {
 
 /// Every routed pair, in flow order: a server on the receiving host (ports counted per
 /// host from `first_port`) and a client on the sending one, pinned to its NIC's node.
-fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], hosts: &mut [Host]) {
+fn transfers(
+    cx: &CheckInput,
+    t: &Tuning,
+    numa: &[Vec<Option<u8>>],
+    nqns: &[String],
+    hosts: &mut [Host],
+) {
     let m = cx.m;
     let fallback = crate::host_tuning::default_congestion_control(t);
     // Server and client ports, as the prediction saw them (check::client_ports).
@@ -619,7 +629,7 @@ fn transfers(cx: &Ctx, t: &Tuning, numa: &[Vec<Option<u8>>], nqns: &[String], ho
 /// flow's sink or source there is `nvme`; the target's `serve` says nvmet serves them
 /// (its drives are the fabric's namespaces, so nothing else runs on them).
 fn fabric_pair(
-    cx: &Ctx,
+    cx: &CheckInput,
     t: &Tuning,
     numa: &[Vec<Option<u8>>],
     (fabric, nqn): (usize, &str),
@@ -717,7 +727,7 @@ fn result_stem(
 
 /// Static neighbours for the pairs whose ARP cannot cross their path, and the MACs they
 /// name (`rules::arpless`). `hosts` is in the model's host order.
-fn neighbors(front: &Front, hosts: &mut [Host]) -> Result<(), LowerError> {
+fn neighbors(front: &ShowModel, hosts: &mut [Host]) -> Result<(), LowerError> {
     let pairs = crate::lower::rules::arpless::pairs(front, crate::vendor::vendors()?);
     let m = &front.model;
     let show = &m.settings.name;

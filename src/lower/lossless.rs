@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::resolve::model::{HostId, NodeId, SwitchId};
 use crate::spec::flow::Protocol;
 use crate::spec::switch::OfMode;
@@ -14,7 +14,7 @@ use crate::vendor::{OfForbid, Vendors};
 
 /// Why switch `s` cannot keep RoCE lossless when `openflow_port` (a port the path
 /// crosses is under its controller), or None.
-fn gap(front: &Front, vendors: &Vendors, s: SwitchId, openflow_port: bool) -> Option<String> {
+fn gap(front: &ShowModel, vendors: &Vendors, s: SwitchId, openflow_port: bool) -> Option<String> {
     let sw = &front.model.switches[s];
     let Some((_, f)) = vendors.flavour(&sw.vendor, sw.os.as_str()) else {
         return Some("no vendor data".into());
@@ -43,7 +43,7 @@ fn gap(front: &Front, vendors: &Vendors, s: SwitchId, openflow_port: bool) -> Op
 
 /// For every host, the switches on its RDMA flows' paths that do not keep RoCE lossless,
 /// as `` `switch`: why ``, sorted.
-pub(crate) fn gaps(front: &Front, vendors: &Vendors) -> BTreeMap<HostId, Vec<String>> {
+pub(crate) fn gaps(front: &ShowModel, vendors: &Vendors) -> BTreeMap<HostId, Vec<String>> {
     let m = &front.model;
     let mut out: BTreeMap<HostId, Vec<String>> = BTreeMap::new();
     for (f, fr) in m.flows.iter().zip(&front.routes.flows) {

@@ -34,7 +34,7 @@ mod unconfirmed;
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::ir::{Lab, Switch};
 use crate::lower::error::LowerError;
@@ -144,7 +144,7 @@ impl<'a> Lx<'a> {
 pub(crate) use hosts::lower as hosts;
 
 /// Lowers every switch. `Err` is a bug in the embedded vendor data.
-pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, LowerError> {
+pub(crate) fn lower(front: &ShowModel, diags: &mut Diags) -> Result<Lab, LowerError> {
     let mut lab = lower_but_flows(front, diags)?;
     lab.flows = flows::lower(front);
     Ok(lab)
@@ -152,7 +152,7 @@ pub(crate) fn lower(front: &Front, diags: &mut Diags) -> Result<Lab, LowerError>
 
 /// [`lower`] but the flows' IR, which a build writes straight from the routes
 /// (`flows::write`).
-pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, LowerError> {
+pub(crate) fn lower_but_flows(front: &ShowModel, diags: &mut Diags) -> Result<Lab, LowerError> {
     let switches = switches(front, diags)?;
     let vendors = vendor::vendors()?;
     let m = &front.model;
@@ -189,14 +189,14 @@ pub(crate) fn lower_but_flows(front: &Front, diags: &mut Diags) -> Result<Lab, L
 /// Every switch's IR, sorted by hostname, rules attached: the part of lowering that
 /// finds what a vendor cannot do. `check` stops here; the lab, the cabling and the
 /// flows' IR report nothing (they were two thirds of `check` on sc16).
-pub(crate) fn switches(front: &Front, diags: &mut Diags) -> Result<Vec<Switch>, LowerError> {
+pub(crate) fn switches(front: &ShowModel, diags: &mut Diags) -> Result<Vec<Switch>, LowerError> {
     lower_switches(front, diags, true)
 }
 
 /// What lowering the switches reports, for `check`: each switch's IR is dropped once
 /// its OpenFlow ports are known, so the next switch reuses its memory, and its free
 /// text is not written (nothing in either can change a diagnostic).
-pub(crate) fn checks(front: &Front, diags: &mut Diags) -> Result<(), LowerError> {
+pub(crate) fn checks(front: &ShowModel, diags: &mut Diags) -> Result<(), LowerError> {
     lower_switches(front, diags, false).map(drop)
 }
 
@@ -212,7 +212,7 @@ struct Done {
 
 /// What lowering any switch reads besides the switch itself.
 struct Shared<'a> {
-    front: &'a Front,
+    front: &'a ShowModel,
     vendors: &'static vendor::Vendors,
     /// Each switch's OpenFlow datapath id.
     dpids: Vec<Option<u64>>,
@@ -222,7 +222,11 @@ struct Shared<'a> {
 }
 
 /// Lowers the switches one by one in hostname order, then attaches their rules.
-fn lower_switches(front: &Front, diags: &mut Diags, keep: bool) -> Result<Vec<Switch>, LowerError> {
+fn lower_switches(
+    front: &ShowModel,
+    diags: &mut Diags,
+    keep: bool,
+) -> Result<Vec<Switch>, LowerError> {
     let vendors = vendor::vendors()?;
     let m = &front.model;
     let mut order: Vec<SwitchId> = (0..m.switches.len()).collect();

@@ -15,7 +15,7 @@ mod watch;
 use std::collections::BTreeMap;
 
 use crate::check::predict::Plan;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::Lab;
 use crate::write::OutFile;
 use error::{MonitorError, Unwatched};
@@ -32,7 +32,11 @@ fn comment(s: &str) -> String {
 }
 
 /// Every file under `monitoring/`.
-pub(crate) fn files(front: &Front, plan: &Plan, lab: &Lab) -> Result<Vec<OutFile>, MonitorError> {
+pub(crate) fn files(
+    front: &ShowModel,
+    plan: &Plan,
+    lab: &Lab,
+) -> Result<Vec<OutFile>, MonitorError> {
     let m = &front.model;
     let watched = Watched::new(lab);
     let mut notes: Vec<String> = Vec::new();

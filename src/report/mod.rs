@@ -18,7 +18,7 @@ use minijinja::value::{Serde, Value};
 use serde::Serialize;
 
 use crate::check::predict::Plan;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::Lab;
 pub(crate) use measured::{Measured, Row as MeasuredRow};
 
@@ -61,7 +61,7 @@ impl Finding {
 
 /// The whole report. `generated`: every other file of the build, by path.
 pub(crate) fn html_report(
-    front: &Front,
+    front: &ShowModel,
     plan: &Plan,
     lab: &Lab,
     found: &[Finding],
@@ -74,7 +74,7 @@ pub(crate) fn html_report(
 /// The report up to its list of files, which a build knows only once the rest is made
 /// (so the body is made beside the other files). None: the show has no physics.
 pub(crate) fn body(
-    front: &Front,
+    front: &ShowModel,
     plan: &Plan,
     lab: &Lab,
     found: &[Finding],

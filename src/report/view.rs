@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::topology::{self, Diagram};
 use super::{Finding, Measured, MeasuredRow};
-use crate::check::Ctx;
+use crate::check::CheckInput;
 use crate::check::predict::Plan;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::Lab;
 
 /// The page up to its list of files.
@@ -231,13 +231,13 @@ const FLOWS_SHOWN: usize = 500;
 
 /// The page's data. None: the show has no physics.
 pub(crate) fn page<'a>(
-    front: &'a Front,
+    front: &'a ShowModel,
     plan: &'a Plan,
     lab: &'a Lab,
     found: &'a [Finding],
     measured: Option<&'a Measured>,
 ) -> Option<Page<'a>> {
-    let cx = Ctx::new(front)?;
+    let cx = CheckInput::new(front)?;
     let m = &front.model;
     Some(Page {
         show: Show {
@@ -301,7 +301,7 @@ fn flow_summary(plan: &Plan, shown: usize) -> FlowSummary {
     }
 }
 
-fn flows<'a>(front: &'a Front, plan: &'a Plan, measured: Option<&'a Measured>) -> Flows<'a> {
+fn flows<'a>(front: &'a ShowModel, plan: &'a Plan, measured: Option<&'a Measured>) -> Flows<'a> {
     let m = &front.model;
     let shown = shown_flows(plan);
     let summary = (shown.len() < plan.flows.len()).then(|| flow_summary(plan, shown.len()));
@@ -397,7 +397,7 @@ fn links<'a>(plan: &'a Plan, measured: Option<&'a Measured>) -> Links<'a> {
     }
 }
 
-fn optics(cx: &Ctx) -> Optics {
+fn optics(cx: &CheckInput) -> Optics {
     use crate::check::optics::{Plant, budget};
     use crate::resolve::model::LinkKind;
     use crate::spec::wan::WanKind;
@@ -474,7 +474,7 @@ fn lab_id(m: &crate::resolve::model::Model, i: usize) -> String {
     )
 }
 
-fn hosts<'a>(cx: &Ctx<'a>) -> Vec<Nic<'a>> {
+fn hosts<'a>(cx: &CheckInput<'a>) -> Vec<Nic<'a>> {
     use crate::check::pcie::{Use, nic_link, usable_gbps};
     let m = cx.m;
     let facts = crate::check::predict::host_facts(cx);

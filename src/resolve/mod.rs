@@ -22,7 +22,7 @@ mod switches;
 use crate::fxhash::FxMap as HashMap;
 use crate::fxhash::FxSet as HashSet;
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::diag::{Diagnostic, Diags, codes, suggest};
 use crate::source::Span;
 use crate::spec::Spec;
@@ -30,7 +30,7 @@ use model::*;
 
 /// Shared state while resolving.
 pub(crate) struct Rx<'a> {
-    pub(crate) db: &'a Db,
+    pub(crate) db: &'a Catalog,
     pub(crate) diags: &'a mut Diags,
     pub(crate) sites: HashMap<String, SiteId>,
     pub(crate) nodes: HashMap<String, (NodeId, Span)>,
@@ -129,7 +129,7 @@ impl Rx<'_> {
 }
 
 /// Resolves a merged spec against the catalog.
-pub(crate) fn resolve(spec: &Spec, db: &Db, diags: &mut Diags) -> Option<Model> {
+pub(crate) fn resolve(spec: &Spec, db: &Catalog, diags: &mut Diags) -> Option<Model> {
     let settings = settings::settings(spec, diags)?;
     let mut rx = Rx {
         db,

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 
 /// Values seen per (definition, property), in the order met.
 type Seen = BTreeMap<(String, String), Vec<Value>>;
@@ -19,7 +19,7 @@ type Seen = BTreeMap<(String, String), Vec<Value>>;
 const ROOT: &str = "";
 
 /// Adds the editor's view to a schema that `schemars` generated for `SpecFile`.
-pub(crate) fn refine(schema: &mut Value, db: &Db) {
+pub(crate) fn refine(schema: &mut Value, db: &Catalog) {
     strip_null(schema);
     let mut seen = Seen::new();
     harvest_embedded(schema, &mut seen);
@@ -148,7 +148,7 @@ fn harvest_embedded(schema: &Value, seen: &mut Seen) {
             harvest(schema, schema, ROOT, &doc, seen, 0);
         }
     }
-    let catalog = json!({ "$ref": "#/$defs/Catalog" });
+    let catalog = json!({ "$ref": "#/$defs/CatalogFile" });
     for (_, text) in crate::catalog::EMBEDDED {
         if let Some(doc) = parse(text) {
             harvest(schema, &catalog, ROOT, &doc, seen, 0);
@@ -158,7 +158,7 @@ fn harvest_embedded(schema: &Value, seen: &mut Seen) {
 
 /// Catalog names as completions: `anyOf: [{enum: names}, {type: string}]`, since a spec
 /// may add models of its own (`catalog:`, `--catalog DIR`).
-fn catalog_names(defs: &mut Map<String, Value>, db: &Db) {
+fn catalog_names(defs: &mut Map<String, Value>, db: &Catalog) {
     let titled = |names: Vec<(String, String)>| {
         let (n, t): (Vec<String>, Vec<String>) = names.into_iter().unzip();
         json!({ "enum": n, "enumDescriptions": t })

@@ -24,7 +24,7 @@ pub(crate) mod wan;
 
 use macros::spec_struct;
 
-use crate::catalog::types::Catalog;
+use crate::catalog::types::CatalogFile;
 use crate::yaml::decode::{Located, Named};
 
 spec_struct! {
@@ -34,7 +34,7 @@ spec_struct! {
         /// Other spec files to merge in, relative to this file.
         include: Option<Vec<Located<String>>> = opt,
         /// Extra or overriding hardware models.
-        catalog: Option<Catalog> = opt,
+        catalog: Option<CatalogFile> = opt,
         sites: Option<Named<site::Site>> = opt,
         switches: Option<Named<switch::Switch>> = opt,
         hosts: Option<Named<host::Host>> = opt,
@@ -49,7 +49,7 @@ spec_struct! {
 #[derive(Debug, Default)]
 pub struct Spec {
     pub(crate) show: Option<show::Show>,
-    pub(crate) catalogs: Vec<Catalog>,
+    pub(crate) catalogs: Vec<CatalogFile>,
     pub(crate) sites: Vec<(Located<String>, site::Site)>,
     pub(crate) switches: Vec<(Located<String>, switch::Switch)>,
     pub(crate) hosts: Vec<(Located<String>, host::Host)>,

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::catalog::types::Physics;
-use crate::check::Ctx;
-use crate::compile::{Front, Session};
+use crate::check::CheckInput;
+use crate::compile::{Session, ShowModel};
 use crate::diag::{Diags, render};
 use crate::spec::Spec;
 use crate::spec::load::{Limits, Loader};
@@ -55,7 +55,7 @@ fn render(s: &Session) -> String {
 }
 
 /// The front end of `yaml`; panics with the rendered diagnostics if it does not pass.
-pub(crate) fn front(yaml: &str) -> Front {
+pub(crate) fn front(yaml: &str) -> ShowModel {
     let mut s = Session::default();
     let mut spec = Spec::default();
     {
@@ -69,7 +69,7 @@ pub(crate) fn front(yaml: &str) -> Front {
         loader.load_text("catalog.yaml", Path::new(""), CATALOG.as_bytes(), &mut spec);
         loader.load_text("show.yaml", Path::new(""), yaml.as_bytes(), &mut spec);
     }
-    let mut db = Db::default();
+    let mut db = Catalog::default();
     for c in std::mem::take(&mut spec.catalogs) {
         db.absorb(c);
     }
@@ -81,7 +81,7 @@ pub(crate) fn front(yaml: &str) -> Front {
     let routes = crate::derive::paths::route(&model, &topology, &mut s.diags);
     assert!(!s.diags.has_errors(), "{}", render(&s));
     let segments = crate::derive::segments::derive(&model, &routes);
-    Front {
+    ShowModel {
         db,
         model,
         routes,
@@ -90,9 +90,9 @@ pub(crate) fn front(yaml: &str) -> Front {
 }
 
 /// Runs one check on `yaml`; the codes it reported, in order.
-pub(crate) fn run(yaml: &str, check: fn(&Ctx, &mut Diags)) -> Vec<&'static str> {
+pub(crate) fn run(yaml: &str, check: fn(&CheckInput, &mut Diags)) -> Vec<&'static str> {
     let f = front(yaml);
-    let cx = Ctx::new(&f).expect("the fixture catalog has physics");
+    let cx = CheckInput::new(&f).expect("the fixture catalog has physics");
     let mut diags = Diags::default();
     check(&cx, &mut diags);
     diags.items().iter().map(|d| d.code.id).collect()

@@ -201,14 +201,14 @@ fn limit<'a>(f: &'a PlanFlow, kind: &str) -> Option<&'a super::planned::Limit> {
 }
 
 /// The catalog's receive window for an optic, dBm: its floor and its ceiling.
-fn window(db: Option<&crate::catalog::Db>, optic: &str) -> (Option<f64>, Option<f64>) {
+fn window(db: Option<&crate::catalog::Catalog>, optic: &str) -> (Option<f64>, Option<f64>) {
     match db.and_then(|d| d.optics.get(optic)) {
         Some(o) => (o.rx_floor_dbm(), o.rx_max_dbm),
         None => (None, None),
     }
 }
 
-struct Ctx<'a> {
+struct Judging<'a> {
     plan: &'a Planned,
     seen: &'a Seen,
     uses: BTreeMap<&'a str, BTreeMap<String, PortUse>>,
@@ -247,7 +247,7 @@ pub(crate) fn judge(
         .collect();
     let db = crate::catalog::owned();
     let optics = optics(plan, seen, db.as_ref());
-    let cx = Ctx {
+    let cx = Judging {
         plan,
         seen,
         uses,
@@ -259,7 +259,7 @@ pub(crate) fn judge(
     };
     let flows = plan.flows.iter().map(|f| flow(&cx, f)).collect();
     let links = links(&cx);
-    let Ctx { optics, .. } = cx;
+    let Judging { optics, .. } = cx;
     Report {
         show: plan.show.clone(),
         tolerance_pct,
@@ -275,7 +275,7 @@ pub(crate) fn judge(
 }
 
 /// Why a twin's measurement of `f` says nothing about the plan (None at the show).
-fn incomparable(cx: &Ctx, f: &PlanFlow) -> Option<String> {
+fn incomparable(cx: &Judging, f: &PlanFlow) -> Option<String> {
     cx.twin?;
     not_comparable(
         &f.protocol,
@@ -286,7 +286,7 @@ fn incomparable(cx: &Ctx, f: &PlanFlow) -> Option<String> {
     )
 }
 
-fn flow(cx: &Ctx, f: &PlanFlow) -> FlowVerdict {
+fn flow(cx: &Judging, f: &PlanFlow) -> FlowVerdict {
     let pairs = cx.plan.pairs.get(&f.name).map_or(&[][..], |p| &p.pairs[..]);
     let none = PairSeen::default();
     let seen_of = |src: &str, dst: &str| {
@@ -346,7 +346,7 @@ fn flow(cx: &Ctx, f: &PlanFlow) -> FlowVerdict {
 }
 
 fn causes<'a>(
-    cx: &Ctx,
+    cx: &Judging,
     f: &PlanFlow,
     pairs: &[super::planned::Pair],
     seen_of: &dyn Fn(&str, &str) -> &'a PairSeen,
@@ -458,7 +458,7 @@ fn causes<'a>(
 const LIKELY: &str = "the likely cause";
 
 /// What the switch state shows on one hop of a pair's path.
-fn path_causes(cx: &Ctx, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<String>) {
+fn path_causes(cx: &Judging, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<String>) {
     let Some(sw) = cx.plan.switches.get(&h.switch) else {
         return;
     };
@@ -550,7 +550,7 @@ fn path_causes(cx: &Ctx, f: &PlanFlow, h: &super::planned::Hop, out: &mut Vec<St
 /// counters to say): the likely cause of a short flow over it. `into`: the way into
 /// `switch` at `port` (sent by its peer), else the way out.
 fn throttled(
-    cx: &Ctx,
+    cx: &Judging,
     switch: &str,
     sw: &super::planned::Switch,
     port: &str,
@@ -601,7 +601,7 @@ fn throttled(
 }
 
 /// A flow's OpenFlow rules on a switch that matched nothing.
-fn rules(cx: &Ctx, f: &PlanFlow, switch: &str, out: &mut Vec<String>) {
+fn rules(cx: &Judging, f: &PlanFlow, switch: &str, out: &mut Vec<String>) {
     let Some((_, rules)) = cx.seen.switches.get(switch).and_then(|s| s.rules.as_ref()) else {
         return;
     };
@@ -620,7 +620,7 @@ fn rules(cx: &Ctx, f: &PlanFlow, switch: &str, out: &mut Vec<String>) {
     }
 }
 
-fn links(cx: &Ctx) -> Vec<LinkVerdict> {
+fn links(cx: &Judging) -> Vec<LinkVerdict> {
     cx.plan
         .links
         .iter()
@@ -697,7 +697,7 @@ fn links(cx: &Ctx) -> Vec<LinkVerdict> {
         .collect()
 }
 
-fn optics(plan: &Planned, seen: &Seen, db: Option<&crate::catalog::Db>) -> Vec<OpticVerdict> {
+fn optics(plan: &Planned, seen: &Seen, db: Option<&crate::catalog::Catalog>) -> Vec<OpticVerdict> {
     let mut out = Vec::new();
     for (name, s) in &seen.switches {
         let (Some(sw), Some((_, rx))) = (plan.switches.get(name), &s.optics) else {

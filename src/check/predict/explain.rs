@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::facts::switch_name;
 use super::phrases::Phrases;
 use super::resources::uplink;
-use super::{Ctx, HostFacts, Inputs, Limit, LimitKind, lag_gbps};
+use super::{CheckInput, HostFacts, Inputs, Limit, LimitKind, lag_gbps};
 use crate::check::hashing::lag_hashed;
 use crate::check::load::{Loads, Res};
 use crate::check::pcie::{Use, nic_link, usable_gbps};
@@ -74,7 +74,7 @@ pub(super) fn res_name(m: &Model, r: &Res) -> String {
 }
 
 /// What a resource's capacity is, in words (only for the bottlenecks reported).
-pub(super) fn capacity_why(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> String {
+pub(super) fn capacity_why(cx: &CheckInput, facts: &[HostFacts], loads: &Loads, r: &Res) -> String {
     let m = cx.m;
     match r {
         Res::Link(l, _) => format!("{} carries {}", res_name(m, r), m.links[*l].capacity),
@@ -303,7 +303,7 @@ fn zerocopy_words(h: &crate::resolve::model::Host) -> String {
 
 /// What reaches a pair's demand on a lossy path: enough streams of its congestion
 /// control, or another that carries it with the streams it has.
-pub(super) fn loss_fix(cx: &Ctx, why: Why, rate: f64) -> Option<String> {
+pub(super) fn loss_fix(cx: &CheckInput, why: Why, rate: f64) -> Option<String> {
     let Why::Loss {
         cc,
         streams,

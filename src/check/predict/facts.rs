@@ -2,14 +2,14 @@
 //! paths and usable rates, its storage and its CPU's per-stream figure; and the wire's
 //! payload share for a protocol at an MTU.
 
-use super::Ctx;
+use super::CheckInput;
 use crate::check::pcie::{Usable, Use, nic_link};
 use crate::check::storage::{Io, host_io};
 use crate::resolve::model::HostId;
 use crate::spec::flow::Protocol;
 
 /// Payload share of the wire for a protocol at an MTU.
-pub(crate) fn goodput(cx: &Ctx, protocol: Protocol, mtu: u32) -> f64 {
+pub(crate) fn goodput(cx: &CheckInput, protocol: Protocol, mtu: u32) -> f64 {
     let p = cx.physics;
     let header = match protocol {
         Protocol::Tcp => p.tcp_ip_header_bytes,
@@ -36,7 +36,11 @@ pub(crate) struct HostFacts {
 }
 
 /// Index of a chassis PCIe switch by name.
-pub(super) fn switch_index(cx: &Ctx, h: &crate::resolve::model::Host, name: &str) -> Option<u16> {
+pub(super) fn switch_index(
+    cx: &CheckInput,
+    h: &crate::resolve::model::Host,
+    name: &str,
+) -> Option<u16> {
     let ch = cx.db.chassis.get(&h.chassis)?;
     let pos = ch
         .switches
@@ -48,7 +52,7 @@ pub(super) fn switch_index(cx: &Ctx, h: &crate::resolve::model::Host, name: &str
 }
 
 /// Name of a chassis PCIe switch by index.
-pub(super) fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
+pub(super) fn switch_name<'a>(cx: &CheckInput<'a>, h: HostId, i: u16) -> &'a str {
     cx.db
         .chassis
         .get(&cx.m.hosts[h].chassis)
@@ -57,11 +61,14 @@ pub(super) fn switch_name<'a>(cx: &Ctx<'a>, h: HostId, i: u16) -> &'a str {
         .map_or("?", |(k, _)| k.value.as_str())
 }
 
-pub(crate) fn host_facts(cx: &Ctx) -> Vec<HostFacts> {
+pub(crate) fn host_facts(cx: &CheckInput) -> Vec<HostFacts> {
     host_facts_of(cx, &cx.m.hosts)
 }
 
-pub(super) fn host_facts_of(cx: &Ctx, hosts: &[crate::resolve::model::Host]) -> Vec<HostFacts> {
+pub(super) fn host_facts_of(
+    cx: &CheckInput,
+    hosts: &[crate::resolve::model::Host],
+) -> Vec<HostFacts> {
     // What the PCIe links carry, remembered per run of hosts (the same few kinds recur).
     let mut usable = Usable::default();
     hosts

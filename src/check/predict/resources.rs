@@ -3,7 +3,7 @@
 
 use super::explain::res_name;
 use super::facts::switch_name;
-use super::{Ctx, HostFacts, LimitKind, LinkUse};
+use super::{CheckInput, HostFacts, LimitKind, LinkUse};
 use crate::check::hashing::lag_hashed;
 use crate::check::load::{Loads, Res};
 use crate::check::pcie::{Use, usable_gbps};
@@ -11,7 +11,7 @@ use crate::resolve::model::{HostId, Model};
 
 /// Capacity of a shared resource in Gbit/s (None: it bounds nothing).
 pub(super) fn capacity(
-    cx: &Ctx,
+    cx: &CheckInput,
     facts: &[HostFacts],
     loads: &Loads,
     r: &Res,
@@ -45,7 +45,7 @@ pub(crate) fn lag_gbps(m: &Model, g: usize) -> f64 {
 /// A PCIe switch's uplink and what it carries of NIC traffic sent (`tx`: the NICs read
 /// host memory through it) or received, Gbit/s.
 pub(super) fn uplink(
-    cx: &Ctx,
+    cx: &CheckInput,
     h: HostId,
     i: u16,
     tx: bool,
@@ -59,7 +59,7 @@ pub(super) fn uplink(
 
 /// A link or LAG direction's load and capacity, Gbit/s (None: it bounds nothing).
 pub(super) fn link_load(
-    cx: &Ctx,
+    cx: &CheckInput,
     facts: &[HostFacts],
     loads: &Loads,
     r: &Res,
@@ -78,7 +78,7 @@ pub(super) fn utilization_pct(load: f64, cap: f64) -> f64 {
 
 /// Whether `check` reports a link or LAG direction as full (`findings::capacity`): only
 /// those need their names and flows when the plan itself is not shown.
-pub(super) fn link_reported(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> bool {
+pub(super) fn link_reported(cx: &CheckInput, facts: &[HostFacts], loads: &Loads, r: &Res) -> bool {
     link_load(cx, facts, loads, r).is_some_and(|(load, cap)| {
         let pct = utilization_pct(load, cap);
         pct > 100.0 + 1e-6 || pct > cx.m.settings.warn_utilization
@@ -86,7 +86,12 @@ pub(super) fn link_reported(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Re
 }
 
 /// Load against capacity of one link or LAG direction.
-pub(super) fn link_use(cx: &Ctx, facts: &[HostFacts], loads: &Loads, r: &Res) -> Option<LinkUse> {
+pub(super) fn link_use(
+    cx: &CheckInput,
+    facts: &[HostFacts],
+    loads: &Loads,
+    r: &Res,
+) -> Option<LinkUse> {
     let (load, cap) = link_load(cx, facts, loads, r)?;
     let direction = match r {
         Res::Link(_, f) | Res::Lag(_, f) => if *f { "a->b" } else { "b->a" }.to_string(),

@@ -1,7 +1,7 @@
 //! What the planner asked `democ init` for, each value found in the catalog or refused
 //! at its place (E0013) with the entries that would do.
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::catalog::types::{ChassisModel, CpuModel, NicModel, SwitchModel};
 use crate::catalog::{lookup, titles};
 use crate::spec::units::Rate;
@@ -125,7 +125,10 @@ pub(super) fn name(said: &mut Said, flag: &str, written: &str) -> Option<String>
 /// The catalog CPU for a chassis when none is named: of the CPU family the chassis'
 /// title names (EPYC, Xeon) where one does, of its newest PCIe generation, the fastest
 /// per TCP stream. A guess the spec marks as one.
-pub(super) fn cpu_for<'d>(db: &'d Db, chassis: &ChassisModel) -> Option<(&'d str, &'d CpuModel)> {
+pub(super) fn cpu_for<'d>(
+    db: &'d Catalog,
+    chassis: &ChassisModel,
+) -> Option<(&'d str, &'d CpuModel)> {
     let top_gen = chassis.slots.iter().map(|(_, s)| s.generation).max()?;
     let title = chassis.title.to_ascii_lowercase();
     let family = |k: &str| k.split('-').next().is_some_and(|f| title.contains(f));

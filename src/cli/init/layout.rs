@@ -3,7 +3,7 @@
 //! booths and the WAN on its last ports, and the optic, slot and speed of each picked
 //! from the catalog the way `democ check` will judge them.
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::catalog::types::{NicModel, OpticModel, PortGroup, SwitchModel};
 use crate::check::cages::misfit;
 use crate::check::optics::{Plant, budget, same_rate};
@@ -179,7 +179,7 @@ pub(super) const SPAN_CONNECTORS: u32 = 2;
 /// fits both cages and carries `km` within its power budget and the planned margin
 /// (the shortest-reach such optic).
 pub(super) fn dark_fiber<'d>(
-    db: &'d Db,
+    db: &'d Catalog,
     a: &SitePorts,
     b: &SitePorts,
     km: f64,
@@ -243,7 +243,7 @@ pub(super) fn dark_fiber<'d>(
 
 /// The OTN client both ends run: (its speed, the client name, the switch-port optic).
 pub(super) fn otn_client<'d>(
-    db: &'d Db,
+    db: &'d Catalog,
     a: &SitePorts,
     b: &SitePorts,
 ) -> Option<(Rate, &'d str, &'d str)> {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::catalog::Db;
+use crate::catalog::Catalog;
 use crate::spec::units::Rate;
 
 use super::choices::{Choices, WanKind};
@@ -44,7 +44,7 @@ fn refusal(flag: &'static str, value: &str, message: String, help: String) -> Re
     }
 }
 
-pub(super) fn text(c: &Choices, db: &Db, schema: Option<&str>) -> Result<String, Refusal> {
+pub(super) fn text(c: &Choices, db: &Catalog, schema: Option<&str>) -> Result<String, Refusal> {
     let n = usize::try_from(c.dtns).unwrap_or(usize::MAX);
     let mut ports: Vec<SitePorts> = Vec::new();
     for s in &c.sites {
@@ -180,7 +180,7 @@ fn hosts(out: &mut String, c: &Choices, slot: &str) {
 
 /// Each site but the first booth reaches it: booths over a floor link, remote sites over
 /// the WAN.
-fn uplinks(c: &Choices, db: &Db, ports: &mut [SitePorts]) -> Result<Vec<Uplink>, Refusal> {
+fn uplinks(c: &Choices, db: &Catalog, ports: &mut [SitePorts]) -> Result<Vec<Uplink>, Refusal> {
     let mut out = Vec::new();
     let no_port = |site: &str| {
         refusal(
@@ -227,7 +227,7 @@ fn uplinks(c: &Choices, db: &Db, ports: &mut [SitePorts]) -> Result<Vec<Uplink>,
 /// A WAN entry's fields after its endpoints, and its speed.
 fn wan_fields(
     c: &Choices,
-    db: &Db,
+    db: &Catalog,
     hub: &SitePorts,
     here: &SitePorts,
 ) -> Result<(Rate, String), Refusal> {

@@ -17,7 +17,7 @@ pub(crate) use delays::is_delay as is_wan_delay;
 pub(crate) use hosts::bind_scripts as bind_host_scripts;
 
 use super::error::LowerError;
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::lab::{Body, Containerlab, Link, Topology};
 use crate::resolve::model::{LinkId, Model, NodeId};
 use crate::vendor::Vendors;
@@ -32,7 +32,7 @@ pub(crate) enum Plan<'a> {
 
 /// Builds the lab for the lowered show (`show`: the IR's sanitized name).
 pub(crate) fn lower(
-    front: &Front,
+    front: &ShowModel,
     vendors: &Vendors,
     show: &str,
     switches: &[crate::ir::Switch],

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Ifaces, Plan};
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::derive::topology::link_latency_us;
 use crate::ir::lab::Node;
 
@@ -17,7 +17,7 @@ pub(crate) struct NotesCx<'a> {
     pub(crate) no_gateway: bool,
 }
 
-pub(crate) fn lower(front: &Front, cx: &NotesCx) -> Vec<String> {
+pub(crate) fn lower(front: &ShowModel, cx: &NotesCx) -> Vec<String> {
     let m = &front.model;
     let mut out = vec![format!(
         "containerlab topology of show `{}`, written by `democ build`: rebuild rather than edit. Deploying it, stand-ins and images: lab/containerlab/README.md in the democ repository.",
@@ -74,7 +74,7 @@ pub(crate) fn lower(front: &Front, cx: &NotesCx) -> Vec<String> {
 
 /// One note per WAN connection with a delay: where `exec` applies it (netem delays what
 /// leaves an interface, so both ends, half the RTT each).
-fn wans(front: &Front, cx: &NotesCx) -> Vec<String> {
+fn wans(front: &ShowModel, cx: &NotesCx) -> Vec<String> {
     let m = &front.model;
     let Some(us_per_km) = front.db.physics.as_ref().map(|p| p.fiber_us_per_km) else {
         return Vec::new();

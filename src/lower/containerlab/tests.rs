@@ -1,14 +1,14 @@
 use super::{Plan, names};
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::ir::Lab;
 use crate::resolve::model::NodeId;
 use crate::vendor::vendors;
 
-fn fixture() -> (Front, Lab) {
+fn fixture() -> (ShowModel, Lab) {
     crate::testkit::render_fixture()
 }
 
-fn switch_id(f: &Front, name: &str) -> usize {
+fn switch_id(f: &ShowModel, name: &str) -> usize {
     f.model
         .switches
         .iter()

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::derive::paths::{PairRoute, Via, host_ports};
 use crate::resolve::model::{HostId, Model, NodeId, SwitchId};
 use crate::spec::switch::OfMode;
@@ -20,7 +20,7 @@ pub(crate) type End = (HostId, usize, Ipv4Addr);
 
 /// Every pair (lower end first) whose path crosses an OpenFlow port of an agent without
 /// ARP matching, once.
-pub(crate) fn pairs(front: &Front, vendors: &Vendors) -> BTreeSet<(End, End)> {
+pub(crate) fn pairs(front: &ShowModel, vendors: &Vendors) -> BTreeSet<(End, End)> {
     let m = &front.model;
     let arpless: Vec<bool> = m
         .switches

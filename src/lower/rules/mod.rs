@@ -16,7 +16,7 @@ mod within;
 
 use std::net::Ipv4Addr;
 
-use crate::derive::Front;
+use crate::derive::ShowModel;
 use crate::derive::paths::{Hop, Via};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::{FxMap, FxSet};
@@ -83,7 +83,7 @@ struct Leg<'a> {
 /// switches with `at[s]`, switch s's index among them, when the IR is kept; without
 /// it (`check`) the rules are made for their diagnostics alone.
 pub(crate) fn attach(
-    front: &Front,
+    front: &ShowModel,
     mut tables: Vec<Option<Table>>,
     mut built: Option<(&mut [Switch], &[Option<usize>])>,
     diags: &mut Diags,
@@ -186,7 +186,7 @@ pub(crate) fn flow_cookies(m: &Model) -> (Vec<String>, String) {
 /// from its IR `sw` (taken right after the switch is lowered, so `check` need not keep
 /// the IR); None when it runs no OpenFlow.
 pub(crate) fn table(
-    front: &Front,
+    front: &ShowModel,
     vendors: &Vendors,
     sw: &Switch,
     s: SwitchId,
@@ -528,7 +528,7 @@ impl Gen<'_> {
 
 /// Sorts, sizes and checks one switch's rules and writes them into its IR.
 fn finish(
-    front: &Front,
+    front: &ShowModel,
     s: SwitchId,
     mut t: Table,
     metered: &[u32],
