@@ -469,7 +469,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             0
         }
         Command::Schema => {
-            crate::cli::stdout::put(&crate::spec::json_schema());
+            crate::cli::stdout::put(&crate::catalog::editor::spec_schema());
             0
         }
         Command::Catalog { name, catalog: dir } => catalog(name.as_deref(), dir),

@@ -1,16 +1,16 @@
 //! The hardware catalog: embedded data files, plus the spec's `catalog:` sections and
 //! `--catalog DIR`. Later entries override earlier ones by name.
 
+pub(crate) mod editor;
 pub(crate) mod entry;
 pub(crate) mod error;
 mod lazy;
 pub(crate) mod lookup;
-pub(crate) mod types;
 
 use std::path::Path;
 
+use crate::spec::catalog_file::*;
 use error::CatalogError;
-use types::*;
 
 use crate::diag::Diags;
 use crate::fxhash::FxMap;

@@ -7,10 +7,10 @@ use std::collections::HashSet;
 
 use super::CheckInput;
 use super::optics::{num, same_rate};
-use crate::catalog::types::CableModel;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{Link, LinkKind};
 use crate::source::Span;
+use crate::spec::catalog_file::CableModel;
 use crate::spec::units::Rate;
 
 /// The longest cable of `c` at `rate`, in metres. A rate the table does not list is held

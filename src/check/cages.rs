@@ -8,9 +8,9 @@ use std::collections::HashSet;
 
 use super::CheckInput;
 use super::optics::{compatible, same_rate};
-use crate::catalog::types::OpticModel;
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::resolve::model::{End, Lanes, Link, LinkKind, NodeId};
+use crate::spec::catalog_file::OpticModel;
 use crate::spec::link::Media;
 use crate::spec::units::Rate;
 use crate::yaml::decode::Located;

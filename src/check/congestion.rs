@@ -5,7 +5,7 @@
 //! one loss cycle, BBR unbounded below its loss threshold. Every model uses the
 //! deterministic loss model of RFC 9438 section 5: one loss every 1/p packets.
 
-use crate::catalog::types::{HtcpModel, Physics};
+use crate::spec::catalog_file::{HtcpModel, Physics};
 use crate::spec::flow::CongestionControl;
 
 /// A lossy path as one stream sees it.

@@ -18,9 +18,9 @@
 use super::CheckInput;
 use super::load::{Loads, Res};
 use super::predict::lag_gbps;
-use crate::catalog::types::HashFields;
 use crate::derive::paths::Via;
 use crate::resolve::model::{LagId, NodeId};
+use crate::spec::catalog_file::HashFields;
 
 /// Expected number of members that carry at least one of `k` streams.
 pub(crate) fn busy_members(n: usize, k: u32) -> f64 {

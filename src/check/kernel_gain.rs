@@ -2,9 +2,9 @@
 //! `physics.kernel_gain`: the SC24 INDIS measurements of 6.8 against 5.15). Only a sender
 //! that declares its `kernel:` gains; an undeclared kernel changes nothing.
 
-use crate::catalog::types::KernelGain;
 use crate::derive::paths::PairRoute;
 use crate::resolve::model::{LinkKind, Model};
+use crate::spec::catalog_file::KernelGain;
 
 /// The factor on the per-stream CPU figure of `pr`'s sender: `wan` on a path that
 /// crosses a WAN link, `lan` otherwise, for a kernel at or after `since`; else 1.

@@ -6,8 +6,8 @@ use super::CheckInput;
 use super::hashing::{busy_members, lag_hashed, streams_for, unit};
 use super::load::{Loads, Res};
 use super::predict::SHORTFALL;
-use crate::catalog::types::HashFields;
 use crate::diag::{Diagnostic, Diags, codes, plural};
+use crate::spec::catalog_file::HashFields;
 
 pub(crate) fn check(cx: &CheckInput, loads: &Loads, diags: &mut Diags) {
     let m = cx.m;

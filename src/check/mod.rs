@@ -47,11 +47,11 @@ pub(crate) mod storage;
 pub(crate) mod wan_rtt;
 
 use crate::catalog::Catalog;
-use crate::catalog::types::{PcieDma, Physics};
 use crate::derive::ShowModel;
 use crate::derive::paths::Routes;
 use crate::diag::Diags;
 use crate::resolve::model::Model;
+use crate::spec::catalog_file::{PcieDma, Physics};
 
 /// What every check reads.
 pub(crate) struct CheckInput<'a> {

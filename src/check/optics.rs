@@ -7,10 +7,10 @@
 use std::collections::HashSet;
 
 use super::CheckInput;
-use crate::catalog::types::{OpticModel, Physics};
 use crate::diag::{Diagnostic, Diags, codes, plural};
 use crate::resolve::model::{ClientRun, End, Link, LinkKind, NodeId};
 use crate::source::Span;
+use crate::spec::catalog_file::{OpticModel, Physics};
 use crate::spec::link::Media;
 use crate::spec::switch::Fec;
 use crate::spec::units::Rate;

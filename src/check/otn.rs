@@ -4,9 +4,9 @@
 
 use super::CheckInput;
 use crate::catalog::Catalog;
-use crate::catalog::types::OtnSignal;
 use crate::diag::{Diagnostic, Diags, codes, list};
 use crate::resolve::model::Wan;
+use crate::spec::catalog_file::OtnSignal;
 use crate::spec::units::{Rate, parse_rate};
 use crate::spec::wan::WanKind;
 

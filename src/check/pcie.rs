@@ -1,11 +1,11 @@
 //! PCIe: usable bandwidth of a link from its generation, width, line encoding and TLP
 //! efficiency; where each card and drive group sits in the slot tree; lanes per socket.
 
-use crate::catalog::types::{ChassisModel, PcieLink};
 use crate::diag::{Diagnostic, Diags, codes};
 use crate::fxhash::FxMap;
 use crate::resolve::model::Host;
 use crate::source::Span;
+use crate::spec::catalog_file::{ChassisModel, PcieLink};
 
 use super::CheckInput;
 use super::pcie_dma::{Dir, Platform, Unit, dma_gbps};
@@ -177,7 +177,7 @@ pub(crate) fn hub_word(ch: &ChassisModel, name: &str) -> &'static str {
 pub(crate) fn slot<'a>(
     ch: &'a ChassisModel,
     name: &str,
-) -> Option<&'a crate::catalog::types::ChassisSlot> {
+) -> Option<&'a crate::spec::catalog_file::ChassisSlot> {
     ch.slots
         .iter()
         .find(|(k, _)| k.value == name)

@@ -6,7 +6,7 @@
 //! write-backs, doorbells and interrupts around each packet. Every figure is catalog data
 //! (`pcie_dma:` in catalog/physics.yaml).
 
-use crate::catalog::types::{PcieDma, PcieGen};
+use crate::spec::catalog_file::{PcieDma, PcieGen};
 
 use super::pcie::Lanes;
 

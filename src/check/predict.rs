@@ -286,7 +286,7 @@ fn ceiling(
                 .map_or(0.0, |&l| m.links[l].capacity.gbps());
             // A hash on the addresses only puts all of a pair's streams on one member.
             let by_address =
-                super::hashing::fields(cx, g, forward) == crate::catalog::types::HashFields::L3;
+                super::hashing::fields(cx, g, forward) == crate::spec::catalog_file::HashFields::L3;
             let used = if by_address {
                 1.min(lag.members.len())
             } else {

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::catalog::types::ChassisModel;
 use crate::resolve::model::{Host, NvmeGroup};
+use crate::spec::catalog_file::ChassisModel;
 
 use super::CheckInput;
 use super::pcie::{Attach, Lanes, Use, attach, negotiate, slot, uplink, usable_gbps};

@@ -477,7 +477,10 @@ pub(super) fn run(a: &InitArgs, argv: &[OsString]) -> i32 {
         }
     }
     let schema = spec.with_file_name(SCHEMA);
-    for (path, bytes) in [(&schema, crate::spec::json_schema()), (&spec, text)] {
+    for (path, bytes) in [
+        (&schema, crate::catalog::editor::spec_schema()),
+        (&spec, text),
+    ] {
         if let Err(e) = crate::write::file(path, bytes.as_bytes()) {
             return usage(&e);
         }

@@ -335,7 +335,7 @@ fn drives(
 /// A host's RAID arrays as the drives its transfers read and write: one block device
 /// (a virtual drive of its controller) per array, mounted at `/mnt/raid<i>` by default.
 fn arrays(
-    ch: Option<&crate::catalog::types::ChassisModel>,
+    ch: Option<&crate::spec::catalog_file::ChassisModel>,
     h: &crate::resolve::model::Host,
 ) -> Vec<crate::ir::host::Drive> {
     h.raid

@@ -6,10 +6,10 @@ use crate::fxhash::FxMap as HashMap;
 use super::Rx;
 use super::model::{Host, Model, Nic, NodeId, NvmeGroup, Port};
 use super::switches::claim;
-use crate::catalog::types::ChassisModel;
 use crate::diag::{Diagnostic, codes, suggest};
 use crate::source::Span;
 use crate::spec::Spec;
+use crate::spec::catalog_file::ChassisModel;
 use crate::spec::name::{MAX_HOSTS, parse_pattern};
 use crate::yaml::decode::Located;
 

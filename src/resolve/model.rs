@@ -194,7 +194,7 @@ pub(crate) struct Lanes {
 }
 
 impl Lanes {
-    pub(crate) fn of(e: &crate::catalog::types::Electrical) -> Lanes {
+    pub(crate) fn of(e: &crate::spec::catalog_file::Electrical) -> Lanes {
         Lanes {
             count: e.lanes,
             rate: e.rate.value,

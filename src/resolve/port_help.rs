@@ -2,8 +2,8 @@
 //! them break out, and the accepted spelling. A near miss by text distance (`1/60` ->
 //! `1/6`) points at a different port, so democ names the ranges instead.
 
-use crate::catalog::types::SwitchModel;
 use crate::resolve::model::Port;
+use crate::spec::catalog_file::SwitchModel;
 
 /// A port found by the name democ's config gives it.
 pub(crate) struct Named {

@@ -4,8 +4,8 @@
 use super::Rx;
 use super::model::{Host, RaidArray};
 use crate::catalog::titles;
-use crate::catalog::types::ChassisModel;
 use crate::diag::{Diagnostic, codes, suggest};
+use crate::spec::catalog_file::ChassisModel;
 use crate::spec::host::RaidLevel;
 
 /// The fewest members a level is built from, and whether it needs an even count.

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::Rx;
 use super::model::{Lanes, Model, NodeId, OpenflowCfg, Port, Switch};
-use crate::catalog::types::{PortGroup, SwitchModel};
 use crate::diag::{Diagnostic, codes, list, suggest};
 use crate::spec::Spec;
+use crate::spec::catalog_file::{PortGroup, SwitchModel};
 use crate::spec::switch::{OfMode, Os, PortOverride};
 use crate::spec::units::{Rate, parse_rate};
 use crate::yaml::decode::{DecodeContext, Located};
@@ -316,7 +316,7 @@ fn openflow(
         .as_ref()
         .filter(|c| c.os.as_ref().is_none_or(|l| l.contains(&os)));
     let agent_unconfirmed =
-        caps.is_some_and(|c| c.agent == Some(crate::catalog::types::Confidence::Unconfirmed));
+        caps.is_some_and(|c| c.agent == Some(crate::spec::catalog_file::Confidence::Unconfirmed));
     match caps {
         None => rx.diags.push(
             Diagnostic::new(
@@ -530,7 +530,7 @@ pub(super) fn resolve(spec: &Spec, rx: &mut Rx, m: &mut Model) {
             sonic: model.sonic.as_ref().map(|p| super::model::SonicHw {
                 platform: p.platform.clone(),
                 hwsku: p.hwsku.clone(),
-                lanes_confirmed: p.lanes == crate::catalog::types::Confidence::Confirmed,
+                lanes_confirmed: p.lanes == crate::spec::catalog_file::Confidence::Confirmed,
             }),
             description: s.description.as_ref().map(|d| d.value.clone()),
             // A device with no switch OS takes no config from democ, as equipment of

@@ -468,7 +468,7 @@ impl<'a> Loader<'a> {
 
     fn decode_catalog(&mut self, node: &Node, spec: &mut Spec) {
         let mut cx = DecodeContext { diags: self.diags };
-        if let Some(c) = crate::catalog::types::CatalogFile::decode(node, &mut cx) {
+        if let Some(c) = crate::spec::catalog_file::CatalogFile::decode(node, &mut cx) {
             spec.catalogs.push(c);
         }
     }

@@ -2,7 +2,7 @@
 
 pub(crate) mod addr;
 pub(crate) mod bounds;
-pub(crate) mod editor;
+pub(crate) mod catalog_file;
 pub(crate) mod error;
 pub(crate) mod examples;
 pub(crate) mod fabric;
@@ -24,7 +24,7 @@ pub(crate) mod wan;
 
 use macros::spec_struct;
 
-use crate::catalog::types::CatalogFile;
+use crate::spec::catalog_file::CatalogFile;
 use crate::yaml::decode::{Located, Named};
 
 spec_struct! {
@@ -86,8 +86,9 @@ fn append<T>(to: &mut Vec<T>, more: Option<Vec<T>>) {
     }
 }
 
-/// The JSON Schema of a spec file (what `democ schema` prints).
-pub fn json_schema() -> String {
+/// The spec's JSON Schema as the types give it; `catalog::editor::spec_schema` adds
+/// what an editor needs of the catalog (model names as completions).
+pub(crate) fn json_schema_value() -> serde_json::Value {
     let mut schema = schemars::schema_for!(SpecFile);
     let name = schemars::json_schema!({
         "type": "string",
@@ -100,9 +101,5 @@ pub fn json_schema() -> String {
     if let Some(defs) = schema.get_mut("$defs").and_then(|d| d.as_object_mut()) {
         defs.insert("Name".into(), name.to_value());
     }
-    let mut schema = schema.to_value();
-    editor::refine(&mut schema, &crate::catalog::embedded_db());
-    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
-    text.push('\n');
-    text
+    schema.to_value()
 }

@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use crate::catalog::Catalog;
-use crate::catalog::types::Physics;
 use crate::check::CheckInput;
 use crate::compile::{Session, ShowModel};
 use crate::diag::{Diags, render};
 use crate::spec::Spec;
+use crate::spec::catalog_file::Physics;
 use crate::spec::load::{Limits, Loader};
 
 const CATALOG: &str = include_str!("../../tests/fixtures/check/catalog.yaml");

@@ -2,8 +2,8 @@
 //! at its place (E0013) with the entries that would do.
 
 use crate::catalog::Catalog;
-use crate::catalog::types::{ChassisModel, CpuModel, NicModel, SwitchModel};
 use crate::catalog::{lookup, titles};
+use crate::spec::catalog_file::{ChassisModel, CpuModel, NicModel, SwitchModel};
 use crate::spec::units::Rate;
 
 use super::said::Said;

@@ -4,10 +4,10 @@
 //! from the catalog the way `democ check` will judge them.
 
 use crate::catalog::Catalog;
-use crate::catalog::types::{NicModel, OpticModel, PortGroup, SwitchModel};
 use crate::check::cages::misfit;
 use crate::check::optics::{Plant, budget, same_rate};
 use crate::resolve::model::Lanes;
+use crate::spec::catalog_file::{NicModel, OpticModel, PortGroup, SwitchModel};
 use crate::spec::units::Rate;
 
 use super::choices::{Choices, WanKind};
@@ -278,7 +278,7 @@ pub(super) fn wan_help(kind: WanKind) -> &'static str {
 /// to the card's own), on a socket rather than behind a PCIe switch, first by name.
 pub(super) fn slot<'d>(c: &Choices<'d>) -> Option<&'d str> {
     let (nic, chassis) = (c.nic.1, c.chassis.1);
-    let speed = |s: &crate::catalog::types::ChassisSlot| {
+    let speed = |s: &crate::spec::catalog_file::ChassisSlot| {
         (
             s.socket.is_some(),
             s.generation.min(nic.pcie.generation.value),

@@ -4,7 +4,7 @@
 //! subports never meet the next port's number, and `lag_base` 1000 (OVS accepts
 //! `ofport_request` values up to 65279).
 
-use crate::catalog::types::{OpenflowCaps, SwitchModel};
+use crate::spec::catalog_file::{OpenflowCaps, SwitchModel};
 
 pub(crate) const DEFAULT_LAG_BASE: u32 = 1000;
 

@@ -18,6 +18,16 @@ type Seen = BTreeMap<(String, String), Vec<Value>>;
 /// The root's properties are filed under this name.
 const ROOT: &str = "";
 
+/// The JSON Schema of a spec file (what `democ schema` prints): the spec's types, with
+/// the embedded catalog's names as completions.
+pub(crate) fn spec_schema() -> String {
+    let mut schema = crate::spec::json_schema_value();
+    refine(&mut schema, &crate::catalog::embedded_db());
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// Adds the editor's view to a schema that `schemars` generated for `SpecFile`.
 pub(crate) fn refine(schema: &mut Value, db: &Catalog) {
     strip_null(schema);
@@ -460,7 +470,7 @@ mod tests {
     use serde_json::Value;
 
     fn schema() -> Value {
-        serde_json::from_str(&crate::spec::json_schema()).expect("JSON")
+        serde_json::from_str(&super::spec_schema()).expect("JSON")
     }
 
     /// Every property object in the schema, with where it is.
@@ -499,7 +509,7 @@ mod tests {
 
     #[test]
     fn no_null_is_offered() {
-        let text = crate::spec::json_schema();
+        let text = super::spec_schema();
         assert!(!text.contains("\"null\""), "the schema still offers null");
     }
 

@@ -6,7 +6,7 @@
 // data; the checks read the figures they need, not all of them.
 #![allow(dead_code)]
 
-use super::super::spec::macros::spec_struct;
+use super::macros::spec_struct;
 use crate::spec::name::PortPattern;
 use crate::spec::switch::Os;
 use crate::spec::units::Rate;
