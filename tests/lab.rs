@@ -11,41 +11,16 @@ mod common;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
-/// democ's exit code, stdout and stderr (a deploy or a destroy takes minutes here).
-/// democ with the machine's saturation limit pinned at 101 % (never): the sabotaged
-/// lab then fails as a design failure on a busy CI machine as on an idle one.
+/// democ's exit code, stdout and stderr (`common::lab_democ`).
 fn democ(args: &[&str]) -> (i32, String, String) {
-    let r = common::democ_env(
-        None,
-        args,
-        &[("DEMOC_TWIN_SATURATED", "101")],
-        Duration::from_secs(1800),
-    );
+    let r = common::lab_democ(args);
     (r.code, r.stdout, r.stderr)
 }
 
-fn sh(argv: &[&str]) -> String {
-    let o = Command::new(argv[0])
-        .args(&argv[1..])
-        .output()
-        .expect("runs");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::stdout_of as sh;
 
-/// Why a lab cannot be deployed here, if it cannot: `democ lab down` on no folder says.
-fn skip() -> Option<String> {
-    let (code, _, err) = democ(&["lab", "down", "/nonexistent-democ-build"]);
-    (code == 2 && err.contains("cannot be deployed here")).then_some(err)
-}
-
-/// The root namespace's veth interfaces.
-fn veths() -> usize {
-    sh(&["ip", "-o", "link", "show", "type", "veth"])
-        .lines()
-        .count()
-}
+use common::{lab_skip as skip, root_veths as veths};
 
 fn hex(s: &str) -> u64 {
     u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex")

@@ -13,38 +13,11 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
-use std::time::Duration;
 
 /// democ with the saturation limit pinned off, as tests/lab.rs runs it.
-fn democ(args: &[&str]) -> common::Run {
-    common::democ_env(
-        None,
-        args,
-        &[("DEMOC_TWIN_SATURATED", "101")],
-        Duration::from_secs(1800),
-    )
-}
+use common::{lab_democ as democ, lab_skip as skip, root_veths as veths};
 
-fn sh(argv: &[&str]) -> String {
-    let o = Command::new(argv[0])
-        .args(&argv[1..])
-        .output()
-        .expect("runs");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Why a lab cannot be deployed here, if it cannot.
-fn skip() -> Option<String> {
-    let r = democ(&["lab", "down", "/nonexistent-democ-build"]);
-    (r.code == 2 && r.stderr.contains("cannot be deployed here")).then_some(r.stderr)
-}
-
-fn veths() -> usize {
-    sh(&["ip", "-o", "link", "show", "type", "veth"])
-        .lines()
-        .count()
-}
+use common::stdout_of as sh;
 
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("file")).expect("JSON")

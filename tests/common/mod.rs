@@ -175,3 +175,37 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// democ for a lab test (a deploy or a destroy takes minutes here), with the machine's
+/// saturation limit pinned at 101 % (never): a sabotaged lab then fails as a design
+/// failure on a busy CI machine as on an idle one.
+pub fn lab_democ(args: &[&str]) -> Run {
+    democ_env(
+        None,
+        args,
+        &[("DEMOC_TWIN_SATURATED", "101")],
+        Duration::from_secs(1800),
+    )
+}
+
+/// Why a lab cannot be deployed here, if it cannot: `democ lab down` on no folder says.
+pub fn lab_skip() -> Option<String> {
+    let r = lab_democ(&["lab", "down", "/nonexistent-democ-build"]);
+    (r.code == 2 && r.stderr.contains("cannot be deployed here")).then_some(r.stderr)
+}
+
+/// The root namespace's veth interfaces (a lab leaves none behind).
+pub fn root_veths() -> usize {
+    stdout_of(&["ip", "-o", "link", "show", "type", "veth"])
+        .lines()
+        .count()
+}
+
+/// What a command prints on stdout (empty when it prints nothing).
+pub fn stdout_of(argv: &[&str]) -> String {
+    let o = Command::new(argv[0])
+        .args(&argv[1..])
+        .output()
+        .expect("runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
